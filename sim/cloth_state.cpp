@@ -1,0 +1,17 @@
+#include "sim/cloth_state.h"
+
+#include "sim/cloth_model.h"
+
+namespace weft {
+
+ClothState make_rest_state(const ClothModel& model) {
+  ClothState state;
+  const size_t n = model.vertex_count();
+  state.position = model.rest_position;
+  state.velocity.assign(n, glm::vec3(0.f));
+  state.kinematic = model.pinned;
+  state.kinematic_velocity.assign(n, glm::vec3(0.f));
+  return state;
+}
+
+}  // namespace weft

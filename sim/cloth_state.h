@@ -1,0 +1,26 @@
+#pragma once
+// The mutable state of one cloth: what a step changes, what a snapshot copies, what a replay resets.
+#include <cstdint>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+namespace weft {
+
+struct ClothModel;
+
+struct ClothState {
+  std::vector<glm::vec3> position;  // x per vertex (nvert), m
+  std::vector<glm::vec3> velocity;  // v per vertex (nvert), m/s
+  // Kinematic vertices have their end-of-step velocity imposed (Volino's force correction (B), applied
+  // as a Baraff-Witkin filter): pins (target 0) and, through the constraint layer, grasps.
+  std::vector<uint8_t> kinematic;              // 1 if the vertex velocity is imposed this step (nvert)
+  std::vector<glm::vec3> kinematic_velocity;   // the imposed velocity (nvert), m/s
+  double time = 0;                             // simulated time, s
+  uint64_t step_count = 0;                     // steps taken since the state was made
+};
+
+// A state at rest in the model's rest shape, with the model's pins kinematic at zero velocity.
+ClothState make_rest_state(const ClothModel& model);
+
+}  // namespace weft

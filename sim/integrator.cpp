@@ -1,0 +1,43 @@
+#include "sim/integrator.h"
+
+#include <stdexcept>
+
+#include "sim/approximate_implicit.h"
+#include "sim/conjugate_gradient.h"
+#include "sim/explicit_integrators.h"
+
+namespace weft {
+
+std::unique_ptr<Integrator> make_integrator(IntegratorKind kind, const ClothModel& model, const SolverOptions& options) {
+  switch (kind) {
+    case IntegratorKind::ApproximateImplicit:
+      if (options.iterations < 1) throw std::invalid_argument("iterations must be at least 1");
+      if (options.iterations % 2 == 0 && !options.allow_even_iterations)
+        throw std::invalid_argument("iterations must be odd: an even k tends to be unstable (Kang & Cho 4.2)");
+      return std::make_unique<ApproximateImplicitIntegrator>(model, options.iterations);
+    case IntegratorKind::ConjugateGradient: return std::make_unique<ConjugateGradientIntegrator>(model, options);
+    case IntegratorKind::SymplecticEuler: return std::make_unique<SymplecticEulerIntegrator>(model);
+    case IntegratorKind::RungeKutta4: return std::make_unique<RungeKutta4Integrator>(model);
+  }
+  throw std::invalid_argument("unknown integrator");
+}
+
+IntegratorKind parse_integrator_kind(const std::string& name) {
+  if (name == "approx") return IntegratorKind::ApproximateImplicit;
+  if (name == "cg") return IntegratorKind::ConjugateGradient;
+  if (name == "euler") return IntegratorKind::SymplecticEuler;
+  if (name == "rk4") return IntegratorKind::RungeKutta4;
+  throw std::invalid_argument("unknown solver '" + name + "' (expected approx, cg, euler or rk4)");
+}
+
+const char* integrator_kind_name(IntegratorKind kind) {
+  switch (kind) {
+    case IntegratorKind::ApproximateImplicit: return "approx";
+    case IntegratorKind::ConjugateGradient: return "cg";
+    case IntegratorKind::SymplecticEuler: return "euler";
+    case IntegratorKind::RungeKutta4: return "rk4";
+  }
+  return "?";
+}
+
+}  // namespace weft

@@ -1,0 +1,51 @@
+#pragma once
+// Time integrators behind one interface; all share evaluate_forces. Each owns its scratch buffers,
+// sized from the model when it is made, so step() never allocates.
+#include <memory>
+#include <string>
+
+#include "sim/cloth_model.h"
+#include "sim/cloth_state.h"
+
+namespace weft {
+
+enum class IntegratorKind {
+  ApproximateImplicit,  // Kang & Cho: linearised backward Euler, k block-Jacobi iterations (Eq. 17-20, 27-28)
+  ConjugateGradient,    // full linearised backward Euler solved by block-preconditioned CG (Baraff-Witkin)
+  SymplecticEuler,      // explicit reference (Kang & Cho Eq. 3)
+  RungeKutta4,          // explicit reference, as Volino 1997 section 2.2
+};
+
+struct SolverOptions {
+  int iterations = 1;            // block-Jacobi iterations k of the approximate solver; must be odd
+  bool allow_even_iterations = false;  // even k tends to be unstable (Kang & Cho section 4.2)
+  float cg_tolerance = 1e-4f;    // relative residual at which CG stops
+  int cg_max_iterations = 200;
+};
+
+struct StepStats {
+  int solver_iterations = 0;  // Jacobi or CG iterations of the last step
+  float residual = 0;         // CG relative residual of the last step
+};
+
+class Integrator {
+ public:
+  virtual ~Integrator() = default;
+  // Advances state by h seconds. Kinematic vertices end the step with their imposed velocity.
+  virtual void step(const ClothModel& model, ClothState& state, float h) = 0;
+  virtual const char* name() const = 0;
+  const StepStats& stats() const { return stats_; }
+
+ protected:
+  StepStats stats_;
+};
+
+// Throws std::invalid_argument for an even iteration count (unless allowed) or a non-positive one.
+std::unique_ptr<Integrator> make_integrator(IntegratorKind kind, const ClothModel& model,
+                                            const SolverOptions& options = {});
+
+// "approx", "cg", "euler", "rk4"; throws std::invalid_argument on an unknown name.
+IntegratorKind parse_integrator_kind(const std::string& name);
+const char* integrator_kind_name(IntegratorKind kind);
+
+}  // namespace weft

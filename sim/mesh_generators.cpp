@@ -1,0 +1,84 @@
+#include "sim/mesh_generators.h"
+
+#include <cmath>
+#include <random>
+
+namespace weft {
+namespace {
+
+void add_quad_triangles(Mesh& mesh, uint32_t columns, uint32_t rows, auto&& flip_quad) {
+  const uint32_t stride = columns + 1;
+  mesh.triangles.reserve(size_t(columns) * rows * 2);
+  for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t c = 0; c < columns; ++c) {
+      const uint32_t a = r * stride + c, b = a + 1, d = a + stride, e = d + 1;
+      if (flip_quad(c, r)) {
+        mesh.triangles.push_back({a, b, d});
+        mesh.triangles.push_back({b, e, d});
+      } else {
+        mesh.triangles.push_back({a, b, e});
+        mesh.triangles.push_back({a, e, d});
+      }
+    }
+  }
+}
+
+// Cumulative coordinates of a geometrically graded 1D subdivision of [0, length].
+std::vector<float> graded_coordinates(float length, uint32_t n, float grading) {
+  std::vector<float> x(n + 1, 0.f);
+  const float q = n > 1 ? std::pow(grading, 1.f / float(n - 1)) : 1.f;
+  float step = 1.f, total = 0.f;
+  std::vector<float> steps(n);
+  for (uint32_t i = 0; i < n; ++i) { steps[i] = step; total += step; step *= q; }
+  for (uint32_t i = 0; i < n; ++i) x[i + 1] = x[i] + steps[i] * length / total;
+  x[n] = length;
+  return x;
+}
+
+}  // namespace
+
+Mesh make_grid(const GridSpec& spec) {
+  Mesh mesh;
+  const uint32_t nx = spec.columns + 1, ny = spec.rows + 1;
+  mesh.positions.reserve(size_t(nx) * ny);
+  mesh.material.reserve(size_t(nx) * ny);
+  for (uint32_t r = 0; r < ny; ++r)
+    for (uint32_t c = 0; c < nx; ++c) {
+      const glm::vec2 m(spec.width * float(c) / float(spec.columns), spec.height * float(r) / float(spec.rows));
+      mesh.material.push_back(m);
+      mesh.positions.emplace_back(m, 0.f);
+    }
+  add_quad_triangles(mesh, spec.columns, spec.rows,
+                     [&](uint32_t c, uint32_t r) { return spec.alternate_diagonals && ((c + r) & 1u); });
+  return mesh;
+}
+
+Mesh make_irregular(const IrregularSpec& spec) {
+  Mesh mesh;
+  const auto xs = graded_coordinates(spec.width, spec.columns, spec.grading);
+  const auto ys = graded_coordinates(spec.height, spec.rows, spec.grading);
+  std::mt19937 rng(spec.seed);
+  std::uniform_real_distribution<float> unit(-1.f, 1.f);
+  const uint32_t nx = spec.columns + 1, ny = spec.rows + 1;
+  for (uint32_t r = 0; r < ny; ++r)
+    for (uint32_t c = 0; c < nx; ++c) {
+      glm::vec2 p(xs[c], ys[r]);
+      const bool interior = c > 0 && c < spec.columns && r > 0 && r < spec.rows;
+      if (interior) {
+        const float dx = std::min(xs[c] - xs[c - 1], xs[c + 1] - xs[c]);
+        const float dy = std::min(ys[r] - ys[r - 1], ys[r + 1] - ys[r]);
+        p += glm::vec2(unit(rng) * spec.jitter * dx, unit(rng) * spec.jitter * dy);
+      }
+      mesh.material.push_back(p);
+      mesh.positions.emplace_back(p, 0.f);
+    }
+  std::bernoulli_distribution coin(0.5);
+  add_quad_triangles(mesh, spec.columns, spec.rows, [&](uint32_t, uint32_t) { return coin(rng); });
+  return mesh;
+}
+
+void transform_mesh(Mesh& mesh, const glm::mat4& transform) {
+  for (auto& p : mesh.positions) p = glm::vec3(transform * glm::vec4(p, 1.f));
+}
+
+}  // namespace weft

@@ -1,0 +1,50 @@
+#pragma once
+// Symmetric 3x3 matrices: the Jacobian blocks of the solver (Kang & Cho section 6.1 store only the
+// upper triangle since every block of W and J is symmetric).
+#include <glm/glm.hpp>
+
+namespace weft {
+
+struct Sym3 {
+  float xx = 0, xy = 0, xz = 0, yy = 0, yz = 0, zz = 0;
+
+  static Sym3 identity(float s = 1.f) { return {s, 0, 0, s, 0, s}; }
+  // u u^T scaled by s
+  static Sym3 outer(const glm::vec3& u, float s = 1.f) {
+    return {s * u.x * u.x, s * u.x * u.y, s * u.x * u.z, s * u.y * u.y, s * u.y * u.z, s * u.z * u.z};
+  }
+  glm::vec3 operator*(const glm::vec3& v) const {
+    return {xx * v.x + xy * v.y + xz * v.z, xy * v.x + yy * v.y + yz * v.z, xz * v.x + yz * v.y + zz * v.z};
+  }
+  Sym3& operator+=(const Sym3& o) {
+    xx += o.xx; xy += o.xy; xz += o.xz; yy += o.yy; yz += o.yz; zz += o.zz;
+    return *this;
+  }
+  Sym3& operator-=(const Sym3& o) {
+    xx -= o.xx; xy -= o.xy; xz -= o.xz; yy -= o.yy; yz -= o.yz; zz -= o.zz;
+    return *this;
+  }
+  friend Sym3 operator+(Sym3 a, const Sym3& b) { return a += b; }
+  friend Sym3 operator-(Sym3 a, const Sym3& b) { return a -= b; }
+  friend Sym3 operator*(float s, const Sym3& a) {
+    return {s * a.xx, s * a.xy, s * a.xz, s * a.yy, s * a.yz, s * a.zz};
+  }
+  void add_diagonal(float s) { xx += s; yy += s; zz += s; }
+  float determinant() const {
+    return xx * (yy * zz - yz * yz) - xy * (xy * zz - yz * xz) + xz * (xy * yz - yy * xz);
+  }
+  // Inverse by cofactors; the caller guarantees the matrix is well conditioned (W_i = M_i - h^2 J_ii
+  // is positive definite because the stabilised J_ii is negative semi-definite).
+  Sym3 inverse() const {
+    const float c_xx = yy * zz - yz * yz;
+    const float c_xy = xz * yz - xy * zz;
+    const float c_xz = xy * yz - xz * yy;
+    const float det = xx * c_xx + xy * c_xy + xz * c_xz;
+    const float inv = 1.f / det;
+    return {c_xx * inv, c_xy * inv, c_xz * inv, (xx * zz - xz * xz) * inv, (xz * xy - xx * yz) * inv,
+            (xx * yy - xy * xy) * inv};
+  }
+  glm::mat3 to_mat3() const { return glm::mat3(xx, xy, xz, xy, yy, yz, xz, yz, zz); }
+};
+
+}  // namespace weft
