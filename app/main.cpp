@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "weft 0.1.0");
   weft::app::register_validate(app);
   weft::app::register_bench(app);
+  weft::app::register_run(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

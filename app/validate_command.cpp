@@ -1,2 +1,14 @@
 #include "app/commands.h"
-namespace weft::app { void register_validate(CLI::App&) {} }
+
+namespace weft::app {
+
+void register_validate(CLI::App& app) {
+  auto* validate = app.add_subcommand("validate", "Reproduce the papers' experiments and check Weft's bounds");
+  validate->require_subcommand(1);
+  register_validate_kang(*validate);
+  register_validate_poisson(*validate);
+  register_validate_grasp(*validate);
+  register_validate_self_collision(*validate);
+}
+
+}  // namespace weft::app

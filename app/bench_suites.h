@@ -1,0 +1,17 @@
+#pragma once
+// `weft bench` suites. Each times its own scenario and returns a JSON object of results; progress goes
+// to stderr. bench_command.cpp runs the selected suites and prints them.
+#include <nlohmann/json.hpp>
+
+namespace weft::app {
+
+struct BenchOptions {
+  bool quick = false;     // smaller meshes and fewer steps (used by tests)
+  int steps = 0;          // steps per timing run (0: the suite's default)
+};
+
+nlohmann::json bench_solvers(const BenchOptions& options);         // app/bench_solvers.cpp (issue 2)
+nlohmann::json bench_interaction(const BenchOptions& options);     // app/bench_interaction.cpp (issue 3)
+nlohmann::json bench_self_collision(const BenchOptions& options);  // app/bench_self_collision.cpp (issue 8)
+
+}  // namespace weft::app

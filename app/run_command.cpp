@@ -1,0 +1,44 @@
+#include <cstdio>
+#include <cstdlib>
+
+#include "app/commands.h"
+#include "app/run_options.h"
+
+namespace weft::app {
+
+void register_run(CLI::App& app) {
+  auto opts = std::make_shared<RunOptions>();
+  auto* cmd = app.add_subcommand("run", "Run the cloth runtime (XR, window or headless)");
+  cmd->add_option("--mode", opts->mode, "auto | headless | window | xr | xr-headless")
+      ->check(CLI::IsMember({"auto", "headless", "window", "xr", "xr-headless"}));
+  cmd->add_option("--scene", opts->scene, "Scene JSON file (default: the built-in table scene)");
+  cmd->add_option("--seconds", opts->seconds, "Stop after this many seconds")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--frames", opts->frames, "Stop after this many frames");
+  cmd->add_flag("--json", opts->json, "Print a JSON summary on stdout at the end");
+  cmd->add_option("--out", opts->out_dir, "Headless: directory for PNG frames and summary.json");
+  cmd->add_flag("!--no-render", opts->render, "Headless: run the sim and a snapshot consumer only");
+  cmd->add_option("--tick-hz", opts->tick_hz, "Simulation tick rate")->check(CLI::Range(60.0, 2000.0));
+  cmd->add_option("--width", opts->width, "Image or window width")->check(CLI::Range(16, 8192));
+  cmd->add_option("--height", opts->height, "Image or window height")->check(CLI::Range(16, 8192));
+  cmd->add_option("--record", opts->record_path, "Record every input sample to this file");
+  cmd->callback([opts] {
+    RunOptions o = *opts;
+    int rc = 0;
+    if (o.mode == "headless") rc = o.render ? run_headless_render(o) : run_headless_sim(o);
+    else if (o.mode == "window") rc = run_window(o);
+    else if (o.mode == "xr" || o.mode == "xr-headless") rc = run_xr(o);
+    else {
+      const char* display = std::getenv("DISPLAY");
+      if (display && *display) {
+        std::fprintf(stderr, "weft: mode auto -> window (DISPLAY=%s)\n", display);
+        rc = run_window(o);
+      } else {
+        std::fprintf(stderr, "weft: mode auto -> headless (no DISPLAY)\n");
+        rc = run_headless_render(o);
+      }
+    }
+    if (rc != 0) throw CLI::RuntimeError(rc);
+  });
+}
+
+}  // namespace weft::app
