@@ -23,6 +23,8 @@ class ApproximateImplicitIntegrator final : public Integrator {
   std::vector<glm::vec3> dv_;       // current iterate of dv (nvert)
   std::vector<glm::vec3> dv_next_;  // next iterate (nvert)
   std::vector<glm::vec3> coupling_; // sum_j B_ij dv_j per vertex (nvert)
+  static constexpr size_t kBlock = 512;  // links per vectorised block
+  std::vector<float> cix_, ciy_, ciz_, cjx_, cjy_, cjz_;  // per-link coupling onto each end (kBlock)
 };
 
 }  // namespace weft
