@@ -30,3 +30,13 @@ XrResult check_xr(XrResult result, const char* expression, const char* file, int
 }  // namespace weft::xr
 
 #define XR_CHECK(expr) ::weft::xr::check_xr((expr), #expr, __FILE__, __LINE__)
+
+namespace weft::xr {
+// A zeroed OpenXR struct with its type tag set (plain `T{XR_TYPE_...}` trips -Wmissing-field-initializers).
+template <typename T>
+T xr_struct(XrStructureType type) {
+  T t{};
+  t.type = type;
+  return t;
+}
+}  // namespace weft::xr
