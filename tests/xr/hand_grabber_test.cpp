@@ -48,7 +48,7 @@ HandSample sample(double t, float squeeze, XrSpaceLocationFlags flags = kValid) 
 }
 }  // namespace
 
-TEST_CASE("squeeze grabs once with a haptic request, letting go releases") {
+TEST_CASE("squeeze grabs once with a haptic request - letting go releases") {
   GridSpec g;
   g.columns = g.rows = 4;
   World world(build_cloth_model(make_grid(g), Material{}), WorldConfig{});
@@ -72,7 +72,7 @@ TEST_CASE("squeeze grabs once with a haptic request, letting go releases") {
   CHECK(world.invalid_pose_count() == 0);
 }
 
-TEST_CASE("invalid poses are counted and never reach the sim; a squeeze waits for a trusted pose") {
+TEST_CASE("invalid poses are counted and never reach the sim - a squeeze waits for a trusted pose") {
   RecordingSink sink;
   HandGrabber hg;
   CHECK_FALSE(hg.update(Hand::Left, sample(0.0, 1.f, XR_SPACE_LOCATION_ORIENTATION_VALID_BIT), sink));
@@ -112,7 +112,7 @@ TEST_CASE("the replayed stream grabs and releases each hand once per period") {
   }
 }
 
-TEST_CASE("motion watch: a still controller keeps the replay, a moved one hands over") {
+TEST_CASE("motion watch: a still controller keeps the replay - a moved one hands over") {
   MotionWatch w;
   HandSample s = sample(0, 0.f);
   for (int i = 0; i < 10; ++i) w.observe(Hand::Left, s);

@@ -7,7 +7,7 @@
 
 using namespace weft::xr;
 
-TEST_CASE("squeeze latch engages high, releases low, and does not chatter in between") {
+TEST_CASE("squeeze latch engages high - releases low - and does not chatter in between") {
   HysteresisLatch l = make_squeeze_latch();
   CHECK(l.update(0.5f) == Edge::None);
   CHECK(l.update(0.69f) == Edge::None);
@@ -21,7 +21,7 @@ TEST_CASE("squeeze latch engages high, releases low, and does not chatter in bet
   CHECK_FALSE(l.engaged());
 }
 
-TEST_CASE("click inputs cross both thresholds, NaN changes nothing, reset releases once") {
+TEST_CASE("click inputs cross both thresholds - NaN changes nothing - reset releases once") {
   HysteresisLatch l = make_squeeze_latch();
   CHECK(l.update(1.f) == Edge::Engaged);
   CHECK(l.update(std::nanf("")) == Edge::None);

@@ -7,7 +7,7 @@
 
 using namespace weft::xr;
 
-TEST_CASE("five controller families, each with grip, aim, squeeze and haptic on both hands") {
+TEST_CASE("five controller families - each with grip - aim - squeeze and haptic on both hands") {
   const auto profiles = interaction_profiles();
   REQUIRE(profiles.size() == 5);
   for (const char* p : {"/interaction_profiles/khr/simple_controller", "/interaction_profiles/oculus/touch_controller",

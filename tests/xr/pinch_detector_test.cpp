@@ -26,7 +26,7 @@ TEST_CASE("pinch distance is the thumb tip to index tip distance") {
   CHECK_FALSE(pinch_distance(j.data(), 3, d));  // too few joints
 }
 
-TEST_CASE("pinch with hysteresis; untracked tips keep the state and are counted") {
+TEST_CASE("pinch with hysteresis - untracked tips keep the state and are counted") {
   PinchDetector p;
   CHECK(p.update(hand_with_gap(0.06f).data(), XR_HAND_JOINT_COUNT_EXT) == Edge::None);
   CHECK(p.update(hand_with_gap(0.01f).data(), XR_HAND_JOINT_COUNT_EXT) == Edge::Engaged);

@@ -46,7 +46,7 @@ TEST_CASE("view matrix inverts the eye pose and matches compose") {
   CHECK(world.position.z == doctest::Approx(w.z));
 }
 
-TEST_CASE("Vulkan projection maps the field-of-view edges to clip -1 / +1, y down, depth 0..1") {
+TEST_CASE("Vulkan projection maps the field-of-view edges to clip -1 / +1 - y down - depth 0..1") {
   XrFovf fov{-0.9f, 0.7f, 0.8f, -0.95f};  // left, right, up, down (radians)
   const float n = 0.05f, f = 50.f;
   const glm::mat4 P = vulkan_projection(fov, n, f);

@@ -32,7 +32,7 @@ std::vector<SessionCall> drive(SessionStateMachine& m, const std::vector<XrEvent
 }
 }  // namespace
 
-TEST_CASE("a full session: begin on READY, frames while running, input only when FOCUSED, end on STOPPING") {
+TEST_CASE("a full session: begin on READY - frames while running - input only when FOCUSED - end on STOPPING") {
   SessionStateMachine m;
   auto calls = drive(m, {state_event(XR_SESSION_STATE_IDLE), state_event(XR_SESSION_STATE_READY)});
   CHECK(calls == std::vector{SessionCall::BeginSession});
@@ -71,7 +71,7 @@ TEST_CASE("the app's own exit request goes through xrRequestExitSession while ru
   CHECK(m.done());
 }
 
-TEST_CASE("exit before the session runs needs no request; a later READY does not begin") {
+TEST_CASE("exit before the session runs needs no request - a later READY does not begin") {
   SessionStateMachine m;
   drive(m, {state_event(XR_SESSION_STATE_IDLE)});
   CHECK(m.request_exit() == SessionCall::Exit);
@@ -82,7 +82,7 @@ TEST_CASE("exit before the session runs needs no request; a later READY does not
   CHECK(m2.on_event(state_event(XR_SESSION_STATE_READY)) == SessionCall::Exit);
 }
 
-TEST_CASE("session loss and instance loss leave the loop; other events are ignored and counted") {
+TEST_CASE("session loss and instance loss leave the loop - other events are ignored and counted") {
   SessionStateMachine m;
   drive(m, {state_event(XR_SESSION_STATE_IDLE), state_event(XR_SESSION_STATE_READY),
             typed_event(XR_TYPE_EVENT_DATA_INTERACTION_PROFILE_CHANGED),
@@ -99,7 +99,7 @@ TEST_CASE("session loss and instance loss leave the loop; other events are ignor
   CHECK(lost.done());
 }
 
-TEST_CASE("a repeated READY while running does not begin twice; STOPPING before begin ends nothing") {
+TEST_CASE("a repeated READY while running does not begin twice - STOPPING before begin ends nothing") {
   SessionStateMachine m;
   CHECK(m.on_event(state_event(XR_SESSION_STATE_STOPPING)) == SessionCall::None);
   CHECK(m.on_event(state_event(XR_SESSION_STATE_READY)) == SessionCall::BeginSession);

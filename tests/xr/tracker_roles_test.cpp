@@ -21,7 +21,7 @@ TEST_CASE("tracker role paths round-trip and reject near misses") {
   CHECK_FALSE(parse_tracker_role_path("").has_value());
 }
 
-TEST_CASE("tracker slots: first four roles get Tracker0-3, stable on reconnect, fifth refused") {
+TEST_CASE("tracker slots: first four roles get Tracker0-3 - stable on reconnect - fifth refused") {
   TrackerSlots s;
   CHECK(s.assign(TrackerRole::Waist) == Device::Tracker0);
   CHECK(s.assign(TrackerRole::LeftFoot) == Device::Tracker1);
