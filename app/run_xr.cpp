@@ -126,6 +126,11 @@ int run_xr(const RunOptions& o) {
       // Headless has no xrWaitFrame to pace it; idle sessions only poll.
       if (headless || t < 0) std::this_thread::sleep_for(std::chrono::milliseconds(11));
     }
+  } catch (const xr::XrError& e) {
+    // A runtime that dies mid-session (SteamVR closed, Monado killed) ends here, cleanly.
+    const bool lost = e.result() == XR_ERROR_INSTANCE_LOST || e.result() == XR_ERROR_SESSION_LOST;
+    std::fprintf(stderr, "weft: xr: %s%s\n", lost ? "the OpenXR runtime was lost mid-session: " : "", e.what());
+    rc = 5;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "weft: xr: %s\n", e.what());
     rc = 5;
