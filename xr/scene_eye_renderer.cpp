@@ -1,5 +1,7 @@
 #include "xr/scene_eye_renderer.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 #include <utility>
@@ -101,6 +103,7 @@ void SceneEyeRenderer::render(double time_s, const std::array<XrEyeFrame, 2>& fr
     if (frames[e].color_index >= eyes_[e].color.size() ||
         (runtime_depth_ && frames[e].depth_index >= eyes_[e].depth.size()))
       throw std::out_of_range("weft: swapchain image index out of range");
+  const auto t0 = std::chrono::steady_clock::now();
   const VkDevice dev = ctx_->device();
   const uint32_t slot = uint32_t(frames_ % kFramesInFlight);
   XR_VK_CHECK(vkWaitForFences(dev, 1, &fence_[slot], VK_TRUE, UINT64_MAX));
@@ -164,6 +167,9 @@ void SceneEyeRenderer::render(double time_s, const std::array<XrEyeFrame, 2>& fr
     read_back(frames[0].view);
   }
   ++frames_;
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  render_ms_total_ += ms;
+  render_ms_max_ = std::max(render_ms_max_, ms);
 }
 
 void SceneEyeRenderer::read_back(const RenderView& view) {

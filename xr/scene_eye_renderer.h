@@ -53,6 +53,9 @@ class SceneEyeRenderer final : public XrEyeRenderer {
   void detach() override;
 
   uint64_t frames_rendered() const { return frames_; }
+  // CPU time spent in render (snapshot, upload, recording, submission; captures included), ms.
+  double render_ms_total() const { return render_ms_total_; }
+  double render_ms_max() const { return render_ms_max_; }
   bool uses_runtime_depth() const { return runtime_depth_; }
   RenderSettings& settings() { return settings_; }
 
@@ -83,6 +86,7 @@ class SceneEyeRenderer final : public XrEyeRenderer {
   HostBuffer readback_;          // left eye, when capturing
   std::vector<uint8_t> pixels_;  // RGBA8 of the last capture
   uint64_t frames_ = 0;
+  double render_ms_total_ = 0, render_ms_max_ = 0;
 };
 
 }  // namespace weft::xr

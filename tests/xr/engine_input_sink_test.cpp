@@ -42,7 +42,7 @@ TEST_CASE("hand input goes through the engine sink: grabs hold vertices and show
   CHECK_FALSE(snap.hands[0].grabbing);
 }
 
-TEST_CASE("tracker poses and clips become tracker gizmos; rejected poses do not") {
+TEST_CASE("tracker poses and clips become tracker gizmos but rejected poses do not") {
   World world = small_cloth();
   DirectWorldInput input(world);
   EngineInputSink sink(input);

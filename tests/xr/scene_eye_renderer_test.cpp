@@ -134,7 +134,7 @@ TEST_CASE("XR eyes drawn by the renderer into runtime colour and depth images, l
   run_frames(VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_D32_SFLOAT);
 }
 
-TEST_CASE("XR eyes without runtime depth keep their own depth; a BGRA capture comes back as RGBA" *
+TEST_CASE("XR eyes without runtime depth keep their own depth and a BGRA capture comes back as RGBA" *
           doctest::skip(!test::vulkan_available())) {
   run_frames(VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_UNDEFINED);
 }

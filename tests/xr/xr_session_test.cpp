@@ -16,6 +16,7 @@
 
 #include "engine/snapshot_builder.h"
 #include "eye_pixels.h"
+#include "runtime_probe.h"
 #include "sim/mesh_generators.h"
 #include "xr/scene_eye_renderer.h"
 #include "xr/input_sink.h"
@@ -27,23 +28,8 @@ using namespace weft::xr;
 
 namespace {
 
-// Empty when a runtime manifest exists; otherwise why the runtime tests are skipped. Only looks
-// for the manifest (cheap, done at static init for every test process); loading it is the test.
-std::string no_runtime_reason() {
-  namespace fs = std::filesystem;
-  if (const char* j = std::getenv("XR_RUNTIME_JSON"); j && *j)
-    return fs::exists(j) ? std::string() : std::string("XR_RUNTIME_JSON names a missing file: ") + j;
-  std::vector<fs::path> dirs;
-  if (const char* c = std::getenv("XDG_CONFIG_HOME"); c && *c) dirs.emplace_back(c);
-  else if (const char* h = std::getenv("HOME"); h && *h) dirs.emplace_back(fs::path(h) / ".config");
-  dirs.emplace_back("/etc/xdg");
-  for (const auto& d : dirs)
-    if (fs::exists(d / "openxr/1/active_runtime.json")) return {};
-  return "no OpenXR runtime (XR_RUNTIME_JSON unset and no active_runtime.json installed)";
-}
-
 const std::string kNoRuntime = [] {
-  std::string r = no_runtime_reason();
+  std::string r = test::no_runtime_reason();
   if (!r.empty()) std::fprintf(stderr, "xr_session_test: OpenXR runtime tests SKIPPED: %s\n", r.c_str());
   return r;
 }();
