@@ -15,6 +15,7 @@
 #include "xr/location_validity.h"
 #include "xr/pose_convert.h"
 #include "xr/projection_layer.h"
+#include "xr/reference_space.h"
 #include "xr/swapchain_formats.h"
 #include "xr/vk_check.h"
 #include "xr/xr_check.h"
@@ -376,17 +377,16 @@ void XrSessionRunner::create_session() {
   }
   XR_CHECK(xrCreateSession(m.instance, &sci, &m.session));
 
-  // STAGE (floor origin, room scale) when the runtime has one, else LOCAL (seated origin).
+  // STAGE (floor origin, room scale) when the runtime has one, else LOCAL lowered to a floor guess.
   uint32_t ns = 0;
   XR_CHECK(xrEnumerateReferenceSpaces(m.session, 0, &ns, nullptr));
   std::vector<XrReferenceSpaceType> spaces(ns);
   XR_CHECK(xrEnumerateReferenceSpaces(m.session, ns, &ns, spaces.data()));
+  const ReferenceSpaceChoice space = choose_reference_space(spaces);
   XrReferenceSpaceCreateInfo rci = xr_struct<XrReferenceSpaceCreateInfo>(XR_TYPE_REFERENCE_SPACE_CREATE_INFO);
-  rci.poseInReferenceSpace.orientation.w = 1.f;
-  rci.referenceSpaceType = XR_REFERENCE_SPACE_TYPE_LOCAL;
-  m.stats.reference_space = "LOCAL";
-  for (auto s : spaces)
-    if (s == XR_REFERENCE_SPACE_TYPE_STAGE) rci.referenceSpaceType = s, m.stats.reference_space = "STAGE";
+  rci.referenceSpaceType = space.type;
+  rci.poseInReferenceSpace = space.pose_in_reference;
+  m.stats.reference_space = space.name;
   XR_CHECK(xrCreateReferenceSpace(m.session, &rci, &m.space));
 
   // Actions: one set, each hand action with the left/right subaction paths.
