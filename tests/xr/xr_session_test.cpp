@@ -123,8 +123,8 @@ TEST_CASE("OpenXR runtime: a headless session runs states - bindings and the rep
   CHECK(world.invalid_pose_count() == 0);
 }
 
-TEST_CASE("OpenXR runtime: a graphics session draws the cloth into both eyes through the renderer" *
-          doctest::skip(!kNoRuntime.empty())) {
+namespace {
+void graphics_session(bool depth_layers) {
   World world = curtain();
   CurtainSource source(world);
   RenderSettings strain;
@@ -139,6 +139,7 @@ TEST_CASE("OpenXR runtime: a graphics session draws the cloth into both eyes thr
   XrSessionConfig cfg;
   cfg.renderer = &eyes;
   cfg.validation = true;
+  cfg.depth_layers = depth_layers;
   XrSessionRunner r(cfg);
   r.create_session();
   WorldInputSink sink(world);
@@ -157,7 +158,7 @@ TEST_CASE("OpenXR runtime: a graphics session draws the cloth into both eyes thr
   CHECK(s.validation_errors == 0);
   const bool depth_offered =
       std::find(s.extensions.begin(), s.extensions.end(), "XR_KHR_composition_layer_depth") != s.extensions.end();
-  CHECK(s.depth_submitted == depth_offered);
+  CHECK(s.depth_submitted == (depth_offered && depth_layers));
   CHECK(eyes.uses_runtime_depth() == s.depth_submitted);
   REQUIRE(captures.size() >= 2);
   // Each read-back left eye shows the curtain where it projects, and sky above the horizon.
@@ -181,4 +182,11 @@ TEST_CASE("OpenXR runtime: a graphics session draws the cloth into both eyes thr
     CHECK(green > int(c.extent.width * c.extent.height) / 50);
     CHECK(green < int(c.extent.width * c.extent.height) / 4);
   }
+}
+}  // namespace
+
+TEST_CASE("OpenXR runtime: a graphics session draws the cloth into both eyes through the renderer" *
+          doctest::skip(!kNoRuntime.empty())) {
+  SUBCASE("with depth layers when offered") { graphics_session(true); }
+  SUBCASE("without depth layers") { graphics_session(false); }
 }
