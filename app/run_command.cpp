@@ -16,7 +16,10 @@ void register_run(CLI::App& app) {
   cmd->add_option("--seconds", opts->seconds, "Stop after this many seconds")->check(CLI::NonNegativeNumber);
   cmd->add_option("--frames", opts->frames, "Stop after this many frames");
   cmd->add_flag("--json", opts->json, "Print a JSON summary on stdout at the end");
-  cmd->add_option("--out", opts->out_dir, "Headless: directory for PNG frames and summary.json");
+  cmd->add_option("--out", opts->out_dir,
+                  "Headless: directory for PNG frames and summary.json; xr: directory for left-eye PNGs");
+  cmd->add_option("--out-every", opts->out_every, "xr with --out: save the left eye every N frames")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("!--no-render", opts->render, "Headless: run the sim and a snapshot consumer only");
   cmd->add_option("--tick-hz", opts->tick_hz, "Simulation tick rate")->check(CLI::Range(60.0, 2000.0));
   cmd->add_option("--width", opts->width, "Image or window width")->check(CLI::Range(16, 8192));
