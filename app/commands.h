@@ -13,5 +13,6 @@ void register_validate_kang(CLI::App& validate);            // app/validate_kang
 void register_validate_poisson(CLI::App& validate);         // app/validate_poisson.cpp (issue 2)
 void register_validate_grasp(CLI::App& validate);           // app/validate_grasp.cpp (issue 3)
 void register_validate_self_collision(CLI::App& validate);  // app/validate_self_collision.cpp (issue 8)
+void register_validate_stability(CLI::App& validate);       // app/validate_stability.cpp (issue 2)
 
 }  // namespace weft::app
