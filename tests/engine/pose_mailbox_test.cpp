@@ -28,7 +28,7 @@ bool consistent(const PoseSample& s) {
 
 TEST_SUITE("threading") {
 
-TEST_CASE("pose mailbox: samples come out in order up to the boundary time, per device") {
+TEST_CASE("pose mailbox: samples come out in order per device up to the boundary time") {
   PoseMailbox box;
   for (int i = 0; i < 5; ++i) box.push(sample(Device::LeftHand, 0.1 * i));
   box.push(sample(Device::Tracker1, 0.05));
@@ -44,7 +44,7 @@ TEST_CASE("pose mailbox: samples come out in order up to the boundary time, per 
   CHECK(box.overwritten() == 0);
 }
 
-TEST_CASE("pose mailbox: the newest samples win when the consumer falls behind, and losses are counted") {
+TEST_CASE("pose mailbox: the newest samples win when the consumer falls behind and losses are counted") {
   PoseMailbox box;
   const int n = int(PoseMailbox::kHistory) + 10;
   for (int i = 0; i < n; ++i) box.push(sample(Device::RightHand, i));
@@ -56,7 +56,7 @@ TEST_CASE("pose mailbox: the newest samples win when the consumer falls behind, 
   CHECK(box.overwritten() == 10);
 }
 
-TEST_CASE("pose mailbox hammer: no torn sample, every sample either read or counted lost") {
+TEST_CASE("pose mailbox hammer: no torn sample and every sample either read or counted lost") {
   const uint64_t n = test::scaled(1'000'000);
   PoseMailbox box;
   std::thread producer([&] {

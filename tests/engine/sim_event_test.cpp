@@ -22,7 +22,7 @@ TEST_CASE("tick_at_time: the first tick boundary at or after a time") {
   CHECK(tick_at_time(1.0, 90) == 90);
 }
 
-TEST_CASE("apply_event: reset restores the rest state; parameters go to the hook or are unhandled") {
+TEST_CASE("apply_event: reset restores the rest state and parameters go to the hook or are unhandled") {
   World w = small_world();
   const uint64_t rest = w.state_hash();
   w.step();

@@ -20,16 +20,16 @@
 namespace {
 std::atomic<uint64_t> g_allocations{0};
 }
-void* operator new(std::size_t n) {
+[[gnu::noinline]] void* operator new(std::size_t n) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
   if (void* p = std::malloc(n ? n : 1)) return p;
   throw std::bad_alloc();
 }
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+[[gnu::noinline]] void* operator new[](std::size_t n) { return operator new(n); }
+[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete[](void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace weft {
 namespace {
@@ -127,7 +127,7 @@ void random_sleep(uint64_t ticks, void*) {
 
 TEST_SUITE("threading") {
 
-TEST_CASE("determinism: same input stream, same state hash, whatever the thread timing") {
+TEST_CASE("determinism: the same input stream gives the same state hash whatever the thread timing") {
   const double hz = 2000;  // fast ticks keep the test short
   const uint64_t ticks = test::scaled(1500) + 150;
   const uint32_t quads = 8;
@@ -214,7 +214,7 @@ TEST_CASE("no allocation on the per-tick path (counting operator new over N tick
   CHECK(after - before == 0);
 }
 
-TEST_CASE("pause stops ticking, single-step runs exactly one tick, resume goes on") {
+TEST_CASE("pause stops ticking and single-step runs exactly one tick until resume") {
   SimThreadConfig c;
   c.tick_hz = 1000;
   SimThread sim(grid_world(4, 1000), c);
@@ -237,7 +237,7 @@ TEST_CASE("pause stops ticking, single-step runs exactly one tick, resume goes o
   CHECK(sim.stats().skipped_ticks == 0);  // paused time is not counted as skipped
 }
 
-TEST_CASE("snapshots carry tick, sim time, stats; the reader can interpolate between the last two") {
+TEST_CASE("snapshots carry tick and sim time and stats and the reader keeps the last two") {
   SimThreadConfig c;
   c.tick_hz = 240;
   SimThread sim(grid_world(4, 240), c);
@@ -258,7 +258,7 @@ TEST_CASE("snapshots carry tick, sim time, stats; the reader can interpolate bet
   CHECK(sim.mesh().triangles.size() == sim.world().model().triangle_count());
 }
 
-TEST_CASE("inputs apply by timestamp at tick boundaries; late ones apply next tick and are counted") {
+TEST_CASE("inputs apply by timestamp at tick boundaries and late ones apply next tick counted") {
   SimThreadConfig c;
   c.tick_hz = 240;
   c.parameter_hook = {kick_velocity, nullptr};

@@ -9,7 +9,7 @@
 namespace weft {
 namespace {
 
-TEST_CASE("write_snapshot_cloth: flat rest grid has +z normals, zero strain, pins flagged") {
+TEST_CASE("write_snapshot_cloth: flat rest grid has +z normals and zero strain and pins flagged") {
   GridSpec g;
   g.columns = g.rows = 3;
   const ClothModel model = build_cloth_model(make_grid(g), Material{}, {0, 3});

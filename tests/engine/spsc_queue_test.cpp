@@ -38,7 +38,7 @@ TEST_CASE("spsc queue: a full queue refuses the push and counts it") {
   CHECK_THROWS_AS(SpscQueue<int>(0), std::invalid_argument);
 }
 
-TEST_CASE("spsc queue: 10^6 events cross threads, none lost or duplicated, full queue reported") {
+TEST_CASE("spsc queue: 10^6 events cross threads with none lost or duplicated and full queue reported") {
   const uint64_t n = test::scaled(1'000'000);
   SpscQueue<Item> q(64);
   uint64_t refused = 0;

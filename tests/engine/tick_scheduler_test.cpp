@@ -6,7 +6,7 @@ namespace weft {
 namespace {
 
 // A fake clock: times are given to the scheduler directly, so the accounting is checked by counts.
-TEST_CASE("tick scheduler: one tick per deadline when on time, no drift") {
+TEST_CASE("tick scheduler: one tick per deadline when on time without drift") {
   const int64_t period = 4'166'667;  // 240 Hz
   TickScheduler s(period, 4);
   s.rebase(1000);
@@ -23,7 +23,7 @@ TEST_CASE("tick scheduler: one tick per deadline when on time, no drift") {
   CHECK(s.next_deadline_ns() == 1000 + 10000 * period);
 }
 
-TEST_CASE("tick scheduler: early wake runs nothing; late wake catches up within the bound, skips the rest") {
+TEST_CASE("tick scheduler: early wake runs nothing and late wake catches up within the bound skipping the rest") {
   TickScheduler s(1000, 4);
   s.rebase(0);
   CHECK(s.on_wake(0).run == 1);        // first tick due at once

@@ -38,7 +38,7 @@ struct Payload {
 
 TEST_SUITE("threading") {
 
-TEST_CASE("triple buffer: the reader takes only the newest published value, once") {
+TEST_CASE("triple buffer: the reader takes only the newest published value and only once") {
   TripleBuffer<int, 2> b;
   CHECK_FALSE(b.update());
   CHECK_FALSE(b.has_value());
