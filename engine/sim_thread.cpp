@@ -88,6 +88,7 @@ void SimThread::loop() {
     }
     if (was_paused) {  // paused time is neither late nor skipped: restart the schedule now
       schedule.rebase(now_ns());
+      step_requests_.store(0, std::memory_order_relaxed);  // single steps count only while paused
       was_paused = false;
     }
     const int64_t wake = now_ns();

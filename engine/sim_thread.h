@@ -60,7 +60,10 @@ class SimThread {
   void pause() { paused_.store(true, std::memory_order_relaxed); }
   void resume() { paused_.store(false, std::memory_order_relaxed); }
   bool paused() const { return paused_.load(std::memory_order_relaxed); }
-  void single_step() { step_requests_.fetch_add(1, std::memory_order_relaxed); }  // while paused
+  // While paused: runs one more tick (ignored while running; pending steps are dropped on resume).
+  void single_step() {
+    if (paused()) step_requests_.fetch_add(1, std::memory_order_relaxed);
+  }
 
   // --- input producer (one thread)
   // Queues an event for its tick; false when the queue is full (counted in stats.events_rejected).
