@@ -93,6 +93,9 @@ int run_headless_sim(const RunOptions& options) {
   }
   SimThreadConfig config;
   config.tick_hz = options.tick_hz;
+  config.priority = options.sim_priority == "normal" ? SimPriority::Normal
+                    : options.sim_priority == "high"  ? SimPriority::High
+                                                      : SimPriority::Realtime;
   SimThread sim(make_hanging_cloth(options.grid, options.tick_hz), config);
   const size_t vertices = sim.world().model().vertex_count();
   std::fprintf(stderr, "weft: headless sim, %zu vertices at %.0f Hz, snapshots read at %.0f Hz\n", vertices,
@@ -120,6 +123,7 @@ int run_headless_sim(const RunOptions& options) {
       {"publish_ms_p50", st.publish_ms_p50},
       {"publish_ms_p99", st.publish_ms_p99},
       {"wakes", st.wakes},
+      {"sim_priority", sim_priority_name(SimPriority(st.priority))},
       {"snapshots_read", consumed.snapshots_read},
       {"snapshots_published", sim.snapshots().published()},
       {"snapshots_overwritten", sim.snapshots().overwritten()},
@@ -138,6 +142,7 @@ int run_headless_sim(const RunOptions& options) {
     std::printf("step     p50 %.3f ms  p99 %.3f ms  max %.3f ms\n", st.step_ms_p50, st.step_ms_p99, st.step_ms_max);
     std::printf("lateness p50 %.3f ms  p99 %.3f ms  max %.3f ms\n", st.lateness_ms_p50, st.lateness_ms_p99,
                 st.lateness_ms_max);
+    std::printf("sim thread priority %s\n", sim_priority_name(SimPriority(st.priority)));
     std::printf("consumer %llu frames at %.0f Hz, %llu snapshots read\n", (unsigned long long)consumed.frames,
                 kConsumerHz, (unsigned long long)consumed.snapshots_read);
   }

@@ -6,7 +6,11 @@
 #include <string>
 
 #ifdef __linux__
+#include <pthread.h>
+#include <sched.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #endif
 
 namespace weft {
@@ -30,7 +34,31 @@ void fill_gizmo(DeviceGizmo& g, bool seen, const PoseSample& s, bool grabbing) {
   g.orientation = s.pose.orientation;
 }
 
+// Asks for the scheduling class on the calling thread; returns the one it has afterwards.
+SimPriority apply_priority(SimPriority wanted) {
+#ifdef __linux__
+  if (wanted == SimPriority::Realtime) {
+    sched_param p{};
+    p.sched_priority = 10;
+    if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &p) == 0) return SimPriority::Realtime;
+    wanted = SimPriority::High;  // not permitted: try the next best
+  }
+  if (wanted == SimPriority::High && setpriority(PRIO_PROCESS, id_t(gettid()), -10) == 0) return SimPriority::High;
+#endif
+  (void)wanted;
+  return SimPriority::Normal;
+}
+
 }  // namespace
+
+const char* sim_priority_name(SimPriority p) {
+  switch (p) {
+    case SimPriority::Normal: return "normal";
+    case SimPriority::High: return "high";
+    case SimPriority::Realtime: return "realtime";
+  }
+  return "?";
+}
 
 SimThread::SimThread(World world, const SimThreadConfig& config)
     : world_(std::move(world)), config_(config), mesh_(make_snapshot_mesh(world_.model())),
@@ -72,6 +100,7 @@ void SimThread::loop() {
 #ifdef __linux__
   prctl(PR_SET_TIMERSLACK, 1UL);  // wake within ~1 ns of the deadline instead of the default 50 us
 #endif
+  counters_.priority = uint8_t(apply_priority(config_.priority));
   const auto period_ns = int64_t(std::llround(1e9 / config_.tick_hz));
   TickScheduler schedule(period_ns, config_.max_catch_up);
   schedule.rebase(now_ns());

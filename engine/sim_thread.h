@@ -33,11 +33,20 @@ struct TickHook {
   void* context = nullptr;
 };
 
+// Scheduling class the sim thread asks for when it starts; what it got is in TickStats::priority.
+enum class SimPriority : uint8_t {
+  Normal,    // the default time-sharing class
+  High,      // time-sharing at nice -10: wakes ahead of ordinary work on a loaded machine
+  Realtime,  // SCHED_FIFO priority 10 (needs CAP_SYS_NICE); the kernel still caps RT use at 95%
+};
+const char* sim_priority_name(SimPriority p);
+
 struct SimThreadConfig {
   double tick_hz = 240;       // 60 to 2000; must match the world's tick
   uint64_t max_catch_up = 4;  // ticks run per wake at most; further due ticks are skipped and counted
-  size_t event_capacity = 1024;
+  size_t event_capacity = 1024;  // lockstep: must exceed the events stamped for any one tick
   bool lockstep = false;      // step tick N only once set_input_horizon(> N) was called
+  SimPriority priority = SimPriority::Normal;  // falls back to Normal when not permitted
   ParameterHook parameter_hook;
   TickHook tick_hook;
 };

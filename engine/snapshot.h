@@ -46,6 +46,7 @@ struct TickStats {
   uint64_t poses_overwritten = 0; // pose samples replaced before the sim read them
   uint64_t poses_invalid = 0;     // pose samples the world rejected (NaN, non-unit quaternion, ...)
   uint64_t input_stalls = 0;      // lockstep: wakes that waited for the input horizon
+  uint8_t priority = 0;           // scheduling class the sim thread got (SimPriority: 0 normal, 1 high, 2 realtime)
 };
 
 struct ClothSnapshot {

@@ -26,6 +26,7 @@ TEST_CASE("weft run --mode headless --no-render --json prints the timing summary
   o.json = true;
   o.frames = 18;  // 0.2 s of 90 Hz consumer frames
   o.grid = 8;
+  o.sim_priority = "normal";  // no real-time class in tests
   o.tick_hz = 240;
   const nlohmann::json j = run_json(o);
   for (const char* key : {"tick_hz", "ticks", "step_ms_p50", "step_ms_p99", "lateness_ms_p99", "skipped_ticks",
