@@ -41,7 +41,6 @@ World make_hanging_cloth(uint32_t quads, double tick_hz) {
 struct ConsumerResult {
   uint64_t frames = 0;
   uint64_t snapshots_read = 0;
-  uint64_t interpolated = 0;  // frames drawn between the last two snapshots
   uint64_t last_tick = 0;
   float checksum = 0;         // keeps the reads from being optimised away
 };
@@ -67,7 +66,6 @@ ConsumerResult consume(SimThread& sim, double seconds, uint64_t max_frames) {
       if (prev && s.sim_time > prev->sim_time) {
         a = float((t - prev->sim_time) / (s.sim_time - prev->sim_time));
         a = a < 0.f ? 0.f : (a > 1.f ? 1.f : a);
-        ++r.interpolated;
       }
       float sum = 0;
       for (size_t i = 0; i < s.position.size(); ++i) {

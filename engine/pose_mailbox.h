@@ -21,7 +21,7 @@ class PoseMailbox {
 
   // --- producer thread (one for all devices)
   void push(const PoseSample& sample) {
-    Device_& dev = devices_[size_t(device_index(sample.device))];
+    DeviceRing& dev = devices_[size_t(device_index(sample.device))];
     const uint64_t index = dev.written.load(std::memory_order_relaxed);
     Slot& slot = dev.slots[index % kHistory];
     const uint32_t seq = slot.seq.load(std::memory_order_relaxed);
@@ -38,7 +38,7 @@ class PoseMailbox {
   // oldest first. Returns the number applied.
   template <typename F>
   size_t consume(Device d, double up_to, F&& apply) {
-    Device_& dev = devices_[size_t(device_index(d))];
+    DeviceRing& dev = devices_[size_t(device_index(d))];
     size_t applied = 0;
     for (;;) {
       const uint64_t written = dev.written.load(std::memory_order_acquire);
@@ -71,7 +71,7 @@ class PoseMailbox {
     std::atomic<uint32_t> seq{0};
     std::array<std::atomic<uint64_t>, kWords> word{};
   };
-  struct alignas(64) Device_ {
+  struct alignas(64) DeviceRing {
     std::atomic<uint64_t> written{0};  // samples pushed so far
     std::array<Slot, kHistory> slots;
     uint64_t next = 0;                 // consumer: index of the next sample to read
@@ -118,7 +118,7 @@ class PoseMailbox {
     return true;
   }
 
-  std::array<Device_, kDeviceCount> devices_{};
+  std::array<DeviceRing, kDeviceCount> devices_{};
   uint64_t overwritten_ = 0;
 };
 
