@@ -9,7 +9,8 @@
 // first per device, then every event stamped tick <= N, in queue order. An input that arrives after its
 // boundary applies at the next one and is counted late; in lockstep mode the sim never passes a tick
 // until the producer declares its inputs complete (set_input_horizon), which makes the state a function
-// of the input stream alone.
+// of the input stream alone. Times here are the runtime clock (tick / tick_hz), monotonic across Reset
+// events, which restart only the world's own state.
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -46,7 +47,7 @@ struct SimThreadConfig {
   uint64_t max_catch_up = 4;  // ticks run per wake at most; further due ticks are skipped and counted
   size_t event_capacity = 1024;  // lockstep: must exceed the events stamped for any one tick
   bool lockstep = false;      // step tick N only once set_input_horizon(> N) was called
-  SimPriority priority = SimPriority::Normal;  // falls back to Normal when not permitted
+  SimPriority priority = SimPriority::Normal;  // not permitted: falls back realtime -> high -> normal
   ParameterHook parameter_hook;
   TickHook tick_hook;
 };
