@@ -15,7 +15,15 @@ namespace weft {
 struct WorldConfig {
   double tick_hz = 240;  // fixed step h = 1 / tick_hz
   IntegratorKind integrator = IntegratorKind::ApproximateImplicit;
-  SolverOptions solver;
+  SolverOptions solver = runtime_solver_options();
+
+  // The runtime's default: Kang & Cho k = 1 plus the translation correction, which keeps stiff cloth
+  // falling at g (approximate_implicit.cpp).
+  static SolverOptions runtime_solver_options() {
+    SolverOptions o;
+    o.translation_correction = true;
+    return o;
+  }
 };
 
 enum class Hand : uint8_t { Left = 0, Right = 1 };
