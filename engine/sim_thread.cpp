@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/snapshot_builder.h"
+
 #ifdef __linux__
 #include <pthread.h>
 #include <sched.h>
@@ -179,9 +181,9 @@ bool SimThread::tick_once() {
 void SimThread::publish_snapshot() {
   const auto t0 = Clock::now();
   ClothSnapshot& s = snapshots_.write_buffer();
-  s.tick = tick_;
+  fill_snapshot(world_, s);
+  s.tick = tick_;  // the runtime clock, monotonic across resets (the world's restarts)
   s.sim_time = double(tick_) / config_.tick_hz;
-  write_snapshot_cloth(world_.model(), world_.state(), s);
   for (size_t h = 0; h < 2; ++h) fill_gizmo(s.hands[h], pose_seen_[h], last_pose_[h], grabbing_[h]);
   for (size_t k = 0; k < s.trackers.size(); ++k) fill_gizmo(s.trackers[k], pose_seen_[2 + k], last_pose_[2 + k], false);
   s.stats = stats();

@@ -11,7 +11,6 @@
 namespace weft {
 
 struct ClothModel;
-struct ClothState;
 
 // Static for the whole session: topology and material coordinates for texturing.
 struct SnapshotMesh {
@@ -62,9 +61,5 @@ struct ClothSnapshot {
 
   void resize(size_t vertex_count);
 };
-
-// Writes the cloth part of a snapshot (positions, area-weighted normals, strain, pin flags) from the
-// state; out must already be sized for the model. Does not allocate.
-void write_snapshot_cloth(const ClothModel& model, const ClothState& state, ClothSnapshot& out);
 
 }  // namespace weft
