@@ -25,6 +25,10 @@ void register_run(CLI::App& app) {
   cmd->add_option("--width", opts->width, "Image or window width")->check(CLI::Range(16, 8192));
   cmd->add_option("--height", opts->height, "Image or window height")->check(CLI::Range(16, 8192));
   cmd->add_option("--record", opts->record_path, "Record every input sample to this file");
+  cmd->add_option("--sim-priority", opts->sim_priority, "Sim thread scheduling: normal | high | realtime")
+      ->check(CLI::IsMember({"normal", "high", "realtime"}));
+  cmd->add_option("--grid", opts->grid, "Headless sim: quads per side of the default hanging cloth")
+      ->check(CLI::Range(1, 1024));
   cmd->callback([opts] {
     RunOptions o = *opts;
     int rc = 0;

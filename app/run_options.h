@@ -17,6 +17,8 @@ struct RunOptions {
   double tick_hz = 240;        // sim tick rate
   int width = 1280, height = 720;
   std::string record_path;     // record every input sample to this file (issue 7)
+  std::string sim_priority = "realtime";  // sim thread: realtime (SCHED_FIFO) | high (nice -10) | normal; falls back
+  uint32_t grid = 127;         // headless sim: quads per side of the default hanging cloth (127: 16,384 vertices)
 };
 
 // Each mode lives in its own file; `weft run` dispatches (app/run_command.cpp).
