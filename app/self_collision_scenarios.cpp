@@ -18,23 +18,28 @@ namespace weft::app {
 namespace {
 
 constexpr float kTick = 1.f / 240.f;
-constexpr float kFloorFriction = 0.5f;
+constexpr float kFloorFriction = 1.f;
 
-// Default cloth with light link damping: with the default 0.01 N s/m the approximate solver slows a
-// falling sheet to a crawl, and the scenes should fold within a few seconds.
+// Default cloth with light link damping (with the default 0.01 N s/m the approximate solver slows a
+// falling sheet to a crawl), limp enough to fold rather than bend as a board.
 Material scenario_material() {
   Material m;
   m.damping = 0.001f;
-  m.bend_stiffness = 0.5f;  // a limp cloth, so that it buckles rather than falls over as a board
+  m.bend_stiffness = 0.5f;
   return m;
 }
 
 // A cloth stepped as World will: integrator, floor, self-collision, floor again (the floor wins the
 // last word; self-collision pushes that the floor undoes are redone on the next tick).
+// The floor scenes (drop, stacked sheets) step with the CG solver: with the approximate solver
+// (k = 1 or 3) a cloth resting on the clamp floor drifts upward and blows up even without
+// self-collision (see the issue 8 report); the hand fold, off the floor most of the time, uses it.
 struct Scene {
   ClothModel model;
   ClothState state;
   std::unique_ptr<Integrator> integrator;
+  std::unique_ptr<Integrator> cg;
+  bool use_cg = false;
   SelfCollision self;
   bool self_enabled;
   TriangleBvh counter_bvh;
@@ -45,12 +50,13 @@ struct Scene {
   Scene(ClothModel m, const ScenarioOptions& options)
       : model(std::move(m)), state(make_rest_state(model)),
         integrator(make_integrator(IntegratorKind::ApproximateImplicit, model, SolverOptions{.iterations = 3})),
+        cg(make_integrator(IntegratorKind::ConjugateGradient, model)),
         self(model, SelfCollisionConfig{.thickness = options.thickness}), self_enabled(options.self_collision),
         counter_bvh(model) {}
 
   void step() {
     if (self_enabled) self.begin_step(state);
-    integrator->step(model, state, kTick);
+    (use_cg ? cg : integrator)->step(model, state, kTick);
     floor_clamp(state, 0.f, kFloorFriction);
     if (self_enabled) {
       self.resolve(model, state, kTick);
@@ -98,16 +104,19 @@ void floor_clamp(ClothState& state, float y, float friction) {
 }
 
 std::vector<ScenarioCheck> run_drop_fold(const ScenarioOptions& options) {
-  const uint32_t cells = options.reduced ? 14 : 30;
-  const float size = options.reduced ? 0.4f : 0.6f;
-  const int steps = int((options.reduced ? 2.f : 4.f) / kTick);
-  // Vertical sheet (grid plane z = 0, y up), tilted 20 degrees about x, lower edge 2 cm above the floor.
-  Mesh mesh = make_grid({.width = size, .height = size, .columns = cells, .rows = cells});
-  transform_mesh(mesh, glm::translate(glm::mat4(1.f), glm::vec3(0, 0.02f, 0)) *
-                           glm::rotate(glm::mat4(1.f), glm::radians(20.f), glm::vec3(1, 0, 0)));
+  const uint32_t cells = options.reduced ? 14 : 20;
+  const float size = options.reduced ? 0.4f : 0.5f;
+  const int steps = int((options.reduced ? 2.f : 3.f) / kTick);
+  // An L-shaped sheet: one half flat 1 cm above the floor, the other raised at 110 degrees so that it
+  // leans over the flat half; dropped, it falls over onto it.
+  Mesh mesh = horizontal_grid(size, cells, glm::vec3(0.f));
+  const float hinge = 0.5f * size, angle = glm::radians(110.f);
+  for (auto& p : mesh.positions) {
+    const float d = std::max(p.x - hinge, 0.f);
+    p = glm::vec3(std::min(p.x, hinge) + d * std::cos(angle), 0.01f + d * std::sin(angle), p.z);
+  }
   Scene scene(build_cloth_model(mesh, scenario_material()), options);
-  // Thrown down: the lower edge stops on the floor and the rest piles onto it.
-  for (auto& v : scene.state.velocity) v = glm::vec3(0.f, -1.5f, 0.f);
+  scene.use_cg = true;
   for (int s = 0; s < steps; ++s) {
     scene.step();
     if (s % 8 == 0) scene.intersections();
@@ -134,6 +143,7 @@ std::vector<ScenarioCheck> run_stacked_press(const ScenarioOptions& options) {
   const size_t lower_vertices = mesh.positions.size(), lower_triangles = mesh.triangles.size();
   append_mesh(mesh, horizontal_grid(size, cells, glm::vec3(cell / 3, 0.02f, cell / 3)));
   Scene scene(build_cloth_model(mesh, scenario_material()), options);
+  scene.use_cg = true;
   const size_t n = scene.model.vertex_count();
   for (size_t i = lower_vertices; i < n; ++i) scene.state.velocity[i].y = -1.f;  // thrown down
   const float press = 9.81f;  // a hand pressing the upper sheet: 1 g on top of gravity
