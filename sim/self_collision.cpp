@@ -61,8 +61,8 @@ void SelfCollision::resolve(const ClothModel& model, ClothState& state, float h)
     if (worst < 1e-3f * thickness) break;
   }
 
-  // Velocities: perfectly inelastic along the normal, Coulomb friction bounded by the normal change
-  // (including the position correction seen as a velocity), both momentum-conserving (section 3.5).
+  // Velocities: perfectly inelastic along the normal, Coulomb friction bounded by mu times the normal
+  // impulse of the same contact, both momentum-conserving (section 3.5).
   const float mu = config_.friction;
   const int velocity_passes = 1 + config_.iterations / 4;
   for (int pass = 0; pass < velocity_passes; ++pass) {
@@ -73,6 +73,9 @@ void SelfCollision::resolve(const ClothModel& model, ClothState& state, float h)
       const float approach = std::max(-vn, 0.f);
       glm::vec3 dv_rel = approach * c.normal;
       if (pass == 0 && mu > 0.f && (approach > 0.f || c.pushed > 0.f)) {
+        // The normal impulse includes the position correction, a velocity pushed / h applied over
+        // the step; the larger of the two bounds the friction (no double counting of a resting
+        // contact, where both are g h).
         const glm::vec3 vt = vr - vn * c.normal;
         const float vt_len = glm::length(vt);
         const float jn = std::max(approach, c.pushed / h);

@@ -29,8 +29,7 @@ struct SelfCollisionConfig {
   float thickness = 0.004f;    // distance kept between non-adjacent features, m; keep it below about a
                                // third of the shortest edge, or flat neighbourhoods look like contacts
   float friction = 0.3f;       // Coulomb coefficient between layers
-  int iterations = 8;          // Gauss-Seidel passes over the contacts for positions (and 1 + iterations / 4
-                               // for normal velocities)
+  int iterations = 8;          // Gauss-Seidel passes over the contacts, for positions and for velocities
   float cone_limit = 1.0472f;  // curvature criterion: half-angle (rad, 60 deg) under which a connected patch
                                // is skipped; below 90 deg as Volino requires, with margin for proximity
   float detection_scale = 1.5f;  // contacts are kept from thickness x scale, so corrections that close a
