@@ -130,6 +130,10 @@ void SelfCollision::push_contact(const std::array<uint32_t, 4>& vert, const std:
   c.normal = normal;
   for (int k = 0; k < 4; ++k) c.inv_mass_sum += w[k] * w[k] * inv_mass_[vert[k]];
   if (!(c.inv_mass_sum > 0.f)) return;  // every vertex kinematic: nothing can move
+  if (contacts_.size() >= config_.max_contacts_per_vertex * previous_.size()) {
+    ++stats_.dropped;
+    return;
+  }
   contacts_.push_back(c);
 }
 

@@ -32,6 +32,7 @@ struct SelfCollisionConfig {
   int iterations = 8;          // Gauss-Seidel passes over the contacts, for positions and for velocities
   float cone_limit = 1.0472f;  // curvature criterion: half-angle (rad, 60 deg) under which a connected patch
                                // is skipped; below 90 deg as Volino requires, with margin for proximity
+  size_t max_contacts_per_vertex = 16;  // cap on contacts (x nvert) so a blown-up state cannot grow memory
   float detection_scale = 1.5f;  // contacts are kept from thickness x scale, so corrections that close a
                                  // gap during the iterations are still seen
 };
@@ -42,6 +43,7 @@ struct SelfCollisionStats {
   uint64_t edge_edge = 0;         // edge-edge contacts
   uint64_t crossed = 0;           // contacts whose features changed side during the step (pulled back)
   uint64_t cone_skips = 0;        // subtrees skipped by the curvature criterion
+  uint64_t dropped = 0;           // contacts left out because the cap was reached
   int position_passes = 0;        // Gauss-Seidel passes taken (stops early when all are satisfied)
   float max_violation = 0;        // largest remaining (thickness - distance) after the passes, m
 };
