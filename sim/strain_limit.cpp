@@ -8,8 +8,7 @@ float strain_excess(float length, float rest_length, float max_strain) {
   return std::max(0.f, length - (1.f + max_strain) * rest_length);
 }
 
-void limit_strain(const ClothModel& model, const uint8_t* kinematic, const StrainLimitParams& params, glm::vec3* x,
-                  glm::vec3* v, StrainLimitStats& stats) {
+void limit_strain(const ClothModel& model, const uint8_t* kinematic, const StrainLimitParams& params, glm::vec3* x, glm::vec3* v, StrainLimitStats& stats) {
   stats = {};
   if (!params.enabled) return;
   const auto* link = model.link.data();
@@ -19,7 +18,11 @@ void limit_strain(const ClothModel& model, const uint8_t* kinematic, const Strai
   const float detect = stretch + 1e-3f;  // small hysteresis so rounding does not keep edges "over"
   for (int sweep = 0; sweep < params.iterations; ++sweep) {
     uint32_t corrected = 0;
-    for (size_t e = 0; e < model.edge_count; ++e) {
+    // Sweeps alternate direction (symmetric Gauss-Seidel): a correction then travels the whole length of
+    // a chain hanging from a held vertex in one sweep, whichever way the edges are numbered.
+    const bool forward = sweep % 2 == 0;
+    for (size_t k = 0; k < model.edge_count; ++k) {
+      const size_t e = forward ? k : model.edge_count - 1 - k;
       const uint32_t i = link[e][0], j = link[e][1];
       const glm::vec3 d = x[j] - x[i];
       const float lmax = stretch * l0[e], ldetect = detect * l0[e];

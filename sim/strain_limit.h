@@ -3,7 +3,7 @@
 // after the dynamic step, every structural edge stretched beyond (1 + limit) of its rest length is
 // shortened back to that length by moving its ends toward each other (weighted by inverse mass, so the
 // mass centre stays put and kinematic vertices do not move), and the part of the ends' relative velocity
-// that stretches it further is removed. Iterated Gauss-Seidel over the edges.
+// that stretches it further is removed. Iterated Gauss-Seidel over the edges, alternating direction.
 #include <cstdint>
 
 #include <glm/glm.hpp>
@@ -15,7 +15,7 @@ namespace weft {
 struct StrainLimitParams {
   bool enabled = true;
   float max_strain = 0.10f;  // largest allowed l / l0 - 1
-  int iterations = 8;        // Gauss-Seidel sweeps at most; stops early once no edge is over the limit
+  int iterations = 24;       // Gauss-Seidel sweeps at most; stops early once no edge is over the limit
 };
 
 struct StrainLimitStats {

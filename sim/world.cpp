@@ -81,6 +81,9 @@ void World::apply_corrections(float h) {
   const size_t n = model_.vertex_count();
   glm::vec3* x = state_.position.data();
   glm::vec3* v = state_.velocity.data();
+  if (config_.interaction.strain.enabled)
+    for (const Tethers& t : tethers_)
+      apply_tethers(t, config_.interaction.strain.max_strain, model_.inv_mass.data(), state_.kinematic.data(), x, v, n);
   limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, x, v, strain_stats_);
   const float thickness = config_.interaction.thickness;
   resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x, v,
@@ -113,18 +116,36 @@ bool World::submit_pose(const PoseSample& sample) {
 }
 
 size_t World::grab(Hand hand, const Pose& pose, float radius) {
-  if (check_pose_sample({.time = state_.time, .device = hand_device(hand), .pose = pose}) != PoseRejection::None ||
+  PoseSample s;
+  s.time = state_.time;
+  s.pose = pose;
+  if (check_pose_sample(s) != PoseRejection::None ||
       !(radius >= 0.f) || !std::isfinite(radius)) {
     ++invalid_poses_;
     return 0;
   }
   const int d = device_index(hand_device(hand));
   attach_pose_[d] = pose;
-  return select_grasp(model_, adjacency_, state_.position.data(), pose, radius, config_.interaction.grasp,
-                      grasp_scratch_, device_sets_[d]);
+  const size_t held = select_grasp(model_, adjacency_, state_.position.data(), pose, radius, config_.interaction.grasp,
+                                   grasp_scratch_, device_sets_[d]);
+  rebuild_tethers(d);
+  return held;
 }
 
-void World::release(Hand hand) { device_sets_[device_index(hand_device(hand))].clear(); }
+void World::release(Hand hand) { detach(hand_device(hand)); }
+
+void World::rebuild_tethers(int d) {
+  // anchors: the fully held vertices (weight 1: kinematic while held)
+  const ElasticSet& set = device_sets_[d];
+  std::vector<uint32_t> sources;
+  for (size_t k = 0; k < set.size(); ++k)
+    if (set.weight[k] >= 1.f) sources.push_back(set.vertex[k]);
+  if (sources.empty()) {
+    tethers_[d].active = false;
+    return;
+  }
+  build_tethers(model_, adjacency_, sources.data(), sources.size(), tethers_[d]);
+}
 
 size_t World::attach(Device device, const std::vector<uint32_t>& vertices, const Pose& pose) {
   ElasticSet& set = device_sets_[device_index(device)];
@@ -136,10 +157,14 @@ size_t World::attach(Device device, const std::vector<uint32_t>& vertices, const
     set.offset.push_back(pose.inverse_transform_point(state_.position[i]));
     set.weight.push_back(1.f);
   }
+  rebuild_tethers(device_index(device));
   return set.size();
 }
 
-void World::detach(Device device) { device_sets_[device_index(device)].clear(); }
+void World::detach(Device device) {
+  device_sets_[device_index(device)].clear();
+  tethers_[device_index(device)].active = false;
+}
 
 void World::add_pin(uint32_t vertex, const glm::vec3& target) {
   pins_.vertex.push_back(vertex);

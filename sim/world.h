@@ -17,6 +17,7 @@
 #include "sim/pose_track.h"
 #include "sim/rigid_body.h"
 #include "sim/strain_limit.h"
+#include "sim/tether.h"
 
 namespace weft {
 
@@ -116,6 +117,7 @@ class World {
  private:
   void apply_elastics(float h);
   void apply_corrections(float h);
+  void rebuild_tethers(int device);
 
   ClothModel model_;
   WorldConfig config_;
@@ -128,6 +130,7 @@ class World {
   std::array<PoseTrack, kDeviceCount> tracks_;
   std::array<ElasticSet, kDeviceCount> device_sets_;
   std::array<Pose, kDeviceCount> attach_pose_;  // the frame at attach time, used while the track is empty
+  std::array<Tethers, kDeviceCount> tethers_;   // long-range tethers to each device's fully held vertices
   ElasticSet pins_;                              // fixed targets: identity frame, offset = world target
   SeamSet seams_;
   std::vector<Collider> colliders_, initial_colliders_;
