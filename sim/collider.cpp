@@ -53,11 +53,28 @@ float collider_distance(const Collider& c, const glm::vec3& x, glm::vec3& normal
   return INFINITY;
 }
 
+float collider_contact(const Collider& c, const glm::vec3& x, const glm::vec3& x_prev, glm::vec3& normal) {
+  const float d = collider_distance(c, x, normal);
+  if (c.shape != ColliderShape::Box || d >= 0.f) return d;
+  const glm::vec3 p = c.pose.inverse_transform_point(x);
+  const glm::vec3 q_prev = glm::abs(c.previous_pose.inverse_transform_point(x_prev)) - c.half_extents;
+  int axis = 0;
+  if (q_prev.y > q_prev[axis]) axis = 1;
+  if (q_prev.z > q_prev[axis]) axis = 2;
+  if (q_prev[axis] <= 0.f) return d;  // was inside already: nearest face
+  const float side = c.previous_pose.inverse_transform_point(x_prev)[axis] < 0.f ? -1.f : 1.f;
+  glm::vec3 n_local(0.f);
+  n_local[axis] = side;
+  normal = c.pose.orientation * n_local;
+  return side * p[axis] - c.half_extents[axis];
+}
+
 glm::vec3 collider_point_velocity(const Collider& c, const glm::vec3& x) {
   return c.linear_velocity + glm::cross(c.angular_velocity, x - c.pose.position);
 }
 
 void advance_collider(Collider& c, float h) {
+  c.previous_pose = c.pose;
   c.pose.position += h * c.linear_velocity;
   const float w = glm::length(c.angular_velocity);
   if (w > 0.f) c.pose.orientation = glm::normalize(glm::angleAxis(w * h, c.angular_velocity / w) * c.pose.orientation);
@@ -82,7 +99,7 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
     for (size_t i = 0; i < nvert; ++i) {
       if (inv_mass[i] == 0.f) continue;
       glm::vec3 n;
-      float d = collider_distance(col, x[i], n);
+      float d = collider_contact(col, x[i], x_prev[i], n);
       if (d >= thickness) continue;
       ++stats.contacts;
       const glm::vec3 vc = collider_point_velocity(col, x[i]);
@@ -90,7 +107,7 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
       if (glm::dot(v_rel, n) < 0.f) {
         v[i] = vc + contact_response(v_rel, n, col.mu_static, col.mu_kinetic);
         x[i] = x_prev[i] + h * v[i];
-        d = collider_distance(col, x[i], n);
+        d = collider_contact(col, x[i], x_prev[i], n);
       }
       if (d < thickness) x[i] += (thickness - d) * n;
     }

@@ -22,6 +22,7 @@ enum class ColliderShape : uint8_t {
 struct Collider {
   ColliderShape shape = ColliderShape::Plane;
   Pose pose;                       // where it is at the end of the current tick
+  Pose previous_pose;              // where it was at the start of the tick (set by advance_collider)
   glm::vec3 half_extents{0.5f};    // box, m
   float radius = 0.1f;             // sphere, capsule, m
   float half_length = 0.1f;        // capsule, m
@@ -35,10 +36,16 @@ struct Collider {
 // the closest surface point.
 float collider_distance(const Collider& c, const glm::vec3& x, glm::vec3& normal);
 
+// As collider_distance, but a point found inside a box leaves through the face it entered by: the face
+// that x_prev (the point at the start of the tick, in the box frame at the start of the tick) was
+// outside of. A fast vertex (or a fast box) that ends deep inside is then not pushed out through the
+// far side, which would let cloth and box pass through each other.
+float collider_contact(const Collider& c, const glm::vec3& x, const glm::vec3& x_prev, glm::vec3& normal);
+
 // Velocity of the collider's material point at x (rigid motion).
 glm::vec3 collider_point_velocity(const Collider& c, const glm::vec3& x);
 
-// Advances a moving collider's pose by its velocities over h.
+// Advances a moving collider's pose by its velocities over h (previous_pose keeps the old one).
 void advance_collider(Collider& c, float h);
 
 // Contact velocity response (Volino 1995 section 3.5): given the relative velocity v_rel of a vertex

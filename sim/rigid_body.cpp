@@ -36,6 +36,7 @@ Collider RigidBox::as_collider() const {
   Collider c;
   c.shape = ColliderShape::Box;
   c.pose = pose;
+  c.previous_pose = previous_pose;
   c.half_extents = half_extents;
   c.linear_velocity = linear_velocity;
   c.angular_velocity = angular_velocity;
@@ -62,6 +63,7 @@ void RigidBox::apply_impulse(const glm::vec3& j, const glm::vec3& x) {
 }
 
 void advance_rigid_box(RigidBox& box, const glm::vec3& gravity, float h) {
+  box.previous_pose = box.pose;
   box.linear_velocity += h * gravity;
   box.pose.position += h * box.linear_velocity;
   const float w = glm::length(box.angular_velocity);
@@ -69,13 +71,13 @@ void advance_rigid_box(RigidBox& box, const glm::vec3& gravity, float h) {
     box.pose.orientation = glm::normalize(glm::angleAxis(w * h, box.angular_velocity / w) * box.pose.orientation);
 }
 
-uint32_t resolve_cloth_box(RigidBox& box, float thickness, const float* inv_mass, glm::vec3* x, glm::vec3* v,
-                           size_t nvert) {
+uint32_t resolve_cloth_box(RigidBox& box, float thickness, const float* inv_mass, const glm::vec3* x_prev,
+                           glm::vec3* x, glm::vec3* v, size_t nvert) {
   uint32_t contacts = 0;
   const float wb = 1.f / box.mass;
   for (size_t i = 0; i < nvert; ++i) {
     glm::vec3 n;
-    const float d = collider_distance(box.as_collider(), x[i], n);
+    const float d = collider_contact(box.as_collider(), x[i], x_prev[i], n);
     if (d >= thickness) continue;
     ++contacts;
     const float wi = inv_mass[i];

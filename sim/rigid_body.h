@@ -18,6 +18,7 @@ struct RigidBox {
   float mu_kinetic = 0.4f;
   // --- state
   Pose pose;                        // centre of mass and orientation
+  Pose previous_pose;               // at the start of the tick (set by advance_rigid_box)
   glm::vec3 linear_velocity{0.f};   // m/s
   glm::vec3 angular_velocity{0.f};  // rad/s, world frame
 
@@ -39,8 +40,8 @@ void advance_rigid_box(RigidBox& box, const glm::vec3& gravity, float h);
 // that the total momentum is conserved: inelastic along the normal, Coulomb along the tangent (the
 // normal impulse bounds the friction impulse). The penetration is split by inverse mass (mass-centre
 // invariance, Volino 1995 section 3.5). Returns the number of contacts.
-uint32_t resolve_cloth_box(RigidBox& box, float thickness, const float* inv_mass, glm::vec3* x, glm::vec3* v,
-                           size_t nvert);
+uint32_t resolve_cloth_box(RigidBox& box, float thickness, const float* inv_mass, const glm::vec3* x_prev,
+                           glm::vec3* x, glm::vec3* v, size_t nvert);
 
 // The box's corners against a static plane collider (infinite mass).
 void resolve_box_plane(RigidBox& box, const Collider& plane);

@@ -89,7 +89,7 @@ void World::apply_corrections(float h) {
   resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x, v,
                      n, collision_stats_);
   for (RigidBox& b : boxes_) {
-    collision_stats_.contacts += resolve_cloth_box(b, thickness, model_.inv_mass.data(), x, v, n);
+    collision_stats_.contacts += resolve_cloth_box(b, thickness, model_.inv_mass.data(), x_prev_.data(), x, v, n);
     for (const Collider& c : colliders_)
       if (c.shape == ColliderShape::Plane) resolve_box_plane(b, c);
   }
@@ -179,13 +179,15 @@ void World::add_seam(uint32_t a, uint32_t b) {
 
 size_t World::add_collider(const Collider& collider) {
   colliders_.push_back(collider);
-  initial_colliders_.push_back(collider);
+  colliders_.back().previous_pose = collider.pose;
+  initial_colliders_.push_back(colliders_.back());
   return colliders_.size() - 1;
 }
 
 size_t World::add_rigid_box(const RigidBox& box) {
   boxes_.push_back(box);
-  initial_boxes_.push_back(box);
+  boxes_.back().previous_pose = box.pose;
+  initial_boxes_.push_back(boxes_.back());
   return boxes_.size() - 1;
 }
 
