@@ -1,36 +1,213 @@
 #include "sim/world.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 
 namespace weft {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+}  // namespace
 
 World::World(ClothModel model, const WorldConfig& config)
     : model_(std::move(model)), config_(config), state_(make_rest_state(model_)),
-      integrator_(make_integrator(config.integrator, model_, config.solver)) {}
+      integrator_(make_integrator(config.integrator, model_, config.solver)) {
+  const size_t n = model_.vertex_count();
+  adjacency_ = build_adjacency(model_);
+  grasp_scratch_.resize(n);
+  elastic_acc_.resize(n);
+  held_.reserve(n);
+  x_prev_.resize(n);
+}
 World::~World() = default;
 World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
 
-void World::step() { integrator_->step(model_, state_, float(time_step())); }
+void World::step() {
+  const float h = float(time_step());
+  const auto t0 = Clock::now();
 
-void World::reset() { state_ = make_rest_state(model_); }
+  // 1. the rigid world moves to the end of the tick
+  for (Collider& c : colliders_) advance_collider(c, h);
+  for (RigidBox& b : boxes_) advance_rigid_box(b, model_.material.gravity, h);
 
-bool World::submit_pose(const PoseSample& sample) {
-  const auto& p = sample.pose;
-  bool ok = sample.valid && std::isfinite(sample.time);
-  for (int k = 0; k < 3 && ok; ++k) ok = std::isfinite(p.position[k]);
-  const float qn = glm::dot(p.orientation, p.orientation);
-  ok = ok && std::isfinite(qn) && std::abs(qn - 1.f) < 1e-3f;
-  if (!ok) {
-    ++invalid_poses_;
-    return false;
-  }
-  return true;  // grasp targets land with the constraint layer (issue 3)
+  // 2. elastics: kinematic targets (B) and immediate velocity corrections (A)
+  apply_elastics(h);
+  const auto t1 = Clock::now();
+
+  // 3. the dynamic step
+  std::memcpy(x_prev_.data(), state_.position.data(), x_prev_.size() * sizeof(glm::vec3));
+  integrator_->step(model_, state_, h);
+  const auto t2 = Clock::now();
+
+  // 4. corrections after the step
+  apply_corrections(h);
+  const auto t3 = Clock::now();
+  timing_ = {ms_between(t0, t1), ms_between(t1, t2), ms_between(t2, t3), ms_between(t0, t3)};
 }
 
-size_t World::grab(Hand, const Pose&, float) { return 0; }
-void World::release(Hand) {}
+void World::apply_elastics(float h) {
+  // Vertices held last tick go back to what the model says (pinned or free).
+  for (uint32_t i : held_) state_.kinematic[i] = model_.pinned[i];
+  held_.clear();
+  elastic_acc_.clear();
+
+  const double t = state_.time;
+  const glm::vec3* x = state_.position.data();
+  for (int d = 0; d < kDeviceCount; ++d) {
+    const ElasticSet& set = device_sets_[d];
+    if (set.vertex.empty()) continue;
+    Pose from = attach_pose_[d], to = attach_pose_[d];
+    const double horizon = config_.interaction.extrapolation_horizon;
+    if (tracks_[d].sample(t, horizon, from)) tracks_[d].sample(t + h, horizon, to);
+    accumulate_elastic_set(set, from, to, x, h, config_.interaction.elastic, elastic_acc_);
+  }
+  if (!pins_.vertex.empty()) accumulate_elastic_set(pins_, Pose{}, Pose{}, x, h, config_.interaction.elastic, elastic_acc_);
+
+  apply_elastic_demands(elastic_acc_, state_.velocity.data(), state_.kinematic.data(),
+                        state_.kinematic_velocity.data());
+  for (uint32_t i : elastic_acc_.touched)
+    if (state_.kinematic[i] && !model_.pinned[i]) held_.push_back(i);
+  if (seams_.size())
+    apply_seams(seams_, model_.mass.data(), x, state_.velocity.data(), h, config_.interaction.seam);
+}
+
+void World::apply_corrections(float h) {
+  const size_t n = model_.vertex_count();
+  glm::vec3* x = state_.position.data();
+  glm::vec3* v = state_.velocity.data();
+  if (config_.interaction.strain.enabled)
+    for (const Tethers& t : tethers_)
+      apply_tethers(t, config_.interaction.strain.max_strain, model_.inv_mass.data(), state_.kinematic.data(), x, v, n);
+  limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, x, v, strain_stats_);
+  const float thickness = config_.interaction.thickness;
+  resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x, v,
+                     n, collision_stats_);
+  for (RigidBox& b : boxes_) {
+    collision_stats_.contacts += resolve_cloth_box(b, thickness, model_.inv_mass.data(), x_prev_.data(), x, v, n);
+    for (const Collider& c : colliders_)
+      if (c.shape == ColliderShape::Plane) resolve_box_plane(b, c);
+  }
+}
+
+void World::reset() {
+  state_ = make_rest_state(model_);
+  for (int d = 0; d < kDeviceCount; ++d) tracks_[d].clear();
+  release(Hand::Left);
+  release(Hand::Right);
+  held_.clear();
+  elastic_acc_.clear();
+  colliders_ = initial_colliders_;
+  boxes_ = initial_boxes_;
+}
+
+bool World::submit_pose(const PoseSample& sample) {
+  const int d = device_index(sample.device);
+  PoseRejection why = (d >= 0 && d < kDeviceCount) ? tracks_[d].push(sample) : PoseRejection::Flagged;
+  if (why == PoseRejection::None) return true;
+  ++invalid_poses_;
+  ++rejected_[size_t(why)];
+  return false;
+}
+
+size_t World::grab(Hand hand, const Pose& pose, float radius) {
+  PoseSample s;
+  s.time = state_.time;
+  s.pose = pose;
+  if (check_pose_sample(s) != PoseRejection::None ||
+      !(radius >= 0.f) || !std::isfinite(radius)) {
+    ++invalid_poses_;
+    return 0;
+  }
+  const int d = device_index(hand_device(hand));
+  attach_pose_[d] = pose;
+  const size_t held = select_grasp(model_, adjacency_, state_.position.data(), pose, radius, config_.interaction.grasp,
+                                   grasp_scratch_, device_sets_[d]);
+  rebuild_tethers(d);
+  return held;
+}
+
+void World::release(Hand hand) { detach(hand_device(hand)); }
+
+void World::rebuild_tethers(int d) {
+  // anchors: the fully held vertices (weight 1: kinematic while held)
+  const ElasticSet& set = device_sets_[d];
+  std::vector<uint32_t> sources;
+  for (size_t k = 0; k < set.size(); ++k)
+    if (set.weight[k] >= 1.f) sources.push_back(set.vertex[k]);
+  if (sources.empty()) {
+    tethers_[d].active = false;
+    return;
+  }
+  build_tethers(model_, adjacency_, sources.data(), sources.size(), tethers_[d]);
+}
+
+size_t World::attach(Device device, const std::vector<uint32_t>& vertices, const Pose& pose) {
+  ElasticSet& set = device_sets_[device_index(device)];
+  set.clear();
+  attach_pose_[device_index(device)] = pose;
+  for (uint32_t i : vertices) {
+    if (i >= model_.vertex_count()) continue;
+    set.vertex.push_back(i);
+    set.offset.push_back(pose.inverse_transform_point(state_.position[i]));
+    set.weight.push_back(1.f);
+  }
+  rebuild_tethers(device_index(device));
+  return set.size();
+}
+
+void World::detach(Device device) {
+  device_sets_[device_index(device)].clear();
+  tethers_[device_index(device)].active = false;
+}
+
+void World::add_pin(uint32_t vertex, const glm::vec3& target) {
+  pins_.vertex.push_back(vertex);
+  pins_.offset.push_back(target);
+  pins_.weight.push_back(1.f);
+}
+
+void World::add_seam(uint32_t a, uint32_t b) {
+  seams_.a.push_back(a);
+  seams_.b.push_back(b);
+}
+
+size_t World::add_collider(const Collider& collider) {
+  colliders_.push_back(collider);
+  colliders_.back().previous_pose = collider.pose;
+  initial_colliders_.push_back(colliders_.back());
+  return colliders_.size() - 1;
+}
+
+size_t World::add_rigid_box(const RigidBox& box) {
+  boxes_.push_back(box);
+  boxes_.back().previous_pose = box.pose;
+  initial_boxes_.push_back(boxes_.back());
+  return boxes_.size() - 1;
+}
+
+void World::grasp_mask(uint8_t* out) const {
+  std::memset(out, 0, model_.vertex_count());
+  for (int d = 0; d < kDeviceCount; ++d) {
+    const uint8_t bit = d == 0 ? 1 : d == 1 ? 2 : 4;
+    for (uint32_t i : device_sets_[d].vertex) out[i] |= bit;
+  }
+  for (uint32_t i : pins_.vertex) out[i] |= 4;
+  for (size_t i = 0; i < model_.vertex_count(); ++i)
+    if (model_.pinned[i]) out[i] |= 4;
+}
+
+bool World::device_pose(Device device, double t, Pose& out) const {
+  const int d = device_index(device);
+  if (tracks_[d].sample(t, config_.interaction.extrapolation_horizon, out)) return true;
+  out = attach_pose_[d];
+  return !device_sets_[d].vertex.empty();
+}
 
 uint64_t World::state_hash() const {
   uint64_t h = 1469598103934665603ull;

@@ -1,16 +1,35 @@
 #pragma once
 // One simulated scene: a cloth (immutable model + mutable state), its integrator, and the inputs that
-// drive it (hands, trackers, pins). The runtime steps a World at a fixed tick; everything that
-// changes the cloth goes through this API, so record/replay and determinism hold.
+// drive it (hands, trackers, pins, seams, colliders, rigid boxes). The runtime steps a World at a fixed
+// tick; everything that changes the cloth goes through this API, so record/replay and determinism hold.
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "sim/cloth_model.h"
 #include "sim/cloth_state.h"
+#include "sim/collider.h"
+#include "sim/elastic_constraint.h"
+#include "sim/grasp.h"
 #include "sim/integrator.h"
 #include "sim/pose.h"
+#include "sim/pose_track.h"
+#include "sim/rigid_body.h"
+#include "sim/strain_limit.h"
+#include "sim/tether.h"
 
 namespace weft {
+
+// Everything about how the cloth is held, touched and limited (issue 3).
+struct InteractionConfig {
+  ElasticParams elastic;          // grasps, trackers and elastic pins: time constant and speed cap
+  ElasticParams seam{0.1f, 1.f};  // seams close slower (Volino 1997 Fig. 5f-g)
+  GraspParams grasp;              // patch selection and falloff
+  double extrapolation_horizon = 0.03;  // s a device pose is extrapolated past its newest sample
+  float thickness = 0.004f;       // cloth thickness: contact distance to colliders, m
+  StrainLimitParams strain;       // Provot strain limiting
+};
 
 struct WorldConfig {
   double tick_hz = 240;  // fixed step h = 1 / tick_hz
@@ -26,9 +45,19 @@ struct WorldConfig {
     o.translation_correction = true;
     return o;
   }
+  InteractionConfig interaction;
 };
 
 enum class Hand : uint8_t { Left = 0, Right = 1 };
+inline constexpr Device hand_device(Hand h) { return h == Hand::Left ? Device::LeftHand : Device::RightHand; }
+
+// Wall time of the parts of the last step, for the interaction benchmark.
+struct StepTiming {
+  double elastic_ms = 0;     // pose sampling, elastic targets, seams
+  double integrator_ms = 0;  // the dynamic step
+  double correction_ms = 0;  // strain limiting, collisions, rigid boxes
+  double total_ms = 0;
+};
 
 class World {
  public:
@@ -37,35 +66,95 @@ class World {
   World(World&&) noexcept;
   World& operator=(World&&) noexcept;
 
-  // Advances one fixed tick of 1 / tick_hz seconds.
+  // Advances one fixed tick of 1 / tick_hz seconds:
+  //   1. colliders and rigid boxes move to the end of the tick;
+  //   2. elastics (grasps, trackers, pins) set kinematic velocities (B) or rim corrections (A), seams (A);
+  //   3. the integrator's dynamic step;
+  //   4. corrections (Volino's (A), done right after the step so every published state satisfies them):
+  //      strain limiting, then collisions with colliders and rigid boxes (last: nothing ends inside).
   void step();
-  // Back to the rest state at time 0, grasps released.
+  // Back to the rest state at time 0: grasps released, pose tracks cleared, colliders and boxes at
+  // their initial poses. Tracker attachments, pins and seams stay (they belong to the scene).
   void reset();
 
-  // Inputs, applied at tick boundaries.
-  // Returns false, counts and ignores the sample when it is invalid (NaN, Inf, non-unit quaternion,
-  // time going backwards).
+  // --- inputs, applied at tick boundaries
+  // Queues a device pose (time on the simulation clock). Returns false, counts and ignores the sample
+  // when it is invalid (flagged, NaN, Inf, non-unit quaternion, time going backwards).
   bool submit_pose(const PoseSample& sample);
-  // Takes hold of the cloth near pose.position with the hand; returns the number of vertices held.
+  // Takes hold of the cloth near pose.position with the hand (see select_grasp); the hand's later poses
+  // move the held vertices. A hand that already holds lets go first. Returns the number of vertices held.
   size_t grab(Hand hand, const Pose& pose, float radius);
+  // Lets go: the vertices keep their current velocity (throwing works).
   void release(Hand hand);
+  // Attaches vertices to a tracker (or any device) with their offsets in the frame `pose`; weight 1.
+  size_t attach(Device device, const std::vector<uint32_t>& vertices, const Pose& pose);
+  void detach(Device device);
+  // An elastic pin: the vertex is pulled to a fixed world target.
+  void add_pin(uint32_t vertex, const glm::vec3& target);
+  // A seam pulling vertices a and b together.
+  void add_seam(uint32_t a, uint32_t b);
+  size_t add_collider(const Collider& collider);
+  size_t add_rigid_box(const RigidBox& box);
 
+  // --- access
   const ClothModel& model() const { return model_; }
   const ClothState& state() const { return state_; }
   ClothState& mutable_state() { return state_; }
   const WorldConfig& config() const { return config_; }
+  InteractionConfig& interaction() { return config_.interaction; }
   double time_step() const { return 1.0 / config_.tick_hz; }
   uint64_t invalid_pose_count() const { return invalid_poses_; }
+  uint64_t rejected_pose_count(PoseRejection why) const { return rejected_[size_t(why)]; }
+
+  bool is_grabbing(Hand hand) const { return !device_sets_[device_index(hand_device(hand))].vertex.empty(); }
+  const ElasticSet& held_vertices(Device device) const { return device_sets_[device_index(device)]; }
+  // Per vertex: bit 0 left hand, bit 1 right hand, bit 2 tracker or pin (the snapshot's `grasped`).
+  void grasp_mask(uint8_t* out) const;
+  // The device's pose as the sim uses it at time t (false if never known).
+  bool device_pose(Device device, double t, Pose& out) const;
+
+  std::vector<Collider>& colliders() { return colliders_; }
+  const std::vector<Collider>& colliders() const { return colliders_; }
+  std::vector<RigidBox>& rigid_boxes() { return boxes_; }
+  const std::vector<RigidBox>& rigid_boxes() const { return boxes_; }
+  const StepTiming& last_timing() const { return timing_; }
+  const StrainLimitStats& strain_stats() const { return strain_stats_; }
+  const CollisionStats& collision_stats() const { return collision_stats_; }
 
   // FNV-1a hash of positions and velocities, bit-exact: equal states hash equal.
   uint64_t state_hash() const;
 
  private:
+  void apply_elastics(float h);
+  void apply_corrections(float h);
+  void rebuild_tethers(int device);
+
   ClothModel model_;
   WorldConfig config_;
   ClothState state_;
   std::unique_ptr<Integrator> integrator_;
   uint64_t invalid_poses_ = 0;
+  std::array<uint64_t, 5> rejected_{};  // per PoseRejection
+
+  // interaction: per device, one pose track and one attached vertex set
+  std::array<PoseTrack, kDeviceCount> tracks_;
+  std::array<ElasticSet, kDeviceCount> device_sets_;
+  std::array<Pose, kDeviceCount> attach_pose_;  // the frame at attach time, used while the track is empty
+  std::array<Tethers, kDeviceCount> tethers_;   // long-range tethers to each device's fully held vertices
+  ElasticSet pins_;                              // fixed targets: identity frame, offset = world target
+  SeamSet seams_;
+  std::vector<Collider> colliders_, initial_colliders_;
+  std::vector<RigidBox> boxes_, initial_boxes_;
+
+  // scratch, sized once
+  VertexAdjacency adjacency_;
+  GraspScratch grasp_scratch_;
+  ElasticAccumulator elastic_acc_;
+  std::vector<uint32_t> held_;          // vertices made kinematic by elastics last tick (capacity nvert)
+  std::vector<glm::vec3> x_prev_;       // positions at the start of the step (nvert)
+  StepTiming timing_;
+  StrainLimitStats strain_stats_;
+  CollisionStats collision_stats_;
 };
 
 }  // namespace weft

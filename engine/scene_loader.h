@@ -1,0 +1,48 @@
+#pragma once
+// Reads a scene file (JSON, assets/scenes/*.json) into a weft::Scene. Every problem is reported as a
+// SceneError naming the file, the place (a JSON pointer such as /colliders/2/radius, or line:column for
+// a syntax error) and what is wrong. Unknown keys are errors too, so a typo never goes unnoticed.
+//
+// Format (all keys optional unless marked):
+//   name: string
+//   sim: { tick_hz, solver: "approx"|"cg"|"euler"|"rk4", iterations }
+//   cloth: { mesh (required): { type: "grid"|"irregular", width, height, columns, rows,
+//                                [grading, jitter, seed (irregular)] } | { type: "obj", path },
+//            position: [x,y,z], rotation_deg: [x,y,z] (applied to the mesh, the grid lies in z = 0),
+//            material: { areal_density, total_mass, stretch_model: "springs"|"volino", stretch_stiffness,
+//                        bend_stiffness, young_modulus, alpha, damping, drag, lift, wind, gravity } }
+//   interaction: { tau, max_speed, seam_tau, thickness, strain_limit (false or max strain),
+//                  strain_iterations, extrapolation_horizon, grasp_radius,
+//                  falloff: "none"|"linear"|"smooth", core_fraction, min_weight }
+//   pins: [ { vertex } | { near: [x,y,z], radius } ]   (near: every vertex within radius, or the nearest)
+//   colliders: [ { type: "plane"|"sphere"|"capsule"|"box", position, rotation_deg, radius, half_length,
+//                  half_extents, velocity, angular_velocity, mu_static, mu_kinetic } ]
+//   rigid_boxes: [ { position, rotation_deg, half_extents, mass, velocity, mu_static, mu_kinetic } ]
+//   hands: { left: { position, rotation_deg }, right: { ... } }
+//   trackers: [ { device: "tracker0".."tracker3", vertices: [...] | near + radius, position, rotation_deg } ]
+//   seams: [ [a, b], ... ]
+#include <stdexcept>
+#include <string>
+
+#include "sim/scene.h"
+
+namespace weft {
+
+class SceneError : public std::runtime_error {
+ public:
+  SceneError(std::string file, std::string place, std::string problem);
+  const std::string& file() const { return file_; }
+  const std::string& place() const { return place_; }
+  const std::string& problem() const { return problem_; }
+
+ private:
+  std::string file_, place_, problem_;
+};
+
+// Reads and checks the file; OBJ paths are relative to the scene file's folder.
+Scene load_scene(const std::string& path);
+
+// Same from text; `file` names it in errors, `base_dir` resolves OBJ paths.
+Scene parse_scene(const std::string& text, const std::string& file, const std::string& base_dir = ".");
+
+}  // namespace weft

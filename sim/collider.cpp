@@ -1,0 +1,117 @@
+#include "sim/collider.h"
+
+#include <cmath>
+
+namespace weft {
+namespace {
+
+float box_distance(const glm::vec3& he, const glm::vec3& p, glm::vec3& n_local) {
+  const glm::vec3 q = glm::abs(p) - he;
+  const glm::vec3 outside = glm::max(q, glm::vec3(0.f));
+  const float out_len = glm::length(outside);
+  if (out_len > 0.f) {
+    n_local = glm::sign(p) * outside / out_len;
+    return out_len;
+  }
+  // inside: leave through the nearest face
+  int axis = 0;
+  if (q.y > q[axis]) axis = 1;
+  if (q.z > q[axis]) axis = 2;
+  n_local = glm::vec3(0.f);
+  n_local[axis] = p[axis] < 0.f ? -1.f : 1.f;
+  return q[axis];
+}
+
+float sphere_distance(const glm::vec3& centre, float radius, const glm::vec3& x, glm::vec3& normal) {
+  const glm::vec3 d = x - centre;
+  const float len = glm::length(d);
+  normal = len > 1e-12f ? d / len : glm::vec3(0.f, 1.f, 0.f);
+  return len - radius;
+}
+
+}  // namespace
+
+float collider_distance(const Collider& c, const glm::vec3& x, glm::vec3& normal) {
+  switch (c.shape) {
+    case ColliderShape::Plane:
+      normal = c.pose.orientation * glm::vec3(0.f, 1.f, 0.f);
+      return glm::dot(x - c.pose.position, normal);
+    case ColliderShape::Sphere: return sphere_distance(c.pose.position, c.radius, x, normal);
+    case ColliderShape::Capsule: {
+      const glm::vec3 axis = c.pose.orientation * glm::vec3(0.f, 1.f, 0.f);
+      const float s = glm::clamp(glm::dot(x - c.pose.position, axis), -c.half_length, c.half_length);
+      return sphere_distance(c.pose.position + s * axis, c.radius, x, normal);
+    }
+    case ColliderShape::Box: {
+      glm::vec3 n_local;
+      const float d = box_distance(c.half_extents, c.pose.inverse_transform_point(x), n_local);
+      normal = c.pose.orientation * n_local;
+      return d;
+    }
+  }
+  normal = glm::vec3(0.f, 1.f, 0.f);
+  return INFINITY;
+}
+
+float collider_contact(const Collider& c, const glm::vec3& x, const glm::vec3& x_prev, glm::vec3& normal) {
+  const float d = collider_distance(c, x, normal);
+  if (c.shape != ColliderShape::Box || d >= 0.f) return d;
+  const glm::vec3 p = c.pose.inverse_transform_point(x);
+  const glm::vec3 q_prev = glm::abs(c.previous_pose.inverse_transform_point(x_prev)) - c.half_extents;
+  int axis = 0;
+  if (q_prev.y > q_prev[axis]) axis = 1;
+  if (q_prev.z > q_prev[axis]) axis = 2;
+  if (q_prev[axis] <= 0.f) return d;  // was inside already: nearest face
+  const float side = c.previous_pose.inverse_transform_point(x_prev)[axis] < 0.f ? -1.f : 1.f;
+  glm::vec3 n_local(0.f);
+  n_local[axis] = side;
+  normal = c.pose.orientation * n_local;
+  return side * p[axis] - c.half_extents[axis];
+}
+
+glm::vec3 collider_point_velocity(const Collider& c, const glm::vec3& x) {
+  return c.linear_velocity + glm::cross(c.angular_velocity, x - c.pose.position);
+}
+
+void advance_collider(Collider& c, float h) {
+  c.previous_pose = c.pose;
+  c.pose.position += h * c.linear_velocity;
+  const float w = glm::length(c.angular_velocity);
+  if (w > 0.f) c.pose.orientation = glm::normalize(glm::angleAxis(w * h, c.angular_velocity / w) * c.pose.orientation);
+}
+
+glm::vec3 contact_response(const glm::vec3& v_rel, const glm::vec3& n, float mu_static, float mu_kinetic) {
+  const float vn = glm::dot(v_rel, n);
+  if (vn >= 0.f) return v_rel;  // separating: no impulse, no friction
+  const float dvn = -vn;        // perfectly inelastic: the normal relative velocity becomes 0
+  glm::vec3 vt = v_rel - vn * n;
+  const float vt_len = glm::length(vt);
+  if (vt_len <= mu_static * dvn) return glm::vec3(0.f);  // static friction: sticks
+  vt *= std::max(0.f, 1.f - mu_kinetic * dvn / vt_len);  // kinetic friction opposes sliding
+  return vt;
+}
+
+void resolve_collisions(const Collider* colliders, size_t ncollider, float thickness, float h, const float* inv_mass,
+                        const glm::vec3* x_prev, glm::vec3* x, glm::vec3* v, size_t nvert, CollisionStats& stats) {
+  stats.contacts = 0;
+  for (size_t c = 0; c < ncollider; ++c) {
+    const Collider& col = colliders[c];
+    for (size_t i = 0; i < nvert; ++i) {
+      if (inv_mass[i] == 0.f) continue;
+      glm::vec3 n;
+      float d = collider_contact(col, x[i], x_prev[i], n);
+      if (d >= thickness) continue;
+      ++stats.contacts;
+      const glm::vec3 vc = collider_point_velocity(col, x[i]);
+      const glm::vec3 v_rel = v[i] - vc;
+      if (glm::dot(v_rel, n) < 0.f) {
+        v[i] = vc + contact_response(v_rel, n, col.mu_static, col.mu_kinetic);
+        x[i] = x_prev[i] + h * v[i];
+        d = collider_contact(col, x[i], x_prev[i], n);
+      }
+      if (d < thickness) x[i] += (thickness - d) * n;
+    }
+  }
+}
+
+}  // namespace weft

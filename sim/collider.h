@@ -1,0 +1,67 @@
+#pragma once
+// Rigid primitives the cloth collides with (floor, table, hands, forearms, boxes), static or moving,
+// and the collision response of Volino, Courchesne & Thalmann 1995 section 3.5: positions corrected
+// to satisfy the contact, velocities by momentum conservation, perfectly inelastic along the normal and
+// Coulomb friction (static and kinetic) along the tangent.
+#include <cstdint>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "sim/pose.h"
+
+namespace weft {
+
+enum class ColliderShape : uint8_t {
+  Plane,    // through pose.position, normal = pose.orientation * +y; solid below
+  Sphere,   // centre pose.position, radius
+  Capsule,  // segment along the local y axis from -half_length to +half_length, radius
+  Box,      // half_extents along the local axes
+};
+
+struct Collider {
+  ColliderShape shape = ColliderShape::Plane;
+  Pose pose;                       // where it is at the end of the current tick
+  Pose previous_pose;              // where it was at the start of the tick (set by advance_collider)
+  glm::vec3 half_extents{0.5f};    // box, m
+  float radius = 0.1f;             // sphere, capsule, m
+  float half_length = 0.1f;        // capsule, m
+  glm::vec3 linear_velocity{0.f};  // m/s; a moving collider's pose advances by it each tick
+  glm::vec3 angular_velocity{0.f}; // rad/s, world frame, about pose.position
+  float mu_static = 0.5f;          // Coulomb static friction coefficient
+  float mu_kinetic = 0.4f;         // Coulomb kinetic friction coefficient
+};
+
+// Signed distance from x to the collider's surface (negative inside) and the outward unit normal at
+// the closest surface point.
+float collider_distance(const Collider& c, const glm::vec3& x, glm::vec3& normal);
+
+// As collider_distance, but a point found inside a box leaves through the face it entered by: the face
+// that x_prev (the point at the start of the tick, in the box frame at the start of the tick) was
+// outside of. A fast vertex (or a fast box) that ends deep inside is then not pushed out through the
+// far side, which would let cloth and box pass through each other.
+float collider_contact(const Collider& c, const glm::vec3& x, const glm::vec3& x_prev, glm::vec3& normal);
+
+// Velocity of the collider's material point at x (rigid motion).
+glm::vec3 collider_point_velocity(const Collider& c, const glm::vec3& x);
+
+// Advances a moving collider's pose by its velocities over h (previous_pose keeps the old one).
+void advance_collider(Collider& c, float h);
+
+// Contact velocity response (Volino 1995 section 3.5): given the relative velocity v_rel of a vertex
+// against the surface with normal n, removes an approaching normal component (perfectly inelastic) and
+// applies Coulomb friction with the normal velocity change dv_n as the normal impulse per unit mass:
+// sticks when |v_t| <= mu_s dv_n, else reduces |v_t| by mu_k dv_n. Returns the new relative velocity.
+glm::vec3 contact_response(const glm::vec3& v_rel, const glm::vec3& n, float mu_static, float mu_kinetic);
+
+struct CollisionStats {
+  uint32_t contacts = 0;  // vertex-collider contacts resolved in the last pass
+};
+
+// Post-step pass over all free vertices (inv_mass > 0): a vertex closer than `thickness` to a collider
+// gets its velocity through contact_response and its position re-integrated from x_prev with that
+// velocity (so static friction really holds it), then pushed out to the thickness along the normal.
+void resolve_collisions(const Collider* colliders, size_t ncollider, float thickness, float h, const float* inv_mass,
+                        const glm::vec3* x_prev, glm::vec3* x, glm::vec3* v, size_t nvert, CollisionStats& stats);
+
+}  // namespace weft

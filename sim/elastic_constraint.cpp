@@ -1,0 +1,79 @@
+#include "sim/elastic_constraint.h"
+
+#include <cmath>
+
+namespace weft {
+
+glm::vec3 cap_speed(const glm::vec3& v, float max_speed) {
+  const float s2 = glm::dot(v, v);
+  if (s2 <= max_speed * max_speed) return v;
+  return v * (max_speed / std::sqrt(s2));
+}
+
+glm::vec3 elastic_velocity(const glm::vec3& x, const glm::vec3& xt0, const glm::vec3& xt1, float h,
+                           const ElasticParams& params) {
+  const float rate = -std::expm1(-h / params.tau) / h;  // (1 - e^{-h/tau}) / h
+  return cap_speed((xt1 - xt0) / h + rate * (xt0 - x), params.max_speed);
+}
+
+void ElasticAccumulator::resize(size_t nvert) {
+  weighted_velocity.assign(nvert, glm::vec3(0.f));
+  weight.assign(nvert, 0.f);
+  touched.clear();
+  touched.reserve(nvert);
+}
+
+void ElasticAccumulator::add(uint32_t vertex, float w, const glm::vec3& v_demand) {
+  if (weight[vertex] == 0.f) touched.push_back(vertex);  // within reserved capacity: no allocation
+  weighted_velocity[vertex] += w * v_demand;
+  weight[vertex] += w;
+}
+
+void ElasticAccumulator::clear() {
+  for (uint32_t i : touched) {
+    weighted_velocity[i] = glm::vec3(0.f);
+    weight[i] = 0.f;
+  }
+  touched.clear();
+}
+
+void accumulate_elastic_set(const ElasticSet& set, const Pose& from, const Pose& to, const glm::vec3* x, float h,
+                            const ElasticParams& params, ElasticAccumulator& acc) {
+  for (size_t k = 0; k < set.size(); ++k) {
+    const uint32_t i = set.vertex[k];
+    const glm::vec3 xt0 = from.transform_point(set.offset[k]);
+    const glm::vec3 xt1 = to.transform_point(set.offset[k]);
+    acc.add(i, set.weight[k], elastic_velocity(x[i], xt0, xt1, h, params));
+  }
+}
+
+void apply_elastic_demands(const ElasticAccumulator& acc, glm::vec3* v, uint8_t* kinematic,
+                           glm::vec3* kinematic_velocity) {
+  for (uint32_t i : acc.touched) {
+    if (kinematic[i]) continue;  // pins (already kinematic at zero velocity) outrank elastics
+    const float w = acc.weight[i];
+    const glm::vec3 demand = acc.weighted_velocity[i] / w;
+    if (w >= 1.f) {
+      kinematic[i] = 1;
+      kinematic_velocity[i] = demand;
+    } else {
+      v[i] += w * (demand - v[i]);
+    }
+  }
+}
+
+void apply_seams(const SeamSet& seams, const float* mass, const glm::vec3* x, glm::vec3* v, float h,
+                 const ElasticParams& params) {
+  const float rate = -std::expm1(-h / params.tau) / h;
+  for (size_t k = 0; k < seams.size(); ++k) {
+    const uint32_t a = seams.a[k], b = seams.b[k];
+    const float ma = mass[a], mb = mass[b], m = ma + mb;
+    const glm::vec3 mean_v = (ma * v[a] + mb * v[b]) / m;
+    // relative velocity v_b - v_a that closes the gap d = x_b - x_a at the elastic rate
+    const glm::vec3 rel = cap_speed(-rate * (x[b] - x[a]), params.max_speed);
+    v[a] = mean_v - (mb / m) * rel;
+    v[b] = mean_v + (ma / m) * rel;
+  }
+}
+
+}  // namespace weft

@@ -1,0 +1,52 @@
+#pragma once
+// Choosing what a hand holds: the vertex nearest the grasp point plus the vertices connected to it
+// (through structural edges) within a radius, each weighted by a falloff so a fist holds a patch with a
+// firm core and a soft rim, not a single vertex.
+#include <cstdint>
+#include <vector>
+
+#include "sim/cloth_model.h"
+#include "sim/elastic_constraint.h"
+#include "sim/pose.h"
+
+namespace weft {
+
+enum class Falloff : uint8_t {
+  None,    // every vertex within the radius is fully held
+  Linear,  // weight 1 inside core_fraction * radius, then linear down to min_weight at the radius
+  Smooth,  // same, with a smoothstep instead of the line
+};
+
+struct GraspParams {
+  Falloff falloff = Falloff::Smooth;
+  float core_fraction = 0.5f;  // fully held inside this fraction of the radius
+  float min_weight = 0.2f;     // weight at the radius
+  float reach = 0.05f;         // the nearest vertex must lie within max(radius, reach) of the grasp point, m
+};
+
+// Weight of a vertex at distance d from the patch centre (Falloff above); 0 outside the radius.
+float falloff_weight(float d, float radius, const GraspParams& params);
+
+// Vertex adjacency through structural edges, compressed rows: neighbours of i are
+// neighbour[offset[i] .. offset[i + 1]).
+struct VertexAdjacency {
+  std::vector<uint32_t> offset;     // (nvert + 1)
+  std::vector<uint32_t> neighbour;  // (2 nedge)
+};
+VertexAdjacency build_adjacency(const ClothModel& model);
+
+// Breadth-first scratch, sized once (nvert).
+struct GraspScratch {
+  std::vector<uint32_t> queue;
+  std::vector<uint8_t> visited;
+  void resize(size_t nvert) { queue.reserve(nvert); visited.assign(nvert, 0); }
+};
+
+// Fills `out` with the held vertices, their weights and their offsets in the hand frame `pose`. The
+// patch is centred on the vertex nearest pose.position and grows through edges while within `radius` of
+// that vertex (so a folded cloth's other layer is not taken). Returns the count; 0 when no vertex is
+// within reach. Allocates only if `out` has less capacity than the patch (grab is an event, not a tick).
+size_t select_grasp(const ClothModel& model, const VertexAdjacency& adjacency, const glm::vec3* x, const Pose& pose,
+                    float radius, const GraspParams& params, GraspScratch& scratch, ElasticSet& out);
+
+}  // namespace weft

@@ -1,0 +1,43 @@
+#pragma once
+// A scene as plain data: the cloth (mesh + material), what holds it (pins, tracker attachments, seams),
+// what it touches (colliders, rigid boxes), the hands' start poses and the sim settings. Files are read
+// by engine/scene_loader (sim/ knows nothing of JSON); build_world turns a Scene into a World.
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/collider.h"
+#include "sim/material.h"
+#include "sim/mesh.h"
+#include "sim/pose.h"
+#include "sim/rigid_body.h"
+#include "sim/world.h"
+
+namespace weft {
+
+struct TrackerAttachment {
+  Device device = Device::Tracker0;
+  std::vector<uint32_t> vertices;  // attached vertices
+  Pose pose;                       // the tracker's pose when the attachment is made
+};
+
+struct Scene {
+  std::string name;
+  Mesh mesh;                                     // cloth rest shape, placed in the world
+  Material material;
+  std::vector<uint32_t> pins;                    // vertices fixed at their rest position
+  std::vector<Collider> colliders;
+  std::vector<RigidBox> rigid_boxes;
+  std::vector<TrackerAttachment> trackers;
+  std::vector<std::pair<uint32_t, uint32_t>> seams;
+  std::array<Pose, 2> hand_start;                // left, right: where the hands start (for the runtime)
+  float grasp_radius = 0.04f;                    // radius a grab takes, m
+  WorldConfig world;
+};
+
+// Builds the model and the world and applies pins, colliders, boxes, trackers and seams.
+// Throws std::invalid_argument (from build_cloth_model) on an unusable mesh or material.
+World build_world(const Scene& scene);
+
+}  // namespace weft

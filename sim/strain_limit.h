@@ -1,0 +1,38 @@
+#pragma once
+// Strain limiting after Provot 1995 ("deformation constraints in a mass-spring model", cited by Volino):
+// after the dynamic step, every structural edge stretched beyond (1 + limit) of its rest length is
+// shortened back to that length by moving its ends toward each other (weighted by inverse mass, so the
+// mass centre stays put and kinematic vertices do not move), and the part of the ends' relative velocity
+// that stretches it further is removed. Iterated Gauss-Seidel over the edges, alternating direction.
+#include <cstdint>
+
+#include <glm/glm.hpp>
+
+#include "sim/cloth_model.h"
+
+namespace weft {
+
+struct StrainLimitParams {
+  bool enabled = true;
+  float max_strain = 0.10f;  // largest allowed l / l0 - 1
+  int iterations = 24;       // Gauss-Seidel sweeps at most; stops early once no edge is over the limit
+};
+
+struct StrainLimitStats {
+  int sweeps = 0;            // sweeps done in the last pass
+  uint32_t corrected = 0;    // edge corrections in the last pass
+};
+
+// One edge (Provot 1995 section 5): returns how far each end must move along the unit direction u
+// (from i to j) so that the length becomes l_max, weighted by inverse masses wi, wj. Zero when not over.
+// dxi = +s wi / (wi + wj) u, dxj = -s wj / (wi + wj) u with s = l - l_max.
+float strain_excess(float length, float rest_length, float max_strain);
+
+// Runs the pass on positions x and velocities v; vertices with inv_mass 0 or kinematic set are immobile.
+void limit_strain(const ClothModel& model, const uint8_t* kinematic, const StrainLimitParams& params, glm::vec3* x,
+                  glm::vec3* v, StrainLimitStats& stats);
+
+// Largest l / l0 - 1 over the structural edges.
+float max_edge_strain(const ClothModel& model, const glm::vec3* x);
+
+}  // namespace weft

@@ -1,0 +1,58 @@
+#include "sim/tether.h"
+
+#include <functional>
+#include <limits>
+#include <queue>
+
+namespace weft {
+
+void build_tethers(const ClothModel& model, const VertexAdjacency& adjacency, const uint32_t* sources,
+                   size_t nsource, Tethers& out) {
+  const size_t n = model.vertex_count();
+  out.anchor.assign(n, 0);
+  out.length.assign(n, std::numeric_limits<float>::infinity());
+  out.active = nsource > 0;
+  // rest length of edge (i, j): use the rest positions (structural edges are straight in the rest shape)
+  using Item = std::pair<float, uint32_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
+  for (size_t s = 0; s < nsource; ++s) {
+    out.length[sources[s]] = 0.f;
+    out.anchor[sources[s]] = sources[s];
+    queue.push({0.f, sources[s]});
+  }
+  while (!queue.empty()) {
+    const auto [d, i] = queue.top();
+    queue.pop();
+    if (d > out.length[i]) continue;
+    for (uint32_t k = adjacency.offset[i]; k < adjacency.offset[i + 1]; ++k) {
+      const uint32_t j = adjacency.neighbour[k];
+      const float dj = d + glm::length(model.rest_position[j] - model.rest_position[i]);
+      if (dj < out.length[j]) {
+        out.length[j] = dj;
+        out.anchor[j] = out.anchor[i];
+        queue.push({dj, j});
+      }
+    }
+  }
+}
+
+void apply_tethers(const Tethers& tethers, float max_strain, const float* inv_mass, const uint8_t* kinematic,
+                   glm::vec3* x, glm::vec3* v, size_t nvert) {
+  if (!tethers.active) return;
+  const float stretch = 1.f + max_strain;
+  for (size_t i = 0; i < nvert; ++i) {
+    if (kinematic[i] || inv_mass[i] == 0.f) continue;
+    const float lmax = stretch * tethers.length[i];
+    const uint32_t a = tethers.anchor[i];
+    const glm::vec3 d = x[i] - x[a];
+    const float len2 = glm::dot(d, d);
+    if (!(len2 > lmax * lmax)) continue;  // also skips vertices without an anchor (infinite length)
+    const float len = std::sqrt(len2);
+    const glm::vec3 u = d / len;
+    x[i] = x[a] + lmax * u;
+    const float outward = glm::dot(v[i] - v[a], u);
+    if (outward > 0.f) v[i] -= outward * u;
+  }
+}
+
+}  // namespace weft

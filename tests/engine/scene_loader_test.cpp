@@ -1,0 +1,117 @@
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "engine/scene_loader.h"
+
+using namespace weft;
+
+namespace {
+const std::string kScenes = std::string(WEFT_SOURCE_DIR) + "/assets/scenes/";
+
+// A minimal valid scene with `extra` spliced in as more top-level keys.
+std::string scene_text(const std::string& extra = "") {
+  std::string s = R"({"cloth": {"mesh": {"type": "grid", "width": 0.4, "height": 0.4, "columns": 4, "rows": 4}})";
+  if (!extra.empty()) s += ", " + extra;
+  return s + "}";
+}
+
+// Parses `text`, expects a SceneError, and checks the place and part of the problem.
+void expect_error(const std::string& text, const std::string& place, const std::string& problem_part) {
+  try {
+    parse_scene(text, "test.json");
+    FAIL("no error for: " << text);
+  } catch (const SceneError& e) {
+    INFO(e.what());
+    CHECK(e.file() == "test.json");
+    CHECK(e.place() == place);
+    CHECK(e.problem().find(problem_part) != std::string::npos);
+    CHECK(std::string(e.what()).find("test.json: " + place) == 0);
+  }
+}
+}  // namespace
+
+TEST_CASE("the shipped scenes load, build and step") {
+  for (const char* name : {"table.json", "hanging.json", "tracker_corner.json", "cube_drop.json"}) {
+    INFO(name);
+    const Scene scene = load_scene(kScenes + name);
+    World world = build_world(scene);
+    for (int k = 0; k < 5; ++k) world.step();
+    for (const glm::vec3& x : world.state().position) REQUIRE(std::isfinite(x.x + x.y + x.z));
+  }
+  const Scene table = load_scene(kScenes + "table.json");
+  CHECK(table.mesh.vertex_count() == 49 * 49);
+  CHECK(table.colliders.size() == 2);
+  CHECK(table.colliders[1].shape == ColliderShape::Box);
+  CHECK(table.world.integrator == IntegratorKind::ConjugateGradient);
+  CHECK(table.hand_start[1].position.x == doctest::Approx(0.3f));
+  const Scene hanging = load_scene(kScenes + "hanging.json");
+  CHECK(hanging.pins.size() == 2);
+  const Scene tracker = load_scene(kScenes + "tracker_corner.json");
+  REQUIRE(tracker.trackers.size() == 1);
+  CHECK(tracker.trackers[0].device == Device::Tracker0);
+  CHECK(tracker.trackers[0].vertices.size() >= 1);
+  CHECK(tracker.world.interaction.elastic.tau == doctest::Approx(0.03f));
+}
+
+TEST_CASE("scene errors name the file, the place and the problem") {
+  expect_error("{\"cloth\": {\n  \"mesh\": [1, 2,]\n}}", "line 2, column 17", "JSON syntax error");
+  expect_error("{}", "/", "missing key 'cloth'");
+  expect_error(scene_text(R"("colour": 3)"), "/colour", "unknown key 'colour'");
+  expect_error(R"({"cloth": {"mesh": {"type": "grid", "columns": "ten"}}})", "/cloth/mesh/columns", "expected an integer");
+  expect_error(R"({"cloth": {"mesh": {"type": "grid", "columns": 0}}})", "/cloth/mesh/columns", "out of range");
+  expect_error(R"({"cloth": {"mesh": {"type": "torus"}}})", "/cloth/mesh/type", "'torus' is not one of grid, irregular, obj");
+  expect_error(R"({"cloth": {"mesh": {"type": "obj", "path": "no/such.obj"}}})", "/cloth/mesh/path", "cannot read OBJ");
+  expect_error(R"({"cloth": {"mesh": {"type": "grid"}, "material": {"alpha": 2}}})", "/cloth/material/alpha", "out of range");
+  expect_error(R"({"cloth": {"mesh": {"type": "grid"}, "position": [0, 1]}})", "/cloth/position", "3 numbers");
+  expect_error(scene_text(R"("colliders": [{"type": "plane"}, {"type": "sphere", "radius": -1}])"), "/colliders/1/radius", "out of range");
+  expect_error(scene_text(R"("colliders": [{"type": "box", "mu_static": 0.1, "mu_kinetic": 0.5}])"), "/colliders/0/mu_kinetic", "exceeds");
+  expect_error(scene_text(R"("colliders": [{"radius": 1}])"), "/colliders/0", "missing key 'type'");
+  expect_error(scene_text(R"("pins": [{"vertex": 25}])"), "/pins/0/vertex", "out of range [0, 24]");
+  expect_error(scene_text(R"("pins": [{"radius": 0.1}])"), "/pins/0", "needs 'vertex'");
+  expect_error(scene_text(R"("seams": [[1, 2, 3]])"), "/seams/0", "pair");
+  expect_error(scene_text(R"("seams": [[4, 4]])"), "/seams/0", "two different vertices");
+  expect_error(scene_text(R"("trackers": [{"device": "tracker9", "vertex": 0}])"), "/trackers/0/device", "not one of");
+  expect_error(scene_text(R"("sim": {"iterations": 2})"), "/sim/iterations", "odd");
+  expect_error(scene_text(R"("interaction": {"tau": 0})"), "/interaction/tau", "out of range");
+  expect_error(scene_text(R"("interaction": {"strain_limit": true})"), "/interaction/strain_limit", "number, or false");
+  expect_error(scene_text(R"("rigid_boxes": [{"half_extents": [0.1, 0, 0.1]}])"), "/rigid_boxes/0/half_extents", "positive");
+  expect_error(scene_text(R"("hands": {"left": {"position": [0, "a", 0]}})"), "/hands/left/position/1", "expected a number");
+}
+
+TEST_CASE("a missing scene file is an error naming it") {
+  try {
+    load_scene("/nonexistent/scene.json");
+    FAIL("no error");
+  } catch (const SceneError& e) {
+    CHECK(e.file() == "/nonexistent/scene.json");
+    CHECK(e.problem() == "cannot open the file");
+  }
+}
+
+TEST_CASE("an OBJ cloth loads relative to the scene file, with pins near a point and seams") {
+  const auto dir = std::filesystem::temp_directory_path() / "weft_scene_loader_test";
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream obj(dir / "panel.obj");
+    obj << "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nf 1 2 3\nf 1 3 4\n";
+    std::ofstream scene(dir / "scene.json");
+    scene << R"({"name": "obj", "cloth": {"mesh": {"type": "obj", "path": "panel.obj"}, "position": [0, 1, 0]},
+               "pins": [{"near": [0, 1, 0], "radius": 0.01}], "seams": [[1, 3]],
+               "interaction": {"strain_limit": false, "falloff": "none"}})";
+  }
+  const Scene s = load_scene((dir / "scene.json").string());
+  CHECK(s.name == "obj");
+  REQUIRE(s.mesh.vertex_count() == 4);
+  CHECK(s.mesh.triangle_count() == 2);
+  CHECK(s.mesh.positions[2].y == doctest::Approx(1.f));
+  CHECK(s.mesh.material[2] == glm::vec2(1.f, 1.f));  // the panel's two wide axes (x, z)
+  CHECK(s.pins == std::vector<uint32_t>{0});
+  CHECK(s.seams.size() == 1);
+  CHECK_FALSE(s.world.interaction.strain.enabled);
+  CHECK(s.world.interaction.grasp.falloff == Falloff::None);
+  std::filesystem::remove_all(dir);
+}

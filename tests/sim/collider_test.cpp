@@ -1,0 +1,77 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "sim/collider.h"
+
+using namespace weft;
+
+TEST_CASE("signed distances and normals of plane, sphere, capsule and box") {
+  glm::vec3 n;
+  Collider plane;
+  plane.pose.position = {0, 1, 0};
+  CHECK(collider_distance(plane, {3, 1.5f, -2}, n) == doctest::Approx(0.5f));
+  CHECK(n.y == doctest::Approx(1.f));
+
+  Collider sphere;
+  sphere.shape = ColliderShape::Sphere;
+  sphere.radius = 0.5f;
+  CHECK(collider_distance(sphere, {0, 0, 0.2f}, n) == doctest::Approx(-0.3f));
+  CHECK(n.z == doctest::Approx(1.f));
+
+  Collider capsule;
+  capsule.shape = ColliderShape::Capsule;
+  capsule.radius = 0.1f;
+  capsule.half_length = 0.5f;
+  capsule.pose.orientation = glm::angleAxis(float(M_PI / 2), glm::vec3(0, 0, 1));  // axis along -x
+  CHECK(collider_distance(capsule, {0.3f, 0.3f, 0}, n) == doctest::Approx(0.2f));
+  CHECK(n.y == doctest::Approx(1.f));
+  CHECK(collider_distance(capsule, {0.9f, 0, 0}, n) == doctest::Approx(0.3f));  // beyond the cap
+
+  Collider box;
+  box.shape = ColliderShape::Box;
+  box.half_extents = {1, 0.5f, 0.25f};
+  CHECK(collider_distance(box, {0, 0, 0.2f}, n) == doctest::Approx(-0.05f));  // inside, nearest face +z
+  CHECK(n.z == doctest::Approx(1.f));
+  CHECK(collider_distance(box, {2, 1.5f, 0}, n) == doctest::Approx(std::sqrt(2.f)));
+  CHECK(n.x == doctest::Approx(std::sqrt(0.5f)));
+}
+
+TEST_CASE("contact response: inelastic normal, static then kinetic Coulomb friction, separating untouched") {
+  const glm::vec3 n(0, 1, 0);
+  CHECK(contact_response({0.1f, -1.f, 0}, n, 0.5f, 0.4f) == glm::vec3(0.f));  // |vt| 0.1 <= 0.5 * 1: sticks
+  const glm::vec3 slide = contact_response({2.f, -1.f, 0}, n, 0.5f, 0.4f);
+  CHECK(slide.y == 0.f);
+  CHECK(slide.x == doctest::Approx(1.6f));  // 2 - 0.4 * 1
+  CHECK(contact_response({1.f, 0.5f, 0}, n, 0.5f, 0.4f) == glm::vec3(1.f, 0.5f, 0));
+}
+
+TEST_CASE("collision pass pushes vertices out to the thickness and carries them with a moving collider") {
+  Collider floor;
+  floor.linear_velocity = {1.f, 0.f, 0.f};  // a conveyor: moves along its own plane
+  floor.mu_static = 1.f;
+  const float h = 0.01f, thickness = 0.004f;
+  const float inv_mass[2] = {1.f, 0.f};
+  const glm::vec3 x_prev[2] = {{0, 0.004f, 0}, {0, -1, 0}};
+  glm::vec3 x[2] = {{0, -0.01f, 0}, {0, -1, 0}};  // fell through during the step
+  glm::vec3 v[2] = {{0, -1.4f, 0}, {0, 0, 0}};
+  CollisionStats stats;
+  resolve_collisions(&floor, 1, thickness, h, inv_mass, x_prev, x, v, 2, stats);
+  CHECK(stats.contacts == 1);
+  CHECK(x[0].y == doctest::Approx(thickness));
+  CHECK(v[0].x == doctest::Approx(1.f));  // static friction: moves with the conveyor
+  CHECK(v[0].y == doctest::Approx(0.f));
+  CHECK(x[0].x == doctest::Approx(0.01f));
+  CHECK(x[1].y == -1.f);  // immobile vertices are left alone
+}
+
+TEST_CASE("a moving collider's pose advances by its velocities") {
+  Collider c;
+  c.shape = ColliderShape::Sphere;
+  c.linear_velocity = {0, 0, 2};
+  c.angular_velocity = {0, 1, 0};
+  advance_collider(c, 0.5f);
+  CHECK(c.pose.position.z == doctest::Approx(1.f));
+  CHECK(glm::angle(c.pose.orientation) == doctest::Approx(0.5f).epsilon(1e-4));
+  CHECK(collider_point_velocity(c, c.pose.position + glm::vec3(1, 0, 0)).z == doctest::Approx(2.f - 1.f));
+}

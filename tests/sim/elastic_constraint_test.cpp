@@ -1,0 +1,68 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "sim/elastic_constraint.h"
+
+using namespace weft;
+
+TEST_CASE("elastic velocity shrinks the offset to a static target by exp(-h/tau) per step") {
+  const ElasticParams params{0.05f, 100.f};
+  const float h = 1.f / 240;
+  const glm::vec3 target(0.1f, 0.f, 0.f);
+  glm::vec3 x(0.f);
+  for (int k = 1; k <= 24; ++k) {
+    x += h * elastic_velocity(x, target, target, h, params);
+    CHECK(glm::length(target - x) == doctest::Approx(0.1f * std::exp(-k * h / params.tau)).epsilon(1e-4));
+  }
+}
+
+TEST_CASE("elastic velocity follows a moving target and is capped") {
+  const float h = 0.01f;
+  const glm::vec3 v = elastic_velocity({0, 0, 0}, {0, 0, 0}, {0.01f, 0, 0}, h, {0.1f, 10.f});
+  CHECK(v.x == doctest::Approx(1.f));  // on target: just the target's velocity
+  const glm::vec3 far = elastic_velocity({0, 0, 0}, {1000, 0, 0}, {2000, 0, 0}, h, {0.1f, 3.f});
+  CHECK(glm::length(far) == doctest::Approx(3.f));
+  CHECK(far.x > 0.f);
+}
+
+TEST_CASE("accumulated demands: full weight becomes kinematic, a rim gets a partial correction, pins win") {
+  ElasticAccumulator acc;
+  acc.resize(4);
+  acc.add(0, 1.f, {1, 0, 0});  // core
+  acc.add(1, 0.5f, {1, 0, 0}); // rim
+  acc.add(2, 1.f, {1, 0, 0});  // two hands on one vertex: average
+  acc.add(2, 1.f, {0, 1, 0});
+  acc.add(3, 1.f, {1, 0, 0});  // pinned
+  glm::vec3 v[4] = {};
+  uint8_t kin[4] = {0, 0, 0, 1};
+  glm::vec3 kv[4] = {};
+  apply_elastic_demands(acc, v, kin, kv);
+  CHECK(kin[0] == 1);
+  CHECK(kv[0].x == doctest::Approx(1.f));
+  CHECK(kin[1] == 0);
+  CHECK(v[1].x == doctest::Approx(0.5f));
+  CHECK(kv[2].x == doctest::Approx(0.5f));
+  CHECK(kv[2].y == doctest::Approx(0.5f));
+  CHECK(kv[3] == glm::vec3(0.f));
+  acc.clear();
+  CHECK(acc.touched.empty());
+  CHECK(acc.weight[2] == 0.f);
+}
+
+TEST_CASE("seams keep the pair's momentum and close the gap at the elastic rate") {
+  SeamSet seams;
+  seams.a = {0};
+  seams.b = {1};
+  const float mass[2] = {1.f, 3.f};
+  glm::vec3 x[2] = {{0, 0, 0}, {0.1f, 0, 0}};
+  glm::vec3 v[2] = {{0, 1, 0}, {0, 0, 0}};
+  const float h = 0.01f;
+  const ElasticParams params{0.05f, 10.f};
+  apply_seams(seams, mass, x, v, h, params);
+  const glm::vec3 p = mass[0] * v[0] + mass[1] * v[1];
+  CHECK(p.y == doctest::Approx(1.f));
+  CHECK(p.x == doctest::Approx(0.f).epsilon(1e-6));
+  const float gap = glm::length((x[1] + h * v[1]) - (x[0] + h * v[0]));
+  CHECK(gap == doctest::Approx(0.1f * std::exp(-h / params.tau)).epsilon(1e-4));
+}

@@ -1,0 +1,57 @@
+#include <doctest/doctest.h>
+
+#include "sim/mesh_generators.h"
+#include "sim/strain_limit.h"
+
+using namespace weft;
+
+TEST_CASE("strain excess is the length beyond the limit") {
+  CHECK(strain_excess(1.2f, 1.f, 0.1f) == doctest::Approx(0.1f));
+  CHECK(strain_excess(1.05f, 1.f, 0.1f) == 0.f);
+}
+
+TEST_CASE("strain limiting brings a stretched grid back to the limit, keeps momentum, leaves kinematic vertices") {
+  const ClothModel model = build_cloth_model(make_grid({.width = 0.2f, .height = 0.2f, .columns = 4, .rows = 4}), {});
+  const size_t n = model.vertex_count();
+  std::vector<glm::vec3> x(model.rest_position), v(n, glm::vec3(0.f));
+  for (size_t i = 0; i < n; ++i) {
+    x[i].x *= 1.5f;  // 50 % stretch along x
+    v[i].x = 2.f * x[i].x;  // and stretching further
+  }
+  std::vector<uint8_t> kin(n, 0);
+  kin[0] = 1;
+  const glm::vec3 x0 = x[0];
+  glm::vec3 p_before(0.f);
+  for (size_t i = 1; i < n; ++i) p_before += model.mass[i] * v[i];
+  StrainLimitStats stats;
+  StrainLimitParams params;
+  params.iterations = 200;
+  CHECK(max_edge_strain(model, x.data()) > 0.4f);
+  limit_strain(model, kin.data(), params, x.data(), v.data(), stats);
+  CHECK(max_edge_strain(model, x.data()) <= params.max_strain + 2e-3f);
+  CHECK(stats.corrected > 0);
+  CHECK(x[0] == x0);
+  StrainLimitParams off;
+  off.enabled = false;
+  limit_strain(model, kin.data(), off, x.data(), v.data(), stats);
+  CHECK(stats.corrected == 0);
+}
+
+TEST_CASE("strain limiting of one edge moves the light end more and removes the stretching velocity") {
+  Mesh mesh;
+  mesh.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  mesh.material = {{0, 0}, {1, 0}, {0, 1}};
+  mesh.triangles = {{0, 1, 2}};
+  ClothModel model = build_cloth_model(mesh, {});
+  model.inv_mass = {1.f, 3.f, 1.f};
+  // only the edge 0-1 is over the limit
+  std::vector<glm::vec3> x = {{0, 0, 0}, {1.5f, 0, 0}, {0.5f, 0.8f, 0}}, v = {{0, 0, 0}, {1, 0, 0}, {0, 0, 0}};
+  std::vector<uint8_t> kin(3, 0);
+  StrainLimitStats stats;
+  limit_strain(model, kin.data(), {}, x.data(), v.data(), stats);
+  const float excess = 1.5f - 1.1f;
+  CHECK(x[0].x == doctest::Approx(0.25f * excess).epsilon(1e-3));
+  CHECK(x[1].x == doctest::Approx(1.5f - 0.75f * excess).epsilon(1e-3));
+  CHECK(v[1].x - v[0].x == doctest::Approx(0.f).epsilon(1e-5));
+  CHECK(1.f * v[0].x + (1.f / 3.f) * v[1].x == doctest::Approx(1.f / 3.f));  // momentum, masses 1 and 1/3
+}

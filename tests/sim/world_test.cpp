@@ -1,0 +1,197 @@
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "sim/mesh_generators.h"
+#include "sim/world.h"
+
+// Counts heap allocations so the per-tick path can be checked allocation-free.
+namespace {
+std::atomic<uint64_t> g_allocations{0};
+}
+void* operator new(std::size_t n) {
+  ++g_allocations;
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+using namespace weft;
+
+namespace {
+// 0.4 m cloth hanging in the z = 0 plane, top edge at y = 1.4.
+ClothModel hanging(uint32_t n = 16) {
+  Mesh mesh = make_grid({.width = 0.4f, .height = 0.4f, .columns = n, .rows = n});
+  transform_mesh(mesh, glm::translate(glm::mat4(1.f), glm::vec3(0, 1, 0)));
+  return build_cloth_model(mesh, {});
+}
+Pose at(glm::vec3 p) {
+  Pose pose;
+  pose.position = p;
+  return pose;
+}
+PoseSample sample(Device d, double t, glm::vec3 p) {
+  PoseSample s;
+  s.device = d;
+  s.time = t;
+  s.pose = at(p);
+  return s;
+}
+glm::vec3 momentum(const World& w) {
+  glm::vec3 p(0.f);
+  for (size_t i = 0; i < w.model().vertex_count(); ++i) p += w.model().mass[i] * w.state().velocity[i];
+  return p;
+}
+}  // namespace
+
+TEST_CASE("grab holds a patch that follows the hand; release throws the cloth with its velocity") {
+  World w(hanging(), {});
+  const glm::vec3 corner = w.state().position[16 * 17];
+  CHECK(w.grab(Hand::Left, at(corner), 0.04f) > 3);
+  CHECK(w.is_grabbing(Hand::Left));
+  CHECK_FALSE(w.is_grabbing(Hand::Right));
+  for (int k = 0; k < 120; ++k) {  // the hand moves along +z at 1 m/s
+    const double t = w.state().time;
+    w.submit_pose(sample(Device::LeftHand, t, corner + glm::vec3(0, 0, float(t))));
+    w.step();
+  }
+  CHECK(w.state().position[16 * 17].z == doctest::Approx(0.5f).epsilon(0.02));
+  CHECK(w.state().kinematic[16 * 17] == 1);
+  std::vector<uint8_t> mask(w.model().vertex_count());
+  w.grasp_mask(mask.data());
+  CHECK(mask[16 * 17] == 1);
+  CHECK(mask[0] == 0);
+  w.release(Hand::Left);
+  const float vz = w.state().velocity[16 * 17].z;
+  CHECK(vz == doctest::Approx(1.f).epsilon(0.05));
+  w.step();
+  CHECK(w.state().kinematic[16 * 17] == 0);
+  CHECK(w.state().velocity[16 * 17].z > 0.5f);  // thrown, not stopped
+}
+
+TEST_CASE("a tracker attachment drives its vertices; detaching frees them") {
+  World w(hanging(), {});
+  const uint32_t v = 16 * 17 + 8;
+  const glm::vec3 x0 = w.state().position[v];
+  Pose tracker = at(x0 + glm::vec3(0, 0.1f, 0));
+  tracker.orientation = glm::angleAxis(0.5f, glm::vec3(0, 1, 0));
+  CHECK(w.attach(Device::Tracker0, {v, 9999}, tracker) == 1);  // out-of-range indices are skipped
+  // 90 Hz tracker stream moving up at 0.5 m/s
+  for (int k = 0; k < 60; ++k) w.submit_pose(sample(Device::Tracker0, k / 90.0, tracker.position + glm::vec3(0, 0.5f * k / 90.f, 0)));
+  while (w.state().time < 0.5) w.step();
+  // the rotation of the stream is identity: the vertex sits at the offset taken in the rotated frame
+  const glm::vec3 offset = glm::conjugate(tracker.orientation) * (x0 - tracker.position);
+  const glm::vec3 expected = tracker.position + glm::vec3(0, 0.25f, 0) + offset;
+  CHECK(glm::length(w.state().position[v] - expected) < 0.01f);
+  w.detach(Device::Tracker0);
+  w.step();
+  CHECK(w.state().kinematic[v] == 0);
+}
+
+TEST_CASE("seams pull the borders of two panels together (Volino 1997 Fig. 5f-g)") {
+  // two 0.2 m panels side by side with a 5 cm gap, no gravity; the facing borders are seamed
+  Mesh a = make_grid({.width = 0.2f, .height = 0.2f, .columns = 8, .rows = 8});
+  Mesh b = a;
+  for (auto& p : b.positions) p.x += 0.25f;
+  const uint32_t na = uint32_t(a.positions.size());
+  a.positions.insert(a.positions.end(), b.positions.begin(), b.positions.end());
+  a.material.insert(a.material.end(), b.material.begin(), b.material.end());
+  for (auto t : b.triangles) a.triangles.push_back({t[0] + na, t[1] + na, t[2] + na});
+  Material m;
+  m.gravity = glm::vec3(0.f);
+  World w(build_cloth_model(a, m), {});
+  for (uint32_t r = 0; r <= 8; ++r) w.add_seam(r * 9 + 8, na + r * 9);
+  auto gap = [&] {
+    float g = 0.f;
+    for (uint32_t r = 0; r <= 8; ++r) g = std::max(g, glm::length(w.state().position[r * 9 + 8] - w.state().position[na + r * 9]));
+    return g;
+  };
+  CHECK(gap() == doctest::Approx(0.05f));
+  for (int k = 0; k < 240; ++k) w.step();
+  CHECK(gap() < 0.002f);
+  glm::vec3 p = momentum(w);
+  CHECK(glm::length(p) < 1e-6f);  // seams only exchange momentum inside each pair
+}
+
+TEST_CASE("a rigid cube drops onto a cloth held by its edges, bumps and stays on it (Volino 1997 Fig. 5b)") {
+  Mesh mesh = make_grid({.width = 0.6f, .height = 0.6f, .columns = 20, .rows = 20});
+  transform_mesh(mesh, glm::translate(glm::mat4(1.f), glm::vec3(-0.3f, 0.5f, 0.3f)) *
+                           glm::rotate(glm::mat4(1.f), -float(M_PI / 2), glm::vec3(1, 0, 0)));
+  std::vector<uint32_t> edge;
+  for (uint32_t k = 0; k <= 20; ++k) edge.insert(edge.end(), {k, 20 * 21 + k, k * 21, k * 21 + 20});
+  WorldConfig config;
+  config.integrator = IntegratorKind::ConjugateGradient;
+  World w(build_cloth_model(mesh, {}, edge), config);
+  RigidBox cube;
+  cube.half_extents = glm::vec3(0.1f);  // 20 cm, 200 g: bigger than the cloth's 3 cm triangles
+  cube.mass = 0.2f;
+  cube.pose.position = {0.05f, 0.8f, 0.f};
+  w.add_rigid_box(cube);
+  float lowest = 1.f, peak_contacts = 0;
+  bool bumped = false;
+  for (int k = 0; k < 480; ++k) {
+    w.step();
+    const RigidBox& b = w.rigid_boxes()[0];
+    lowest = std::min(lowest, b.pose.position.y);
+    peak_contacts = std::max(peak_contacts, float(w.collision_stats().contacts));
+    bumped = bumped || (b.linear_velocity.y > 0.05f);
+  }
+  const RigidBox& b = w.rigid_boxes()[0];
+  CHECK(peak_contacts > 0);
+  CHECK(bumped);                                  // it bounced on the elastic cloth
+  CHECK(b.pose.position.y > 0.55f);               // resting on the cloth (bottom face at y - 0.1), not through it
+  CHECK(b.pose.position.y < 0.6f - 0.004f);       // and the cloth sags under it
+  CHECK(glm::length(b.linear_velocity) < 0.2f);   // settled
+  CHECK(std::isfinite(glm::length(momentum(w))));
+}
+
+TEST_CASE("the same inputs give the same state hash; reset returns to the rest state") {
+  auto run = [](World& w) {
+    const glm::vec3 c = w.state().position[16 * 17];
+    w.grab(Hand::Right, at(c), 0.03f);
+    for (int k = 0; k < 100; ++k) {
+      w.submit_pose(sample(Device::RightHand, w.state().time, c + glm::vec3(0.3f * float(w.state().time), 0, 0)));
+      w.step();
+    }
+    return w.state_hash();
+  };
+  World a(hanging(), {}), b(hanging(), {});
+  a.add_collider(Collider{});
+  b.add_collider(Collider{});
+  const uint64_t rest = a.state_hash();
+  const uint64_t ha = run(a);
+  CHECK(ha == run(b));
+  CHECK(ha != rest);
+  a.reset();
+  CHECK(a.state_hash() == rest);
+  CHECK_FALSE(a.is_grabbing(Hand::Right));
+  CHECK(run(a) == ha);  // pose tracks were cleared too
+}
+
+TEST_CASE("the per-tick path does not allocate") {
+  World w(hanging(), {});
+  w.add_collider(Collider{});
+  Collider hand;
+  hand.shape = ColliderShape::Capsule;
+  hand.pose.position = {0.2f, 1.2f, 0.05f};
+  hand.linear_velocity = {0, 0, -0.1f};
+  w.add_collider(hand);
+  w.add_rigid_box(RigidBox{});
+  w.add_pin(0, w.state().position[0]);
+  w.add_seam(5, 20);
+  const glm::vec3 c = w.state().position[16 * 17];
+  w.grab(Hand::Left, at(c), 0.05f);
+  w.grab(Hand::Right, at(c + glm::vec3(0.02f, 0, 0)), 0.05f);
+  for (int k = 0; k < 5; ++k) w.step();  // warm-up
+  const uint64_t before = g_allocations.load();
+  for (int k = 0; k < 50; ++k) {
+    w.submit_pose(sample(Device::LeftHand, w.state().time, c));
+    w.step();
+  }
+  CHECK(g_allocations.load() - before == 0);
+}
