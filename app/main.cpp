@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   weft::app::register_record(app);
   weft::app::register_replay(app);
   weft::app::register_stress(app);
+  weft::app::register_mesh(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -13,7 +13,7 @@ TEST_CASE("noise rng: the raw engine is the standard's mt19937_64") {
   CHECK(v == 9981545732273789042ull);
 }
 
-TEST_CASE("noise rng: uniform in [0, 1) and Gaussian with mean 0, variance 1") {
+TEST_CASE("noise rng: uniform on 0..1 and Gaussian with mean 0, variance 1") {
   NoiseRng rng(7);
   double sum = 0, sum2 = 0, umin = 1, umax = 0;
   const int n = 200000;

@@ -40,7 +40,7 @@ TEST_CASE("conditioning: validity checks reject flagged, non-finite, far-off qua
   CHECK(c.count(ConditionVerdict::NonFinite) == 2);
 }
 
-TEST_CASE("conditioning: a 100 m spike is gated; the hand keeps going; a real relocation is re-acquired") {
+TEST_CASE("conditioning: a 100 m spike is gated, the hand keeps going, a real relocation is re-acquired") {
   PoseConditioner c;
   double t = 0;
   glm::vec3 p(0.f, 1.f, 0.f);

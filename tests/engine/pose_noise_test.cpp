@@ -36,7 +36,7 @@ TEST_CASE("pose noise: profiles parse, overrides apply, bad specs are refused wi
   CHECK_THROWS_AS(noise_profile("none,latency_s=-1"), std::invalid_argument);
 }
 
-TEST_CASE("pose noise: none leaves samples untouched; same seed, same noise") {
+TEST_CASE("pose noise: none leaves samples untouched, same seed, same noise") {
   PoseNoise clean(only("none"), 1);
   for (int k = 0; k < 100; ++k) {
     PoseSample s = sample_at(k);
@@ -122,7 +122,7 @@ TEST_CASE("pose noise: dropouts lose samples or freeze the last delivered pose")
   CHECK(lost / double(lost + frozen) == doctest::Approx(0.5).epsilon(0.1));
 }
 
-TEST_CASE("pose noise: latency delivers an older pose; timestamp jitter has its sigma; time can go backwards") {
+TEST_CASE("pose noise: latency delivers an older pose, timestamp jitter has its sigma, time can go backwards") {
   PoseNoise late(only("none,latency_s=0.05"), 5);
   for (int k = 0; k < 40; ++k) {
     PoseSample s = sample_at(k);

@@ -9,7 +9,7 @@
 
 namespace weft {
 
-TEST_CASE("replay: a recorded session replays to the recorded hash, twice in a row; noise changes it") {
+TEST_CASE("replay: a recorded session replays to the recorded hash, twice in a row, noise changes it") {
   const std::string path = std::string(WEFT_BINARY_DIR) + "/stream_replay_test.jsonl";
   const RecordResult rec = record_scripted_session(path, 1.0, 240, noise_profile("all"), 3);
   CHECK(rec.ticks == 240);

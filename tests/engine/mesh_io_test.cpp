@@ -1,0 +1,83 @@
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "engine/mesh_io.h"
+#include "sim/mesh_generators.h"
+
+using namespace weft;
+
+namespace {
+std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = std::string(WEFT_BINARY_DIR) + "/mesh_io_" + name + ".obj";
+  std::ofstream(path) << text;
+  return path;
+}
+
+// Loads text as an OBJ and returns the error message ("" when it loaded).
+std::string load_error(const std::string& name, const std::string& text) {
+  const std::string path = write_temp(name, text);
+  try {
+    load_obj_mesh(path);
+  } catch (const MeshFileError& e) {
+    const std::string msg = e.what();
+    CHECK(msg.find(path) != std::string::npos);  // every message names the file
+    return msg;
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("OBJ errors name the file and the problem") {
+  CHECK(load_error("empty", "").find("no vertices") != std::string::npos);
+  CHECK(load_error("nofaces", "v 0 0 0\nv 1 0 0\nv 0 1 0\n").find("no triangles") != std::string::npos);
+  CHECK(load_error("nan", "v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n").find("line 2: 'nan' is not a finite number") !=
+        std::string::npos);
+  CHECK(load_error("inf", "v 0 0 0\nv 1e40 0 0\nv 0 1 0\nf 1 2 3\n").find("line 2") != std::string::npos);
+  CHECK(load_error("short", "v 0 0 0\nv 1 0\nv 0 1 0\nf 1 2 3\n").find("too few") != std::string::npos);
+  CHECK(load_error("badindex", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n") != "");
+  CHECK(load_error("degenerate", "v 0 0 0\nv 1 0 0\nv 2 0 0\nf 1 2 3\n").find("degenerate") != std::string::npos);
+  CHECK(load_error("nonmanifold", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 -1 0\nv 0 0 1\nf 1 2 3\nf 2 1 4\nf 1 2 5\n")
+            .find("non-manifold") != std::string::npos);
+  const std::string missing = std::string(WEFT_BINARY_DIR) + "/no_such_file.obj";
+  try {
+    load_obj_mesh(missing);
+    FAIL("a missing file must throw");
+  } catch (const MeshFileError& e) {
+    CHECK(std::string(e.what()).find("cannot open") != std::string::npos);
+  }
+}
+
+TEST_CASE("OBJ round trip keeps positions, material coordinates and triangles") {
+  const Mesh mesh = make_irregular({.columns = 6, .rows = 5, .seed = 9});
+  const std::string path = std::string(WEFT_BINARY_DIR) + "/mesh_io_roundtrip.obj";
+  save_obj_mesh(mesh, path);
+  const Mesh back = load_obj_mesh(path);
+  REQUIRE(back.vertex_count() == mesh.vertex_count());
+  REQUIRE(back.triangle_count() == mesh.triangle_count());
+  for (size_t i = 0; i < mesh.vertex_count(); ++i) {
+    CHECK(glm::length(back.positions[i] - mesh.positions[i]) < 1e-6f);
+    CHECK(glm::length(back.material[i] - mesh.material[i]) < 1e-6f);
+  }
+  CHECK(back.triangles == mesh.triangles);
+}
+
+TEST_CASE("OBJ without vt gets planar material coordinates from its widest axes") {
+  const Mesh m = load_obj_mesh(write_temp("novt", "v 0 1 0\nv 2 1 0\nv 0 1 3\nf 1 2 3\n"));
+  REQUIRE(m.material.size() == 3);
+  CHECK(m.material[1].x == doctest::Approx(2.f));
+  CHECK(m.material[2].y == doctest::Approx(3.f));
+}
+
+TEST_CASE("the shipped irregular cloth loads") {
+  const Mesh m = load_obj_mesh(std::string(WEFT_SOURCE_DIR) + "/assets/meshes/irregular_cloth.obj");
+  CHECK(m.vertex_count() == 625);
+  float amin = 1e9f, amax = 0;
+  for (size_t t = 0; t < m.triangle_count(); ++t) {
+    amin = std::min(amin, triangle_area(m, t));
+    amax = std::max(amax, triangle_area(m, t));
+  }
+  CHECK(amax / amin >= 3.f);
+}

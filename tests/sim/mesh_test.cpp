@@ -1,0 +1,88 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "sim/cloth_model.h"
+#include "sim/mesh_generators.h"
+#include "sim/topology.h"
+
+using namespace weft;
+
+TEST_CASE("validate_mesh names each problem") {
+  Mesh ok = make_grid({.columns = 2, .rows = 2});
+  CHECK(validate_mesh(ok).empty());
+  CHECK(validate_mesh(Mesh{}) == "mesh has no vertices");
+  Mesh m = ok;
+  m.triangles.clear();
+  CHECK(validate_mesh(m) == "mesh has no triangles");
+  m = ok;
+  m.positions[3].y = NAN;
+  CHECK(validate_mesh(m).find("non-finite") != std::string::npos);
+  m = ok;
+  m.triangles[0][1] = 99;
+  CHECK(validate_mesh(m).find("refers to vertex 100") != std::string::npos);
+  m = ok;
+  m.triangles[0][1] = m.triangles[0][0];
+  CHECK(validate_mesh(m).find("degenerate") != std::string::npos);
+  m = ok;
+  m.triangles.push_back(m.triangles[0]);  // a third triangle on the same edges
+  CHECK(validate_mesh(m).find("non-manifold") != std::string::npos);
+}
+
+TEST_CASE("grid topology: Euler's formula, interior edges carry bending pairs, boundary marked") {
+  const uint32_t c = 5, r = 4;
+  const Mesh m = make_grid({.columns = c, .rows = r});
+  const Topology t = build_topology(m);
+  CHECK(m.vertex_count() == (c + 1) * (r + 1));
+  CHECK(m.triangle_count() == 2 * c * r);
+  CHECK(m.vertex_count() - t.edges.size() + m.triangle_count() == 1);  // a disc
+  size_t boundary_edges = 0;
+  for (uint8_t b : t.boundary_edge) boundary_edges += b;
+  CHECK(boundary_edges == 2 * (c + r));
+  CHECK(t.bend_pairs.size() == t.edges.size() - boundary_edges);
+  size_t boundary_vertices = 0;
+  for (uint8_t b : t.boundary_vertex) boundary_vertices += b;
+  CHECK(boundary_vertices == 2 * (c + r));
+  for (size_t tri = 0; tri < m.triangle_count(); ++tri)
+    for (int k = 0; k < 3; ++k) {
+      // the edge opposite corner k joins the two other corners
+      const auto e = t.edges[t.triangle_edges[tri][k]];
+      const uint32_t a = m.triangles[tri][(k + 1) % 3], b = m.triangles[tri][(k + 2) % 3];
+      CHECK(((e[0] == a && e[1] == b) || (e[0] == b && e[1] == a)));
+    }
+}
+
+TEST_CASE("irregular mesh: jittered, mixed diagonals, triangle areas vary by at least 3x") {
+  const Mesh m = make_irregular({.columns = 16, .rows = 16, .seed = 2});
+  CHECK(validate_mesh(m).empty());
+  float amin = 1e9f, amax = 0;
+  for (size_t t = 0; t < m.triangle_count(); ++t) {
+    amin = std::min(amin, triangle_area(m, t));
+    amax = std::max(amax, triangle_area(m, t));
+  }
+  CHECK(amax / amin >= 3.f);
+  // Both diagonal directions occur.
+  int first = 0, second = 0;
+  for (size_t q = 0; q < m.triangle_count(); q += 2) {
+    const auto& tri = m.triangles[q];
+    (tri[2] == tri[0] + 17 + 1 ? second : first) += 1;  // stride 17: {a, b, e} is the unflipped quad
+  }
+  CHECK(first > 20);
+  CHECK(second > 20);
+  // Same seed, same mesh.
+  const Mesh again = make_irregular({.columns = 16, .rows = 16, .seed = 2});
+  CHECK(again.positions == m.positions);
+}
+
+TEST_CASE("lumped masses add up to area x density, and total_mass overrides density") {
+  const Mesh m = make_irregular({.width = 2.f, .height = 0.5f, .columns = 8, .rows = 6});
+  Material mat;
+  mat.areal_density = 0.2f;
+  const ClothModel model = build_cloth_model(m, mat);
+  CHECK(model.total_mass() == doctest::Approx(0.2f * 1.f).epsilon(1e-4));
+  mat.total_mass = 0.05f;
+  CHECK(build_cloth_model(m, mat).total_mass() == doctest::Approx(0.05f).epsilon(1e-4));
+  mat.alpha = 2.f;
+  CHECK_THROWS_WITH_AS(build_cloth_model(m, mat), "material: alpha must lie in [0, 1.2]", std::invalid_argument);
+}
