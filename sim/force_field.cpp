@@ -13,9 +13,9 @@ ForceBuffers::ForceBuffers(const ClothModel& model)
       drag_coefficient(model.vertex_count(), 0.f),
       normal(model.vertex_count()),
       tension(model.link_count_total(), 0.f),
-      link_fx(model.link_count_total()),
-      link_fy(model.link_count_total()),
-      link_fz(model.link_count_total()) {
+      link_fx(ForceBuffers::kLinkBlock),
+      link_fy(ForceBuffers::kLinkBlock),
+      link_fz(ForceBuffers::kLinkBlock) {
   link_jacobian.resize(model.link_count_total());
 }
 
@@ -54,15 +54,14 @@ static void accumulate_volino_tensions(const ClothModel& model, const glm::vec3*
 
 namespace {
 
-constexpr size_t kLinkBlock = 512;  // links per vectorised block
-
 // Links [begin, end): force on the first end and Jacobian block, written per link only. Written with
 // plain floats and selects so that GCC vectorises it (gathers of x and v, 8 links at a time).
 // With tension_given the tension comes from the Volino triangles; otherwise Hooke (Kang & Cho Eq. 1).
 template <bool tension_given, bool jacobian>
 void link_pass_kernel(const uint32_t* __restrict I, const uint32_t* __restrict J, const float* __restrict K,
                       const float* __restrict L0, float* __restrict T, const float* __restrict X,
-                      const float* __restrict V, size_t begin, size_t end, float cd, float hv, float* __restrict Fx,
+                      const float* __restrict V, size_t block, size_t begin, size_t end, float cd, float hv,
+                      float* __restrict Fx,
                       float* __restrict Fy, float* __restrict Fz, float* __restrict Axx, float* __restrict Axy,
                       float* __restrict Axz, float* __restrict Ayy, float* __restrict Ayz, float* __restrict Azz) {
   for (size_t l = begin; l < end; ++l) {
@@ -89,16 +88,17 @@ void link_pass_kernel(const uint32_t* __restrict I, const uint32_t* __restrict J
       fy += hv * (jxy * vx + jyy * vy + jyz * vz);
       fz += hv * (jxz * vx + jyz * vy + jzz * vz);
     }
-    Fx[l] = fx; Fy[l] = fy; Fz[l] = fz;
+    const size_t o = l - block;  // index in the per-block force buffer
+    Fx[o] = fx; Fy[o] = fy; Fz[o] = fz;
   }
 }
 
 template <bool tension_given, bool jacobian>
-void link_pass(const ClothModel& model, const float* X, const float* V, size_t begin, size_t end, float cd, float hv,
-               ForceBuffers& out) {
+void link_pass(const ClothModel& model, const float* X, const float* V, size_t block, size_t begin, size_t end, float cd,
+               float hv, ForceBuffers& out) {
   LinkBlocks& B = out.link_jacobian;
   link_pass_kernel<tension_given, jacobian>(model.link_first.data(), model.link_second.data(), model.stiffness.data(),
-                                            model.rest_length.data(), out.tension.data(), X, V, begin, end, cd, hv,
+                                            model.rest_length.data(), out.tension.data(), X, V, block, begin, end, cd, hv,
                                             out.link_fx.data(), out.link_fy.data(), out.link_fz.data(), B.xx.data(),
                                             B.xy.data(), B.xz.data(), B.yy.data(), B.yz.data(), B.zz.data());
 }
@@ -122,22 +122,22 @@ void evaluate_forces(const ClothModel& model, const glm::vec3* x, const glm::vec
   const uint32_t* I = model.link_first.data();
   const uint32_t* J = model.link_second.data();
   const LinkBlocks& B = out.link_jacobian;
-  // Blocks of kLinkBlock links: a vectorised pass computes them, a scalar pass adds them onto their two
+  // Blocks of ForceBuffers::kLinkBlock links: a vectorised pass computes them, a scalar pass adds them onto their two
   // vertices while the block is still in L1.
-  for (size_t begin = 0; begin < nlink; begin += kLinkBlock) {
-    const size_t end = std::min(nlink, begin + kLinkBlock);
+  for (size_t begin = 0; begin < nlink; begin += ForceBuffers::kLinkBlock) {
+    const size_t end = std::min(nlink, begin + ForceBuffers::kLinkBlock);
     const bool given = volino && begin < model.edge_count;
     const size_t split = given ? std::min(end, model.edge_count) : begin;
     if (options.jacobian) {
-      if (split > begin) link_pass<true, true>(model, X, V, begin, split, cd, hv, out);
-      link_pass<false, true>(model, X, V, split, end, cd, hv, out);
+      if (split > begin) link_pass<true, true>(model, X, V, begin, begin, split, cd, hv, out);
+      link_pass<false, true>(model, X, V, begin, split, end, cd, hv, out);
     } else {
-      if (split > begin) link_pass<true, false>(model, X, V, begin, split, cd, hv, out);
-      link_pass<false, false>(model, X, V, split, end, cd, hv, out);
+      if (split > begin) link_pass<true, false>(model, X, V, begin, begin, split, cd, hv, out);
+      link_pass<false, false>(model, X, V, begin, split, end, cd, hv, out);
     }
     if (options.jacobian) {
       for (size_t l = begin; l < end; ++l) {
-        const glm::vec3 fl(out.link_fx[l], out.link_fy[l], out.link_fz[l]);
+        const glm::vec3 fl(out.link_fx[l - begin], out.link_fy[l - begin], out.link_fz[l - begin]);
         const Sym3 b = B.get(l);
         f[I[l]] += fl;
         js[I[l]] += b;
@@ -146,7 +146,7 @@ void evaluate_forces(const ClothModel& model, const glm::vec3* x, const glm::vec
       }
     } else {
       for (size_t l = begin; l < end; ++l) {
-        const glm::vec3 fl(out.link_fx[l], out.link_fy[l], out.link_fz[l]);
+        const glm::vec3 fl(out.link_fx[l - begin], out.link_fy[l - begin], out.link_fz[l - begin]);
         f[I[l]] += fl;
         f[J[l]] -= fl;
       }

@@ -28,7 +28,9 @@ struct ForceBuffers {
   std::vector<glm::vec3> normal;       // unit vertex normal (nvert), only filled when air forces are on
   std::vector<float> tension;          // tension per link (nlink), N; positive when stretched
   LinkBlocks link_jacobian;            // J_ij = df_i/dx_j per link, N/m
-  std::vector<float> link_fx, link_fy, link_fz;  // force of each link on its first vertex (nlink), N
+  static constexpr size_t kLinkBlock = 512;      // links per vectorised block
+  std::vector<float> link_fx, link_fy, link_fz;  // force of each link of the current block on its first
+                                                 // vertex (kLinkBlock), N
 
   explicit ForceBuffers(const ClothModel& model);
 };
