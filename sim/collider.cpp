@@ -105,8 +105,11 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
       const glm::vec3 vc = collider_point_velocity(col, x[i]);
       const glm::vec3 v_rel = v[i] - vc;
       if (glm::dot(v_rel, n) < 0.f) {
-        v[i] = vc + contact_response(v_rel, n, col.mu_static, col.mu_kinetic);
-        x[i] = x_prev[i] + h * v[i];
+        // The step moved the vertex by h v; redo that part with the corrected velocity (so static
+        // friction holds it), keeping any earlier correction of the position (strain limiting).
+        const glm::vec3 v_new = vc + contact_response(v_rel, n, col.mu_static, col.mu_kinetic);
+        x[i] += h * (v_new - v[i]);
+        v[i] = v_new;
         d = collider_contact(col, x[i], x_prev[i], n);
       }
       if (d < thickness) x[i] += (thickness - d) * n;
