@@ -1,6 +1,91 @@
-// Placeholder until issue 2 lands.
+// `weft bench --suite solvers`: step time of each integrator on hanging grids of about 1k, 4k, 16k and
+// 64k vertices, one thread, and the growth exponent of time versus vertex count.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
 #include "app/bench_suites.h"
+#include "app/scenarios.h"
+#include "sim/integrator.h"
 
 namespace weft::app {
-nlohmann::json bench_solvers(const BenchOptions&) { return {{"error", "not built yet (issue 2)"}}; }
+namespace {
+
+struct Timing {
+  double ms_per_step = 0;
+  double solver_iterations = 0;
+  bool finite = true;
+};
+
+Timing time_steps(const ClothModel& model, IntegratorKind kind, float h, int min_steps, double min_seconds) {
+  auto integrator = make_integrator(kind, model, {});
+  ClothState state = make_rest_state(model);
+  for (int i = 0; i < 3; ++i) integrator->step(model, state, h);  // warm caches
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  int steps = 0;
+  double iterations = 0;
+  double elapsed = 0;
+  while (steps < min_steps || elapsed < min_seconds) {
+    integrator->step(model, state, h);
+    iterations += integrator->stats().solver_iterations;
+    ++steps;
+    elapsed = std::chrono::duration<double>(clock::now() - start).count();
+  }
+  Timing t;
+  t.ms_per_step = 1e3 * elapsed / steps;
+  t.solver_iterations = iterations / steps;
+  for (const auto& x : state.position) t.finite = t.finite && std::isfinite(x.x + x.y + x.z);
+  return t;
+}
+
+// Least-squares slope of log(time) against log(vertices).
+double growth_exponent(const std::vector<std::pair<double, double>>& points) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (auto [n, t] : points) {
+    const double x = std::log(n), y = std::log(t);
+    sx += x; sy += y; sxx += x * x; sxy += x * y;
+  }
+  const double k = double(points.size());
+  return (k * sxy - sx * sy) / (k * sxx - sx * sx);
+}
+
+}  // namespace
+
+nlohmann::json bench_solvers(const BenchOptions& options) {
+  const std::vector<uint32_t> grids = options.quick ? std::vector<uint32_t>{16, 32} : std::vector<uint32_t>{32, 64, 128, 256};
+  const Material material = cotton_material();
+  struct Solver { IntegratorKind kind; float h; };
+  // Implicit solvers at a real-time tick; explicit ones at a step they survive with these springs.
+  const Solver solvers[] = {{IntegratorKind::ApproximateImplicit, 1.f / 240},
+                            {IntegratorKind::ConjugateGradient, 1.f / 240},
+                            {IntegratorKind::SymplecticEuler, 1.f / 6000},
+                            {IntegratorKind::RungeKutta4, 1.f / 6000}};
+  nlohmann::json runs = nlohmann::json::array();
+  nlohmann::json growth = nlohmann::json::object();
+  for (const Solver& s : solvers) {
+    std::vector<std::pair<double, double>> points;
+    for (uint32_t q : grids) {
+      const HangingCloth cloth = make_hanging_grid(q, 1.f, true);
+      const ClothModel model = build_cloth_model(cloth.mesh, material, cloth.pins);
+      const int min_steps = options.steps > 0 ? options.steps : (options.quick ? 5 : 20);
+      const Timing t = time_steps(model, s.kind, s.h, min_steps, options.quick ? 0.02 : 0.5);
+      const size_t n = model.vertex_count();
+      std::fprintf(stderr, "bench: %-6s %6zu vertices  %8.3f ms/step  %6.1f ns/vertex\n", integrator_kind_name(s.kind), n,
+                   t.ms_per_step, 1e6 * t.ms_per_step / double(n));
+      runs.push_back({{"solver", integrator_kind_name(s.kind)},
+                      {"vertices", n},
+                      {"links", model.link_count_total()},
+                      {"h", s.h},
+                      {"ms_per_step", t.ms_per_step},
+                      {"ns_per_vertex", 1e6 * t.ms_per_step / double(n)},
+                      {"solver_iterations", t.solver_iterations},
+                      {"finite", t.finite}});
+      if (n >= 4000 || options.quick) points.emplace_back(double(n), t.ms_per_step);
+    }
+    growth[integrator_kind_name(s.kind)] = points.size() >= 2 ? growth_exponent(points) : 0.0;
+  }
+  return {{"runs", runs}, {"growth_exponent", growth}, {"threads", 1}};
+}
+
 }  // namespace weft::app

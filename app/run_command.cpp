@@ -3,6 +3,7 @@
 
 #include "app/commands.h"
 #include "app/run_options.h"
+#include "xr/xr_session.h"
 
 namespace weft::app {
 
@@ -27,13 +28,17 @@ void register_run(CLI::App& app) {
     if (o.mode == "headless") rc = o.render ? run_headless_render(o) : run_headless_sim(o);
     else if (o.mode == "window") rc = run_window(o);
     else if (o.mode == "xr" || o.mode == "xr-headless") rc = run_xr(o);
-    else {
+    else if (std::string why; xr::xr_runtime_available(why)) {
+      std::fprintf(stderr, "weft: mode auto -> xr (%s)\n", why.c_str());
+      o.mode = "xr";
+      rc = run_xr(o);
+    } else {
       const char* display = std::getenv("DISPLAY");
       if (display && *display) {
-        std::fprintf(stderr, "weft: mode auto -> window (DISPLAY=%s)\n", display);
+        std::fprintf(stderr, "weft: mode auto -> window (DISPLAY=%s; no xr: %s)\n", display, why.c_str());
         rc = run_window(o);
       } else {
-        std::fprintf(stderr, "weft: mode auto -> headless (no DISPLAY)\n");
+        std::fprintf(stderr, "weft: mode auto -> headless (no DISPLAY; no xr: %s)\n", why.c_str());
         rc = run_headless_render(o);
       }
     }

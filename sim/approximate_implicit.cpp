@@ -3,15 +3,44 @@
 #include <algorithm>
 
 namespace weft {
+namespace {
 
-ApproximateImplicitIntegrator::ApproximateImplicitIntegrator(const ClothModel& model, int iterations)
+// Per link, B (dv_j) for end i and B (dv_i) for end j, with B = h^2 J + h C_d I. Plain arrays and
+// restrict pointers so GCC vectorises it (gathers of dv).
+void link_coupling(size_t begin, size_t end, const uint32_t* __restrict I, const uint32_t* __restrict Jv,
+                   const float* __restrict D, const float* __restrict Axx, const float* __restrict Axy,
+                   const float* __restrict Axz, const float* __restrict Ayy, const float* __restrict Ayz,
+                   const float* __restrict Azz, float h2, float hcd, float* __restrict cix, float* __restrict ciy,
+                   float* __restrict ciz, float* __restrict cjx, float* __restrict cjy, float* __restrict cjz) {
+  for (size_t l = begin; l < end; ++l) {
+    const uint32_t i = 3 * I[l], j = 3 * Jv[l];
+    const size_t o = l - begin;
+    const float bxx = h2 * Axx[l] + hcd, bxy = h2 * Axy[l], bxz = h2 * Axz[l];
+    const float byy = h2 * Ayy[l] + hcd, byz = h2 * Ayz[l], bzz = h2 * Azz[l] + hcd;
+    const float ax = D[j], ay = D[j + 1], az = D[j + 2];  // dv_j, acting on i
+    const float bx = D[i], by = D[i + 1], bz = D[i + 2];  // dv_i, acting on j
+    cix[o] = bxx * ax + bxy * ay + bxz * az;
+    ciy[o] = bxy * ax + byy * ay + byz * az;
+    ciz[o] = bxz * ax + byz * ay + bzz * az;
+    cjx[o] = bxx * bx + bxy * by + bxz * bz;
+    cjy[o] = bxy * bx + byy * by + byz * bz;
+    cjz[o] = bxz * bx + byz * by + bzz * bz;
+  }
+}
+
+}  // namespace
+
+ApproximateImplicitIntegrator::ApproximateImplicitIntegrator(const ClothModel& model, int iterations, bool translation_correction)
     : iterations_(iterations),
+      translation_correction_(translation_correction),
       forces_(model),
       w_inverse_(model.vertex_count()),
       p_(model.vertex_count()),
       dv_(model.vertex_count()),
       dv_next_(model.vertex_count()),
-      coupling_(model.vertex_count()) {}
+      coupling_(model.vertex_count()) {
+  for (auto* c : {&cix_, &ciy_, &ciz_, &cjx_, &cjy_, &cjz_}) c->resize(kBlock);
+}
 
 void ApproximateImplicitIntegrator::step(const ClothModel& model, ClothState& state, float h) {
   const size_t n = model.vertex_count(), nlink = model.link_count_total();
@@ -33,22 +62,32 @@ void ApproximateImplicitIntegrator::step(const ClothModel& model, ClothState& st
     p_[i] = w_inverse_[i] * (h * forces_.force[i]);
   }
 
-  // dv^(k+1)_i = p_i + W_i'^-1 sum_j (h^2 J_ij + h C_d I) dv^(k)_j   (Eq. 19 and 27)
+  // dv^(k+1)_i = p_i + W_i'^-1 sum_j B_ij dv^(k)_j with B_ij = h^2 J_ij + h C_d I (Eq. 19 and 27):
+  // a vectorised pass computes each link's term for both ends, a scalar pass adds them up.
   std::copy(p_.begin(), p_.end(), dv_.begin());
-  const auto* link = model.link.data();
-  const Sym3* J = forces_.link_jacobian.data();
+  const uint32_t* __restrict I = model.link_first.data();
+  const uint32_t* __restrict Jv = model.link_second.data();
+  const LinkBlocks& J = forces_.link_jacobian;
+  const float hcd = h * cd;
   for (int it = 0; it < iterations_; ++it) {
     std::fill(coupling_.begin(), coupling_.end(), glm::vec3(0.f));
-    for (size_t l = 0; l < nlink; ++l) {
-      const uint32_t i = link[l][0], j = link[l][1];
-      Sym3 B = h2 * J[l];
-      B.add_diagonal(h * cd);
-      coupling_[i] += B * dv_[j];
-      coupling_[j] += B * dv_[i];
+    // Blocks of kBlock links: the vectorised terms stay in L1 until the scalar pass adds them up.
+    for (size_t begin = 0; begin < nlink; begin += kBlock) {
+      const size_t end = std::min(nlink, begin + kBlock);
+      link_coupling(begin, end, I, Jv, &dv_[0].x, J.xx.data(), J.xy.data(), J.xz.data(), J.yy.data(), J.yz.data(),
+                    J.zz.data(), h2, hcd, cix_.data(), ciy_.data(), ciz_.data(), cjx_.data(), cjy_.data(),
+                    cjz_.data());
+      for (size_t l = begin; l < end; ++l) {
+        const size_t o = l - begin;
+        coupling_[I[l]] += glm::vec3(cix_[o], ciy_[o], ciz_[o]);
+        coupling_[Jv[l]] += glm::vec3(cjx_[o], cjy_[o], cjz_[o]);
+      }
     }
     for (size_t i = 0; i < n; ++i) dv_next_[i] = p_[i] + w_inverse_[i] * coupling_[i];
     std::swap(dv_, dv_next_);
   }
+
+  if (translation_correction_) correct_translation(model, state, h);
 
   for (size_t i = 0; i < n; ++i) {
     v[i] += dv_[i];
@@ -57,6 +96,41 @@ void ApproximateImplicitIntegrator::step(const ClothModel& model, ClothState& st
   state.time += h;
   ++state.step_count;
   stats_.solver_iterations = iterations_;
+}
+
+// Two-level correction on the one coarse mode every link ignores: a uniform translation c of the free
+// vertices. Galerkin: 1^T W (dv + c 1) = 1^T h f~ over the free rows. Each link between two free
+// vertices cancels out of 1^T W, so only the masses, the drag and the links to kinematic vertices
+// remain:  A c = sum_free (h f~_i - (m_i + h c_i) dv_i) - sum_(free i, kinematic j) B_ij (dv_i - dv_j),
+//          A   = sum_free (m_i + h c_i) I + sum_(free i, kinematic j) B_ij,   B = h^2 J + h C_d I.
+// It makes free fall exact (plain Jacobi from W_i'^-1 h m_i g nearly stops a stiff falling cloth)
+// and leaves a cloth at rest, or hanging in equilibrium, untouched.
+void ApproximateImplicitIntegrator::correct_translation(const ClothModel& model, const ClothState& state, float h) {
+  const size_t n = model.vertex_count(), nlink = model.link_count_total();
+  const float h2 = h * h, hcd = h * model.material.damping;
+  glm::dvec3 rhs(0.0);
+  double mass = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (state.kinematic[i]) continue;
+    const double mi = double(model.mass[i]) + double(h) * forces_.drag_coefficient[i];
+    rhs += glm::dvec3(h * forces_.force[i]) - mi * glm::dvec3(dv_[i]);
+    mass += mi;
+  }
+  if (mass <= 0) return;
+  glm::dmat3 A(mass);
+  const uint8_t* kin = state.kinematic.data();
+  for (size_t l = 0; l < nlink; ++l) {
+    const uint32_t a = model.link_first[l], b = model.link_second[l];
+    if (kin[a] == kin[b]) continue;
+    const uint32_t free_end = kin[a] ? b : a, kin_end = kin[a] ? a : b;
+    Sym3 B = h2 * forces_.link_jacobian.get(l);
+    B.add_diagonal(hcd);
+    rhs -= glm::dvec3(B * (dv_[free_end] - dv_[kin_end]));
+    A += glm::dmat3(B.to_mat3());
+  }
+  const glm::vec3 c(glm::inverse(A) * rhs);
+  for (size_t i = 0; i < n; ++i)
+    if (!state.kinematic[i]) dv_[i] += c;
 }
 
 }  // namespace weft

@@ -11,18 +11,23 @@ namespace weft {
 
 class ApproximateImplicitIntegrator final : public Integrator {
  public:
-  ApproximateImplicitIntegrator(const ClothModel& model, int iterations);
+  ApproximateImplicitIntegrator(const ClothModel& model, int iterations, bool translation_correction);
   void step(const ClothModel& model, ClothState& state, float h) override;
   const char* name() const override { return "approx"; }
 
  private:
+  void correct_translation(const ClothModel& model, const ClothState& state, float h);
+
   int iterations_;
+  bool translation_correction_;
   ForceBuffers forces_;
   std::vector<Sym3> w_inverse_;     // W_i'^-1 per vertex (nvert); zero for kinematic vertices
   std::vector<glm::vec3> p_;        // p_i = h W_i'^-1 f~_i (Eq. 18), or the imposed dv (nvert)
   std::vector<glm::vec3> dv_;       // current iterate of dv (nvert)
   std::vector<glm::vec3> dv_next_;  // next iterate (nvert)
   std::vector<glm::vec3> coupling_; // sum_j B_ij dv_j per vertex (nvert)
+  static constexpr size_t kBlock = 512;  // links per vectorised block
+  std::vector<float> cix_, ciy_, ciz_, cjx_, cjy_, cjz_;  // per-link coupling onto each end (kBlock)
 };
 
 }  // namespace weft

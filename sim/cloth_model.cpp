@@ -75,6 +75,10 @@ ClothModel build_cloth_model(const Mesh& mesh, const Material& material, const s
   model.link.reserve(nlink);
   for (const auto& e : topo.edges) model.link.push_back(e);
   for (const auto& b : topo.bend_pairs) model.link.push_back(b);
+  for (const auto& l : model.link) {
+    model.link_first.push_back(l[0]);
+    model.link_second.push_back(l[1]);
+  }
   model.rest_length.resize(nlink);
   model.stiffness.assign(nlink, 0.f);
   model.link_count.assign(nvert, 0);

@@ -26,6 +26,8 @@ struct ClothModel {
 
   // --- links (nlink): structural edges first [0, nedge), then bending pairs [nedge, nlink)
   std::vector<std::array<uint32_t, 2>> link;  // vertex pair per link
+  std::vector<uint32_t> link_first;           // link[l][0] as its own array, for the vectorised passes
+  std::vector<uint32_t> link_second;          // link[l][1], likewise
   std::vector<float> rest_length;             // l0 per link, m
   std::vector<float> stiffness;               // spring constant per link, N/m (for Volino edges: the
                                               // axial stiffness used in the Jacobian only)

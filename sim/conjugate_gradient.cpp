@@ -25,10 +25,10 @@ void ConjugateGradientIntegrator::multiply_w(const ClothModel& model, const Clot
   const size_t n = model.vertex_count();
   const float h2 = h * h, cd = model.material.damping;
   for (size_t i = 0; i < n; ++i) out[i] = w_diag_[i] * in[i];
-  const Sym3* J = forces_.link_jacobian.data();
+  const LinkBlocks& J = forces_.link_jacobian;
   for (size_t l = 0; l < model.link_count_total(); ++l) {
     const uint32_t i = model.link[l][0], j = model.link[l][1];
-    Sym3 B = h2 * J[l];  // W_ij = -B
+    Sym3 B = h2 * J.get(l);  // W_ij = -B
     B.add_diagonal(h * cd);
     out[i] -= B * in[j];
     out[j] -= B * in[i];

@@ -14,7 +14,7 @@ std::unique_ptr<Integrator> make_integrator(IntegratorKind kind, const ClothMode
       if (options.iterations < 1) throw std::invalid_argument("iterations must be at least 1");
       if (options.iterations % 2 == 0 && !options.allow_even_iterations)
         throw std::invalid_argument("iterations must be odd: an even k tends to be unstable (Kang & Cho 4.2)");
-      return std::make_unique<ApproximateImplicitIntegrator>(model, options.iterations);
+      return std::make_unique<ApproximateImplicitIntegrator>(model, options.iterations, options.translation_correction);
     case IntegratorKind::ConjugateGradient: return std::make_unique<ConjugateGradientIntegrator>(model, options);
     case IntegratorKind::SymplecticEuler: return std::make_unique<SymplecticEulerIntegrator>(model);
     case IntegratorKind::RungeKutta4: return std::make_unique<RungeKutta4Integrator>(model);

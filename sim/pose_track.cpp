@@ -13,19 +13,19 @@ PoseRejection check_pose_sample(const PoseSample& sample) {
   if (!finite) return PoseRejection::NonFinite;
   const float qn = glm::dot(p.orientation, p.orientation);
   if (std::abs(qn - 1.f) > kUnitQuaternionTolerance) return PoseRejection::NonUnit;
-  return PoseRejection::None;
+  return PoseRejection::Accepted;
 }
 
 double PoseTrack::newest_time() const { return count_ ? at(count_ - 1).time : -INFINITY; }
 
 PoseRejection PoseTrack::push(const PoseSample& sample) {
-  if (const PoseRejection r = check_pose_sample(sample); r != PoseRejection::None) return r;
+  if (const PoseRejection r = check_pose_sample(sample); r != PoseRejection::Accepted) return r;
   if (count_ > 0) {
     const double newest = newest_time();
     if (sample.time < newest) return PoseRejection::TimeBackwards;
     if (sample.time == newest) {
       ring_[(head_ + count_ - 1) % kCapacity] = sample;
-      return PoseRejection::None;
+      return PoseRejection::Accepted;
     }
   }
   if (count_ == kCapacity) {
@@ -34,7 +34,7 @@ PoseRejection PoseTrack::push(const PoseSample& sample) {
   }
   ring_[(head_ + count_) % kCapacity] = sample;
   ++count_;
-  return PoseRejection::None;
+  return PoseRejection::Accepted;
 }
 
 Pose interpolate_pose(const Pose& a, const Pose& b, float s) {

@@ -11,7 +11,7 @@ namespace weft {
 
 // Why a pose sample was refused.
 enum class PoseRejection : uint8_t {
-  None = 0,
+  Accepted = 0,
   Flagged,        // the tracking system marked it invalid
   NonFinite,      // NaN or Inf in time, position or orientation
   NonUnit,        // |q|^2 differs from 1 by more than kUnitQuaternionTolerance
@@ -19,7 +19,7 @@ enum class PoseRejection : uint8_t {
 };
 inline constexpr float kUnitQuaternionTolerance = 1e-3f;
 
-// Empty when the sample may enter the simulation.
+// Accepted when the sample may enter the simulation, otherwise why not.
 PoseRejection check_pose_sample(const PoseSample& sample);
 
 class PoseTrack {

@@ -109,7 +109,7 @@ void World::reset() {
 bool World::submit_pose(const PoseSample& sample) {
   const int d = device_index(sample.device);
   PoseRejection why = (d >= 0 && d < kDeviceCount) ? tracks_[d].push(sample) : PoseRejection::Flagged;
-  if (why == PoseRejection::None) return true;
+  if (why == PoseRejection::Accepted) return true;
   ++invalid_poses_;
   ++rejected_[size_t(why)];
   return false;
@@ -119,12 +119,12 @@ size_t World::grab(Hand hand, const Pose& pose, float radius) {
   PoseSample s;
   s.time = state_.time;
   s.pose = pose;
-  if (check_pose_sample(s) != PoseRejection::None ||
+  if (check_pose_sample(s) != PoseRejection::Accepted ||
       !(radius >= 0.f) || !std::isfinite(radius)) {
     ++invalid_poses_;
     return 0;
   }
-  const int d = device_index(hand_device(hand));
+  const int d = device_index(device_of(hand));
   attach_pose_[d] = pose;
   const size_t held = select_grasp(model_, adjacency_, state_.position.data(), pose, radius, config_.interaction.grasp,
                                    grasp_scratch_, device_sets_[d]);
@@ -132,7 +132,7 @@ size_t World::grab(Hand hand, const Pose& pose, float radius) {
   return held;
 }
 
-void World::release(Hand hand) { detach(hand_device(hand)); }
+void World::release(Hand hand) { detach(device_of(hand)); }
 
 void World::rebuild_tethers(int d) {
   // anchors: the fully held vertices (weight 1: kinematic while held)

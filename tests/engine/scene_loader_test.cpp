@@ -101,7 +101,7 @@ TEST_CASE("an OBJ cloth loads relative to the scene file, with pins near a point
     std::ofstream scene(dir / "scene.json");
     scene << R"({"name": "obj", "cloth": {"mesh": {"type": "obj", "path": "panel.obj"}, "position": [0, 1, 0]},
                "pins": [{"near": [0, 1, 0], "radius": 0.01}], "seams": [[1, 3]],
-               "interaction": {"strain_limit": false, "falloff": "none"}})";
+               "interaction": {"strain_limit": false, "falloff": "uniform"}})";
   }
   const Scene s = load_scene((dir / "scene.json").string());
   CHECK(s.name == "obj");
@@ -112,6 +112,6 @@ TEST_CASE("an OBJ cloth loads relative to the scene file, with pins near a point
   CHECK(s.pins == std::vector<uint32_t>{0});
   CHECK(s.seams.size() == 1);
   CHECK_FALSE(s.world.interaction.strain.enabled);
-  CHECK(s.world.interaction.grasp.falloff == Falloff::None);
+  CHECK(s.world.interaction.grasp.falloff == Falloff::Uniform);
   std::filesystem::remove_all(dir);
 }

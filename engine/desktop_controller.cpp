@@ -1,0 +1,94 @@
+#include "engine/desktop_controller.h"
+
+#include <cmath>
+#include <utility>
+
+#include "engine/ray_pick.h"
+
+namespace weft {
+
+DesktopController::DesktopController(InputSink& sink, const SnapshotMesh& mesh, const ClothSnapshot& snapshot,
+                                     std::function<double()> clock)
+    : sink_(sink), mesh_(mesh), snapshot_(snapshot), clock_(std::move(clock)) {}
+
+void DesktopController::send_pose(Hand hand) {
+  PoseSample s;
+  s.time = clock_();
+  s.device = hand_device(hand);
+  s.pose.position = hand_[int(hand)].position;
+  sink_.submit_pose(s);
+}
+
+void DesktopController::mouse_button(MouseButton button, bool pressed, glm::vec2 cursor) {
+  cursor_ = cursor;
+  if (button == MouseButton::Middle) {
+    panning_ = pressed;
+    return;
+  }
+  const Hand hand = button == MouseButton::Left ? Hand::Left : Hand::Right;
+  HandDrag& d = hand_[int(hand)];
+  if (!pressed) {
+    if (d.held) sink_.release(hand);
+    d.held = false;
+    (button == MouseButton::Left ? orbiting_ : panning_) = false;
+    return;
+  }
+  const RenderView v = view();
+  const Ray ray = ray_through_pixel(v, cursor, viewport_);
+  const auto hit = pick_triangle(ray, snapshot_.position, mesh_.triangles);
+  if (hit) {
+    d.position = hit->point;
+    d.plane_normal = glm::normalize(camera_.target - camera_.eye());
+    send_pose(hand);
+    d.held = sink_.grab(hand, Pose{hit->point, {1.f, 0.f, 0.f, 0.f}}, kGrabRadius) > 0;
+  }
+  if (!d.held) (button == MouseButton::Left ? orbiting_ : panning_) = true;
+}
+
+void DesktopController::cursor_moved(glm::vec2 cursor) {
+  const glm::vec2 delta = cursor - cursor_;
+  cursor_ = cursor;
+  for (int k = 0; k < 2; ++k) {
+    HandDrag& d = hand_[k];
+    if (!d.held) continue;
+    const Ray ray = ray_through_pixel(view(), cursor, viewport_);
+    const float denom = glm::dot(ray.direction, d.plane_normal);
+    if (std::abs(denom) < 1e-6f) continue;
+    const float t = glm::dot(d.position - ray.origin, d.plane_normal) / denom;
+    if (t <= 0.f) continue;
+    d.position = ray.origin + t * ray.direction;
+    send_pose(Hand(k));
+  }
+  if (orbiting_) camera_.orbit(-delta.x * 0.008f, delta.y * 0.008f);
+  if (panning_) {
+    const float m_per_px = 2.f * camera_.distance * std::tan(0.5f * camera_.fov_y) / std::max(viewport_.y, 1.f);
+    camera_.pan(-delta.x * m_per_px, delta.y * m_per_px);
+  }
+}
+
+void DesktopController::scroll(float notches) {
+  bool moved_hand = false;
+  for (int k = 0; k < 2; ++k) {
+    HandDrag& d = hand_[k];
+    if (!d.held) continue;
+    d.position += d.plane_normal * (-notches * kDepthStep);  // wheel up pulls the hand closer
+    send_pose(Hand(k));
+    moved_hand = true;
+  }
+  if (!moved_hand) camera_.zoom(notches);
+}
+
+void DesktopController::key(char k) {
+  switch (k) {
+    case 'R': reset_ = true; break;
+    case 'P': case ' ': paused = !paused; break;
+    case 'N': step_ = true; break;
+    case 'S': strain_view = !strain_view; break;
+    case 'J': noise = !noise; break;
+    case 'H': help_ = true; break;
+    case 'Q': case 27: quit_ = true; break;
+    default: break;
+  }
+}
+
+}  // namespace weft

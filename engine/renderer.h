@@ -1,0 +1,77 @@
+#pragma once
+// Draws one cloth snapshot (plus floor, table, contact shadow and hand/tracker gizmos) into a target
+// image it is handed. It never sees the simulation: only SnapshotMesh (once) and ClothSnapshot (per
+// frame). Vertex data is streamed into one persistently mapped buffer per frame in flight, so copying
+// a new snapshot never waits for the GPU to finish an older frame.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <vulkan/vulkan.h>
+
+#include "engine/camera.h"
+#include "engine/gpu_resources.h"
+#include "engine/render_target.h"
+#include "engine/scene_props.h"
+#include "engine/snapshot.h"
+
+namespace weft {
+
+class VulkanContext;
+
+struct RenderSettings {
+  bool strain_view = false;                     // colour the cloth by strain instead of the fabric pattern
+  glm::vec3 clear_color{0.70f, 0.74f, 0.80f};   // sky, linear RGB
+  float time = 0.f;                             // s
+};
+
+class Renderer {
+ public:
+  static constexpr uint32_t kMaxInstances = 32;  // table parts + hands + trackers
+
+  // color_format: the format of every target image this renderer will draw into.
+  Renderer(VulkanContext& ctx, VkFormat color_format, const SnapshotMesh& mesh, const SceneProps& props,
+           uint32_t frames_in_flight = 2);
+  ~Renderer();
+  Renderer(const Renderer&) = delete;
+  Renderer& operator=(const Renderer&) = delete;
+
+  uint32_t frames_in_flight() const { return uint32_t(slots_.size()); }
+  size_t vertex_count() const { return vertex_count_; }
+  VkFormat color_format() const { return color_format_; }
+
+  // Copies the snapshot into the slot's buffer. The GPU must be done with the slot (its fence waited).
+  // Throws std::invalid_argument when the snapshot's vertex count is not the mesh's.
+  void upload(uint32_t slot, const ClothSnapshot& snapshot);
+  // Records the drawing of the slot's data into target (called once per eye in XR).
+  void record(VkCommandBuffer cmd, uint32_t slot, const TargetImage& target, const RenderView& view,
+              const RenderSettings& settings);
+
+ private:
+  struct Slot {
+    HostBuffer vertices;     // position, normal, strain, grasped, then instances (see offsets below)
+    uint32_t instance_count = 0;
+  };
+  VkPipeline make_pipeline(const char* vert, const char* frag, const VkPipelineVertexInputStateCreateInfo& input,
+                           bool depth_write, bool min_blend);
+  void ensure_depth(VkExtent2D extent);
+
+  VulkanContext& ctx_;
+  VkFormat color_format_;
+  VkFormat depth_format_ = VK_FORMAT_UNDEFINED;
+  size_t vertex_count_ = 0;
+  uint32_t index_count_ = 0;
+  SceneProps props_;
+  std::vector<glm::mat4> prop_boxes_;  // unit-cube transforms of the table parts
+  // Offsets into each slot's buffer, bytes.
+  VkDeviceSize off_normal_ = 0, off_strain_ = 0, off_grasped_ = 0, off_instances_ = 0;
+  HostBuffer static_;  // indices, then material coordinates
+  VkDeviceSize off_material_ = 0;
+  std::vector<Slot> slots_;
+  GpuImage depth_;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkPipeline cloth_ = VK_NULL_HANDLE, shadow_ = VK_NULL_HANDLE, floor_ = VK_NULL_HANDLE, solid_ = VK_NULL_HANDLE;
+};
+
+}  // namespace weft

@@ -1,0 +1,29 @@
+#pragma once
+// The scripted two-hand demo of `weft run --mode headless`: both hands grab the cloth's near corners,
+// lift, stretch, shake, release, and the cloth falls back on the table. It drives an InputSink only,
+// exactly as a person's hands would.
+#include <glm/glm.hpp>
+
+#include "engine/input_sink.h"
+
+namespace weft {
+
+class TwoHandScript {
+ public:
+  // Corner positions at rest; the hands approach them from above.
+  TwoHandScript(glm::vec3 left_corner, glm::vec3 right_corner);
+
+  static constexpr double kGrabTime = 0.4, kLiftEnd = 1.4, kStretchEnd = 1.9, kShakeEnd = 2.9, kEnd = 4.2;
+  double duration() const { return kEnd; }
+  // Sends this tick's poses and any grab/release due since the last call; t increases call to call.
+  void drive(double t, InputSink& sink);
+  // Where hand (0 left, 1 right) is at time t.
+  glm::vec3 hand_position(int hand, double t) const;
+  static const char* phase(double t);
+
+ private:
+  glm::vec3 corner_[2];
+  bool grabbed_ = false, released_ = false;
+};
+
+}  // namespace weft

@@ -1,0 +1,45 @@
+#include "engine/snapshot_builder.h"
+
+#include <cmath>
+
+namespace weft {
+
+void compute_vertex_normals(const std::vector<glm::vec3>& position,
+                            const std::vector<std::array<uint32_t, 3>>& triangles, std::vector<glm::vec3>& normal) {
+  normal.assign(position.size(), glm::vec3(0.f));
+  for (const auto& t : triangles) {
+    const glm::vec3 n = glm::cross(position[t[1]] - position[t[0]], position[t[2]] - position[t[0]]);  // 2 x area
+    normal[t[0]] += n;
+    normal[t[1]] += n;
+    normal[t[2]] += n;
+  }
+  for (glm::vec3& n : normal) {
+    const float len = glm::length(n);
+    n = len > 1e-20f ? n / len : glm::vec3(0.f, 1.f, 0.f);
+  }
+}
+
+void compute_vertex_strain(const ClothModel& model, const std::vector<glm::vec3>& position, std::vector<float>& strain) {
+  strain.assign(position.size(), 0.f);
+  for (size_t e = 0; e < model.edge_count; ++e) {
+    const auto [a, b] = model.link[e];
+    const float s = glm::length(position[a] - position[b]) / model.rest_length[e] - 1.f;
+    if (std::abs(s) > std::abs(strain[a])) strain[a] = s;
+    if (std::abs(s) > std::abs(strain[b])) strain[b] = s;
+  }
+}
+
+void fill_snapshot(const World& world, ClothSnapshot& snapshot) {
+  const ClothModel& model = world.model();
+  const ClothState& state = world.state();
+  const size_t n = model.vertex_count();
+  snapshot.resize(n);
+  snapshot.tick = state.step_count;
+  snapshot.sim_time = state.time;
+  snapshot.position = state.position;  // same size: copies without allocating
+  compute_vertex_normals(state.position, model.triangle, snapshot.normal);
+  compute_vertex_strain(model, state.position, snapshot.strain);
+  for (size_t i = 0; i < n; ++i) snapshot.grasped[i] = (model.pinned[i] || state.kinematic[i]) ? 4 : 0;
+}
+
+}  // namespace weft

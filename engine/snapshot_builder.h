@@ -1,0 +1,22 @@
+#pragma once
+// Fills a ClothSnapshot from a World on the thread that owns it: positions, area-weighted vertex
+// normals, per-vertex strain and pin/kinematic flags. Hands, trackers and per-hand grasp bits are
+// the caller's (it knows which device holds what). No allocation once the snapshot is sized.
+#include "engine/snapshot.h"
+#include "sim/world.h"
+
+namespace weft {
+
+// Area-weighted vertex normals of the triangles (unnormalised cross products summed, then normalised).
+void compute_vertex_normals(const std::vector<glm::vec3>& position,
+                            const std::vector<std::array<uint32_t, 3>>& triangles, std::vector<glm::vec3>& normal);
+
+// Per vertex, the largest |l / l0 - 1| over its structural edges, signed (the most stretched or, if
+// larger in magnitude, the most compressed): what the strain heat map shows.
+void compute_vertex_strain(const ClothModel& model, const std::vector<glm::vec3>& position, std::vector<float>& strain);
+
+// Everything a snapshot needs from the world; hands/trackers untouched; grasped = bit 2 for pinned or
+// kinematic vertices, hand bits cleared.
+void fill_snapshot(const World& world, ClothSnapshot& snapshot);
+
+}  // namespace weft

@@ -1,0 +1,26 @@
+#include "engine/vk_check.h"
+
+namespace weft {
+
+const char* vk_result_name(VkResult result) {
+  switch (result) {
+#define WEFT_CASE(r) case r: return #r;
+    WEFT_CASE(VK_SUCCESS) WEFT_CASE(VK_NOT_READY) WEFT_CASE(VK_TIMEOUT) WEFT_CASE(VK_INCOMPLETE)
+    WEFT_CASE(VK_SUBOPTIMAL_KHR) WEFT_CASE(VK_ERROR_OUT_OF_HOST_MEMORY) WEFT_CASE(VK_ERROR_OUT_OF_DEVICE_MEMORY)
+    WEFT_CASE(VK_ERROR_INITIALIZATION_FAILED) WEFT_CASE(VK_ERROR_DEVICE_LOST) WEFT_CASE(VK_ERROR_MEMORY_MAP_FAILED)
+    WEFT_CASE(VK_ERROR_LAYER_NOT_PRESENT) WEFT_CASE(VK_ERROR_EXTENSION_NOT_PRESENT)
+    WEFT_CASE(VK_ERROR_FEATURE_NOT_PRESENT) WEFT_CASE(VK_ERROR_INCOMPATIBLE_DRIVER)
+    WEFT_CASE(VK_ERROR_TOO_MANY_OBJECTS) WEFT_CASE(VK_ERROR_FORMAT_NOT_SUPPORTED)
+    WEFT_CASE(VK_ERROR_SURFACE_LOST_KHR) WEFT_CASE(VK_ERROR_NATIVE_WINDOW_IN_USE_KHR)
+    WEFT_CASE(VK_ERROR_OUT_OF_DATE_KHR)
+#undef WEFT_CASE
+    default: return "VkResult(unknown)";
+  }
+}
+
+void throw_vk_error(VkResult result, const char* expression, const char* file, int line) {
+  throw VulkanError(result, std::string(file) + ":" + std::to_string(line) + ": " + expression + " failed with " +
+                                vk_result_name(result));
+}
+
+}  // namespace weft

@@ -1,0 +1,124 @@
+// The desktop window under a private Xvfb: 100+ frames, and a mouse grab and drag injected through
+// the X server with XTest (so the events travel X -> GLFW's callbacks -> DesktopController -> the
+// InputSink -> World), then checks that the grabbed vertices followed the cursor.
+#include <doctest/doctest.h>
+
+#include <dlfcn.h>
+
+#include <cstdio>
+
+#define GLFW_EXPOSE_NATIVE_X11
+#include <GLFW/glfw3.h>
+#include <GLFW/glfw3native.h>
+
+#include "engine/desktop_app.h"
+#include "vulkan_probe.h"
+#include "xvfb_server.h"
+
+namespace weft {
+namespace {
+
+// libXtst and libX11 loaded at run time: the XTest header is not a build dependency.
+struct XTest {
+  using Motion = int (*)(Display*, int, int, int, unsigned long);
+  using Button = int (*)(Display*, unsigned int, int, unsigned long);
+  using Sync = int (*)(Display*, int);
+  Motion motion = nullptr;
+  Button button = nullptr;
+  Sync sync = nullptr;
+  bool load() {
+    void* xtst = dlopen("libXtst.so.6", RTLD_NOW);
+    void* x11 = dlopen("libX11.so.6", RTLD_NOW);
+    if (!xtst || !x11) return false;
+    motion = reinterpret_cast<Motion>(dlsym(xtst, "XTestFakeMotionEvent"));
+    button = reinterpret_cast<Button>(dlsym(xtst, "XTestFakeButtonEvent"));
+    sync = reinterpret_cast<Sync>(dlsym(x11, "XSync"));
+    return motion && button && sync;
+  }
+};
+
+bool window_test_possible() {
+  static const bool ok = [] {
+    if (!test::xvfb_installed()) {
+      std::fprintf(stderr, "SKIPPED: Xvfb is not installed\n");
+      return false;
+    }
+    if (!XTest().load()) {
+      std::fprintf(stderr, "SKIPPED: libXtst/libX11 cannot be loaded\n");
+      return false;
+    }
+    return test::vulkan_available();
+  }();
+  return ok;
+}
+
+}  // namespace
+
+TEST_CASE("window: mouse grab and drag through X and GLFW moves the grabbed vertices" *
+          doctest::skip(!window_test_possible())) {
+  test::XvfbServer xvfb;
+  XTest xt;
+  REQUIRE(xt.load());
+  DesktopAppOptions o;
+  o.width = 480;
+  o.height = 360;
+  o.validation = true;
+  o.vsync = false;
+  o.fixed_steps_per_frame = 2;
+  DesktopApp app(o);
+  Display* dpy = glfwGetX11Display();
+  REQUIRE(dpy != nullptr);
+
+  int frames = 0;
+  auto run = [&](int n) {
+    for (int i = 0; i < n; ++i) {
+      REQUIRE(app.frame());
+      ++frames;
+    }
+  };
+  run(40);
+
+  // Cursor onto the cloth's centre vertex, in root-window coordinates.
+  const size_t centre = app.world().model().vertex_count() / 2;
+  const glm::vec3 start = app.world().state().position[centre];
+  int wx = 0, wy = 0, ww = 0, wh = 0;
+  glfwGetWindowPos(app.window(), &wx, &wy);
+  glfwGetWindowSize(app.window(), &ww, &wh);
+  const glm::vec3 px = project_to_pixel(app.controller().view(), start, {float(ww), float(wh)});
+  auto move_to = [&](float x, float y) {
+    xt.motion(dpy, -1, wx + int(x), wy + int(y), 0);
+    xt.sync(dpy, 0);
+  };
+  move_to(px.x, px.y);
+  run(3);
+  xt.button(dpy, 1, 1, 0);  // left button down: grab with the left hand
+  xt.sync(dpy, 0);
+  run(3);
+  REQUIRE(app.controller().holding(Hand::Left));
+  const std::vector<uint32_t> held = app.input().held(Hand::Left);
+  REQUIRE(!held.empty());
+
+  for (int k = 1; k <= 8; ++k) {  // drag 80 px up
+    move_to(px.x, px.y - 10.f * k);
+    run(3);
+  }
+  run(20);
+  const glm::vec3 hand = app.input().hand_pose(Hand::Left).position;
+  CHECK(hand.y > start.y + 0.08f);
+  for (size_t k = 0; k < held.size(); ++k) {
+    const glm::vec3 x = app.world().state().position[held[k]];
+    CHECK(x.y > start.y + 0.08f);                 // the vertices went up with the cursor
+    CHECK(glm::length(x - hand) < 0.05f);         // and stay in the hand (grab radius 3 cm)
+  }
+
+  xt.button(dpy, 1, 0, 0);  // release
+  xt.sync(dpy, 0);
+  run(100 - frames > 5 ? 100 - frames : 5);
+  CHECK_FALSE(app.controller().holding(Hand::Left));
+  CHECK(app.input().held(Hand::Left).empty());
+  CHECK(frames >= 100);
+  CHECK(app.frames_drawn() >= 100);
+  CHECK(app.validation_errors() == 0);
+}
+
+}  // namespace weft

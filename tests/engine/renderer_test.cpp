@@ -1,0 +1,55 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "engine/headless_demo.h"
+#include "engine/offscreen_target.h"
+#include "engine/renderer.h"
+#include "engine/snapshot_builder.h"
+#include "vulkan_probe.h"
+
+namespace weft {
+
+TEST_CASE("renderer rejects a snapshot whose vertex count differs from the mesh" *
+          doctest::skip(!test::vulkan_available())) {
+  HeadlessDemo demo;
+  VulkanContext ctx(test::validated_options());
+  ctx.create_device();
+  Renderer renderer(ctx, OffscreenTarget::kFormat, make_snapshot_mesh(demo.world().model()), demo.scene().props);
+  ClothSnapshot snap;
+  snap.resize(renderer.vertex_count() + 1);
+  CHECK_THROWS_AS(renderer.upload(0, snap), std::invalid_argument);
+  CHECK_THROWS_AS(renderer.upload(renderer.frames_in_flight(), snap), std::exception);
+  CHECK(ctx.validation_errors() == 0);
+}
+
+TEST_SUITE("validation") {
+  TEST_CASE("frame time at 1280x720 with a 16k-vertex cloth" * doctest::skip(!test::vulkan_available())) {
+    TableSceneSpec spec;
+    spec.quads = 126;  // 127^2 = 16129 vertices
+    HeadlessDemo demo(spec);
+    VulkanContext ctx(VulkanContextOptions{});  // no validation: it would dominate the timing
+    ctx.create_device();
+    Renderer renderer(ctx, OffscreenTarget::kFormat, make_snapshot_mesh(demo.world().model()), demo.scene().props);
+    OffscreenTarget target(ctx, {1280, 720});
+    const RenderView view = demo.scene().camera.view(1280.f / 720.f);
+    ClothSnapshot snap;
+    demo.snapshot(snap);
+    std::vector<double> ms;
+    for (int f = 0; f < 40; ++f) {
+      const auto t0 = std::chrono::steady_clock::now();
+      target.render(renderer, snap, view, RenderSettings{});
+      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    ms.erase(ms.begin(), ms.begin() + 5);  // warm-up (pipeline JIT, first allocations)
+    std::sort(ms.begin(), ms.end());
+    std::printf("render 1280x720, %zu vertices, %s: p50 %.2f ms, min %.2f ms, max %.2f ms (upload + draw + read back)\n",
+                renderer.vertex_count(), ctx.device_name().c_str(), ms[ms.size() / 2], ms.front(), ms.back());
+    CHECK(renderer.vertex_count() == 16129);
+    CHECK(ms[ms.size() / 2] < 1000.0);
+  }
+}
+
+}  // namespace weft

@@ -1,0 +1,57 @@
+#pragma once
+// Controller hands to grabs: the located grip pose goes to the sim when its flags say valid, the
+// squeeze value through a hysteresis latch grabs and releases, and a grab asks for a haptic pulse.
+#include <array>
+#include <cstdint>
+
+#include <openxr/openxr.h>
+
+#include "sim/world.h"
+#include "xr/hysteresis.h"
+#include "xr/input_sink.h"
+#include "xr/location_validity.h"
+
+namespace weft::xr {
+
+// One hand in one frame, as read from the runtime (or a replayed stream).
+struct HandSample {
+  double time = 0;                 // s, sim clock (the predicted display time)
+  XrSpaceLocationFlags flags = 0;  // from xrLocateSpace on the grip space
+  Pose grip;                       // stage frame = sim world frame
+  float squeeze = 0.f;             // [0, 1]
+  bool squeeze_active = false;     // the squeeze action is bound and its device connected
+};
+
+struct GrabConfig {
+  float radius = 0.04f;  // m, cloth within this distance of the grip point is taken
+};
+
+struct HandCounters {
+  uint64_t poses_received = 0;  // accepted and sent to the sim
+  uint64_t invalid_poses = 0;   // rejected: flags or numbers
+  uint64_t grabs = 0;
+  uint64_t releases = 0;
+};
+
+class HandGrabber {
+ public:
+  explicit HandGrabber(GrabConfig config = {}) : config_(config) {}
+  // Returns true when a grab took place this frame (the caller sends the haptic pulse).
+  bool update(Hand hand, const HandSample& sample, XrInputSink& sink);
+  // Lets go of both hands (session lost focus or ends).
+  void release_all(XrInputSink& sink);
+
+  bool holding(Hand hand) const { return hands_[size_t(hand)].holding; }
+  const HandCounters& counters() const { return counters_; }
+
+ private:
+  struct PerHand {
+    HysteresisLatch latch = make_squeeze_latch();
+    bool holding = false;
+  };
+  GrabConfig config_;
+  std::array<PerHand, 2> hands_;
+  HandCounters counters_;
+};
+
+}  // namespace weft::xr

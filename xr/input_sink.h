@@ -1,0 +1,46 @@
+#pragma once
+// Where XR input goes: the narrow seam between the XR layer and whatever owns the World (the app
+// on one thread today, the runtime's sim thread later). Poses carry the predicted display time on
+// the sim clock.
+#include <cstddef>
+
+#include "sim/pose.h"
+#include "sim/world.h"
+
+namespace weft::xr {
+
+struct XrInputSink {
+  virtual ~XrInputSink() = default;
+  // Every accepted hand or tracker pose; false when the sim rejected it.
+  virtual bool submit_pose(const PoseSample& sample) = 0;
+  // Hold the cloth near pose with the hand; returns the vertices held.
+  virtual size_t grab(Hand hand, const Pose& pose, float radius) = 0;
+  virtual void release(Hand hand) = 0;
+  // A tracker clips onto the cloth near pose and stays attached (an elastic attachment that
+  // follows the tracker's poses) until detach; returns the vertices attached.
+  virtual size_t attach_tracker(Device tracker, const Pose& pose, float radius) = 0;
+  virtual void detach_tracker(Device tracker) = 0;
+};
+
+// Feeds a World directly through its public API. World has no tracker attachment call yet
+// (grasping, issue 3): attach_tracker records the request and returns 0, the tracker's poses still
+// reach the World through submit_pose.
+class WorldInputSink final : public XrInputSink {
+ public:
+  explicit WorldInputSink(World& world) : world_(world) {}
+  bool submit_pose(const PoseSample& sample) override { return world_.submit_pose(sample); }
+  size_t grab(Hand hand, const Pose& pose, float radius) override { return world_.grab(hand, pose, radius); }
+  void release(Hand hand) override { world_.release(hand); }
+  size_t attach_tracker(Device, const Pose&, float) override {
+    ++attach_requests_;
+    return 0;
+  }
+  void detach_tracker(Device) override {}
+  size_t attach_requests() const { return attach_requests_; }
+
+ private:
+  World& world_;
+  size_t attach_requests_ = 0;
+};
+
+}  // namespace weft::xr

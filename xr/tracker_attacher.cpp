@@ -1,0 +1,34 @@
+#include "xr/tracker_attacher.h"
+
+namespace weft::xr {
+
+void TrackerAttacher::update(Device tracker, bool active, XrSpaceLocationFlags flags, const Pose& pose, double time,
+                             XrInputSink& sink) {
+  const size_t i = slot(tracker);
+  if (!active) {
+    if (connected_[i]) ++disconnects_;
+    connected_[i] = false;
+    return;
+  }
+  connected_[i] = true;
+  if (!validity_.check(flags, pose)) return;
+  PoseSample s;
+  s.time = time;
+  s.device = tracker;
+  s.pose = pose;
+  sink.submit_pose(s);
+  if (!attached_[i]) {
+    sink.attach_tracker(tracker, pose, radius_);
+    attached_[i] = true;
+  }
+}
+
+void TrackerAttacher::detach_all(XrInputSink& sink) {
+  for (size_t i = 0; i < attached_.size(); ++i)
+    if (attached_[i]) {
+      sink.detach_tracker(Device(device_index(Device::Tracker0) + int(i)));
+      attached_[i] = false;
+    }
+}
+
+}  // namespace weft::xr

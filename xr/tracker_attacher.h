@@ -1,0 +1,38 @@
+#pragma once
+// Trackers as persistent attachments: a tracker's first trusted pose clips it onto the cloth there;
+// later poses drive the attachment. Losing the tracker keeps the attachment at its last pose and a
+// reconnecting tracker (same role, same slot) drives it again. Invalid poses are rejected and counted.
+#include <array>
+#include <cstdint>
+
+#include <openxr/openxr.h>
+
+#include "xr/input_sink.h"
+#include "xr/location_validity.h"
+#include "xr/tracker_roles.h"
+
+namespace weft::xr {
+
+class TrackerAttacher {
+ public:
+  explicit TrackerAttacher(float radius_m = 0.03f) : radius_(radius_m) {}
+  // One located tracker pose; active false means the runtime reports it disconnected.
+  void update(Device tracker, bool active, XrSpaceLocationFlags flags, const Pose& pose, double time,
+              XrInputSink& sink);
+  void detach_all(XrInputSink& sink);
+
+  bool attached(Device tracker) const { return attached_[slot(tracker)]; }
+  bool connected(Device tracker) const { return connected_[slot(tracker)]; }
+  uint64_t poses_received() const { return validity_.accepted; }
+  uint64_t invalid_poses() const { return validity_.rejected; }
+  uint64_t disconnects() const { return disconnects_; }
+
+ private:
+  static size_t slot(Device d) { return size_t(device_index(d) - device_index(Device::Tracker0)); }
+  float radius_;
+  std::array<bool, 4> attached_{}, connected_{};
+  PoseValidity validity_;
+  uint64_t disconnects_ = 0;
+};
+
+}  // namespace weft::xr

@@ -1,2 +1,0 @@
-// Placeholder translation unit until the OpenXR layer lands (issue 6).
-namespace weft::xr {}

@@ -1,0 +1,92 @@
+#pragma once
+// The real OpenXR session: instance (every extension optional), head-mounted system, stereo view
+// configuration, STAGE space (LOCAL when the runtime has no stage), hand actions with suggested
+// bindings for five controller families, trackers and hand tracking when offered, the xrPollEvent
+// loop driving SessionStateMachine, and either a frame loop with a swapchain per eye (graphics,
+// XR_KHR_vulkan_enable2) or, with XR_MND_headless, no frames at all and time taken from
+// XR_KHR_convert_timespec_time. Input goes to an XrInputSink; eyes go to an XrEyeRenderer.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+#include <openxr/openxr.h>
+
+#include "xr/eye_renderer.h"
+#include "xr/hand_grabber.h"
+#include "xr/input_sink.h"
+#include "xr/pinch_detector.h"
+#include "xr/pose_replay.h"
+#include "xr/session_state_machine.h"
+#include "xr/tracker_attacher.h"
+#include "xr/tracker_roles.h"
+
+namespace weft::xr {
+
+struct XrSessionConfig {
+  bool headless = false;              // XR_MND_headless: no graphics binding, no frames
+  XrEyeRenderer* renderer = nullptr;  // required unless headless
+  bool replay_when_motionless = true; // drive a motionless hand with the built-in replay stream
+  ReplayConfig replay;                // where the replayed hands reach
+  GrabConfig grab;
+  float near_m = 0.05f, far_m = 100.f;
+};
+
+// What a run reports (the `--json` summary of `weft run --mode xr[-headless]`).
+struct XrRunStats {
+  std::string runtime;                          // "Monado(XRT) by Collabora et al 21.0.0"
+  std::string system;                           // system name
+  std::vector<std::string> extensions;          // enabled ones
+  std::string reference_space;                  // "STAGE" or "LOCAL"
+  std::vector<std::string> interaction_profiles;// current profiles the runtime reported, in order seen
+  std::vector<std::string> rejected_profiles;   // suggested bindings the runtime refused
+  std::vector<std::string> session_states;      // states reached, in order
+  std::vector<std::string> trackers;            // tracker roles seen
+  uint64_t frames_rendered = 0;                 // frames submitted with a projection layer
+  uint64_t hand_poses_received = 0;
+  uint64_t tracker_poses_received = 0;
+  uint64_t grabs = 0;
+  uint64_t releases = 0;
+  uint64_t haptic_pulses = 0;
+  uint64_t invalid_poses = 0;
+  uint64_t replayed_hand_frames = 0;            // hand samples that came from the replay stream
+  bool instance_lost = false;
+};
+
+class XrSessionRunner {
+ public:
+  // Creates the instance and finds the head-mounted system; throws XrError (see describe_xr_unavailable).
+  explicit XrSessionRunner(const XrSessionConfig& config);
+  ~XrSessionRunner();
+  XrSessionRunner(const XrSessionRunner&) = delete;
+  XrSessionRunner& operator=(const XrSessionRunner&) = delete;
+
+  // Graphics device (when not headless), session, reference space, actions.
+  void create_session();
+  // One iteration: events, then a frame (graphics) or a time sample (headless) with input.
+  // time_s is the sim-clock time of the iteration (predicted display time). Returns false when done.
+  bool iterate(XrInputSink& sink, double& time_s);
+  // Ask to stop: xrRequestExitSession while running, else done at once.
+  void request_exit();
+  bool done() const { return machine_.done(); }
+
+  const XrRunStats& stats();  // refreshes counters
+  const SessionStateMachine& machine() const { return machine_; }
+
+  struct Impl;  // defined in xr_session.cpp
+
+ private:
+  std::unique_ptr<Impl> impl_;
+  SessionStateMachine machine_;
+};
+
+// One line for a user: why XR could not start ("no OpenXR runtime is installed ...").
+std::string describe_xr_unavailable(XrResult result);
+
+// Cheap probe for `weft run --mode auto`: a runtime is installed and has a head-mounted system.
+// Creates and destroys an instance; fills why either way.
+bool xr_runtime_available(std::string& why);
+
+}  // namespace weft::xr
