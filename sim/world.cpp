@@ -48,7 +48,10 @@ void World::step() {
   // 4. corrections after the step
   apply_corrections(h);
   const auto t3 = Clock::now();
-  timing_ = {ms_between(t0, t1), ms_between(t1, t2), ms_between(t2, t3), ms_between(t0, t3)};
+  timing_.elastic_ms = ms_between(t0, t1);
+  timing_.integrator_ms = ms_between(t1, t2);
+  timing_.correction_ms = ms_between(t2, t3);
+  timing_.total_ms = ms_between(t0, t3);
 }
 
 void World::apply_elastics(float h) {
@@ -78,6 +81,7 @@ void World::apply_elastics(float h) {
 }
 
 void World::apply_corrections(float h) {
+  const auto t_start = Clock::now();
   const size_t n = model_.vertex_count();
   glm::vec3* x = state_.position.data();
   glm::vec3* v = state_.velocity.data();
@@ -85,6 +89,7 @@ void World::apply_corrections(float h) {
     for (const Tethers& t : tethers_)
       apply_tethers(t, config_.interaction.strain.max_strain, model_.inv_mass.data(), state_.kinematic.data(), x, v, n);
   limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, x, v, strain_stats_);
+  const auto t_strain = Clock::now();
   const float thickness = config_.interaction.thickness;
   resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x, v,
                      n, collision_stats_);
@@ -93,6 +98,8 @@ void World::apply_corrections(float h) {
     for (const Collider& c : colliders_)
       if (c.shape == ColliderShape::Plane) resolve_box_plane(b, c);
   }
+  timing_.strain_ms = ms_between(t_start, t_strain);
+  timing_.collision_ms = ms_between(t_strain, Clock::now());
 }
 
 void World::reset() {

@@ -53,7 +53,9 @@ inline constexpr Device device_of(Hand h) { return h == Hand::Left ? Device::Lef
 struct StepTiming {
   double elastic_ms = 0;     // pose sampling, elastic targets, seams
   double integrator_ms = 0;  // the dynamic step
-  double correction_ms = 0;  // strain limiting, collisions, rigid boxes
+  double correction_ms = 0;  // strain limiting, collisions, rigid boxes (the two below)
+  double strain_ms = 0;      //   tethers and strain-limiting sweeps
+  double collision_ms = 0;   //   colliders and rigid boxes
   double total_ms = 0;
 };
 
