@@ -42,6 +42,9 @@ float collider_distance(const Collider& c, const glm::vec3& x, glm::vec3& normal
 // far side, which would let cloth and box pass through each other.
 float collider_contact(const Collider& c, const glm::vec3& x, const glm::vec3& x_prev, glm::vec3& normal);
 
+// World-axis box [lo, hi] that contains the collider; false (unbounded) for a plane.
+bool collider_bounds(const Collider& c, glm::vec3& lo, glm::vec3& hi);
+
 // Velocity of the collider's material point at x (rigid motion).
 glm::vec3 collider_point_velocity(const Collider& c, const glm::vec3& x);
 

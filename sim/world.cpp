@@ -23,6 +23,7 @@ World::World(ClothModel model, const WorldConfig& config)
   elastic_acc_.resize(n);
   held_.reserve(n);
   x_prev_.resize(n);
+  strain_scratch_.resize(model_);
 }
 World::~World() = default;
 World::World(World&&) noexcept = default;
@@ -88,7 +89,7 @@ void World::apply_corrections(float h) {
   if (config_.interaction.strain.enabled)
     for (const Tethers& t : tethers_)
       apply_tethers(t, config_.interaction.strain.max_strain, model_.inv_mass.data(), state_.kinematic.data(), x, v, n);
-  limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, x, v, strain_stats_);
+  limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, strain_scratch_, x, v, strain_stats_);
   const auto t_strain = Clock::now();
   const float thickness = config_.interaction.thickness;
   resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x, v,

@@ -152,6 +152,7 @@ class World {
   ElasticAccumulator elastic_acc_;
   std::vector<uint32_t> held_;          // vertices made kinematic by elastics last tick (capacity nvert)
   std::vector<glm::vec3> x_prev_;       // positions at the start of the step (nvert)
+  StrainLimitScratch strain_scratch_;
   StepTiming timing_;
   StrainLimitStats strain_stats_;
   CollisionStats collision_stats_;
