@@ -67,7 +67,11 @@ bool PoseTrack::sample(double t, double horizon, Pose& out) const {
   if (t >= at(i).time) {
     const PoseSample& a = at(i - 1);
     const PoseSample& b = at(i);
-    const double ahead = std::min(t - b.time, std::max(0.0, horizon));
+    // Out to the horizon along the last velocity, then back to the newest sample over the next horizon:
+    // a device that goes silent (a mouse that stops, a lost tracker) settles on its last known pose
+    // instead of staying overshot, and the target never jumps.
+    const double dt = t - b.time, hz = std::max(0.0, horizon);
+    const double ahead = dt <= hz ? dt : std::max(0.0, 2 * hz - dt);
     out = interpolate_pose(a.pose, b.pose, float(1.0 + ahead / (b.time - a.time)));
     return true;
   }

@@ -36,7 +36,8 @@ class PoseTrack {
 
   // Pose at time t: held at the oldest sample before it, interpolated (lerp + slerp) between samples,
   // extrapolated with the last two samples' velocity for at most `horizon` seconds past the newest, then
-  // held. Returns false when the track is empty (out untouched).
+  // brought back to the newest sample over the next `horizon` seconds and held there. Returns false when
+  // the track is empty (out untouched).
   bool sample(double t, double horizon, Pose& out) const;
 
  private:

@@ -123,22 +123,7 @@ bool World::submit_pose(const PoseSample& sample) {
   return false;
 }
 
-size_t World::grab(Hand hand, const Pose& pose, float radius) {
-  PoseSample s;
-  s.time = state_.time;
-  s.pose = pose;
-  if (check_pose_sample(s) != PoseRejection::Accepted ||
-      !(radius >= 0.f) || !std::isfinite(radius)) {
-    ++invalid_poses_;
-    return 0;
-  }
-  const int d = device_index(device_of(hand));
-  attach_pose_[d] = pose;
-  const size_t held = select_grasp(model_, adjacency_, state_.position.data(), pose, radius, config_.interaction.grasp,
-                                   grasp_scratch_, device_sets_[d]);
-  rebuild_tethers(d);
-  return held;
-}
+size_t World::grab(Hand hand, const Pose& pose, float radius) { return attach_near(device_of(hand), pose, radius); }
 
 void World::release(Hand hand) { detach(device_of(hand)); }
 
@@ -167,6 +152,22 @@ size_t World::attach(Device device, const std::vector<uint32_t>& vertices, const
   }
   rebuild_tethers(device_index(device));
   return set.size();
+}
+
+size_t World::attach_near(Device device, const Pose& pose, float radius) {
+  const int d = device_index(device);
+  PoseSample s;
+  s.time = state_.time;
+  s.pose = pose;
+  if (check_pose_sample(s) != PoseRejection::Accepted || !(radius >= 0.f) || !std::isfinite(radius)) {
+    ++invalid_poses_;
+    return 0;
+  }
+  attach_pose_[d] = pose;
+  const size_t held = select_grasp(model_, adjacency_, state_.position.data(), pose, radius, config_.interaction.grasp,
+                                   grasp_scratch_, device_sets_[d]);
+  rebuild_tethers(d);
+  return held;
 }
 
 void World::detach(Device device) {

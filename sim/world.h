@@ -26,7 +26,7 @@ struct InteractionConfig {
   ElasticParams elastic;          // grasps, trackers and elastic pins: time constant and speed cap
   ElasticParams seam{0.1f, 1.f};  // seams close slower (Volino 1997 Fig. 5f-g)
   GraspParams grasp;              // patch selection and falloff
-  double extrapolation_horizon = 0.03;  // s a device pose is extrapolated past its newest sample
+  double extrapolation_horizon = 0.03;  // s a device pose is extrapolated past its newest sample (then eased back)
   float thickness = 0.004f;       // cloth thickness: contact distance to colliders, m
   StrainLimitParams strain;       // Provot strain limiting
 };
@@ -88,6 +88,8 @@ class World {
   void release(Hand hand);
   // Attaches vertices to a tracker (or any device) with their offsets in the frame `pose`; weight 1.
   size_t attach(Device device, const std::vector<uint32_t>& vertices, const Pose& pose);
+  // Attaches the patch near pose.position (chosen and weighted like a grasp) to a tracker that clips on.
+  size_t attach_near(Device device, const Pose& pose, float radius);
   void detach(Device device);
   // An elastic pin: the vertex is pulled to a fixed world target.
   void add_pin(uint32_t vertex, const glm::vec3& target);

@@ -45,8 +45,12 @@ TEST_CASE("pose track interpolates between samples and extrapolates at most the 
   CHECK(glm::angle(p.orientation) == doctest::Approx(0.5f).epsilon(1e-4));
   REQUIRE(track.sample(0.11, 0.02, p));  // 10 ms ahead: extrapolated
   CHECK(p.position.x == doctest::Approx(1.1f));
-  REQUIRE(track.sample(1.0, 0.02, p));  // far ahead: held at the horizon
+  REQUIRE(track.sample(0.12, 0.02, p));  // at the horizon: the furthest it goes
   CHECK(p.position.x == doctest::Approx(1.2f));
+  REQUIRE(track.sample(0.13, 0.02, p));  // then back toward the newest sample
+  CHECK(p.position.x == doctest::Approx(1.1f));
+  REQUIRE(track.sample(1.0, 0.02, p));  // a silent device rests on its last sample
+  CHECK(p.position.x == doctest::Approx(1.f));
   REQUIRE(track.sample(-1.0, 0.02, p));  // before the first sample: held
   CHECK(p.position.x == doctest::Approx(0.f));
 }
