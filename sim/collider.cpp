@@ -120,6 +120,8 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
   for (size_t c = 0; c < ncollider; ++c) {
     const Collider& col = colliders[c];
     glm::vec3 lo(-INFINITY), hi(INFINITY);
+    const bool plane = col.shape == ColliderShape::Plane;
+    const glm::vec3 plane_normal = col.pose.orientation * glm::vec3(0.f, 1.f, 0.f);
     if (collider_bounds(col, lo, hi)) {
       lo -= thickness;
       hi += thickness;
@@ -129,6 +131,7 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
       if (inv_mass[i] == 0.f) continue;
       const glm::vec3 p = x[i];
       if (p.x < lo.x || p.y < lo.y || p.z < lo.z || p.x > hi.x || p.y > hi.y || p.z > hi.z) continue;
+      if (plane && glm::dot(p - col.pose.position, plane_normal) >= thickness) continue;
       glm::vec3 n;
       float d = collider_contact(col, x[i], x_prev[i], n);
       if (d >= thickness) continue;
