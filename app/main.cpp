@@ -11,6 +11,9 @@ int main(int argc, char** argv) {
   weft::app::register_validate(app);
   weft::app::register_bench(app);
   weft::app::register_run(app);
+  weft::app::register_record(app);
+  weft::app::register_replay(app);
+  weft::app::register_stress(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

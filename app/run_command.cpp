@@ -16,12 +16,19 @@ void register_run(CLI::App& app) {
   cmd->add_option("--seconds", opts->seconds, "Stop after this many seconds")->check(CLI::NonNegativeNumber);
   cmd->add_option("--frames", opts->frames, "Stop after this many frames");
   cmd->add_flag("--json", opts->json, "Print a JSON summary on stdout at the end");
-  cmd->add_option("--out", opts->out_dir, "Headless: directory for PNG frames and summary.json");
+  cmd->add_option("--out", opts->out_dir,
+                  "Headless: directory for PNG frames and summary.json; xr: directory for left-eye PNGs");
+  cmd->add_option("--out-every", opts->out_every, "xr with --out: save the left eye every N frames")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("!--no-render", opts->render, "Headless: run the sim and a snapshot consumer only");
   cmd->add_option("--tick-hz", opts->tick_hz, "Simulation tick rate")->check(CLI::Range(60.0, 2000.0));
   cmd->add_option("--width", opts->width, "Image or window width")->check(CLI::Range(16, 8192));
   cmd->add_option("--height", opts->height, "Image or window height")->check(CLI::Range(16, 8192));
   cmd->add_option("--record", opts->record_path, "Record every input sample to this file");
+  cmd->add_option("--sim-priority", opts->sim_priority, "Sim thread scheduling: normal | high | realtime")
+      ->check(CLI::IsMember({"normal", "high", "realtime"}));
+  cmd->add_option("--grid", opts->grid, "Headless sim: quads per side of the default hanging cloth")
+      ->check(CLI::Range(1, 1024));
   cmd->callback([opts] {
     RunOptions o = *opts;
     int rc = 0;

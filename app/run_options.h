@@ -11,11 +11,14 @@ struct RunOptions {
   double seconds = 0;          // stop after this much wall time (0: no limit)
   uint64_t frames = 0;         // stop after this many rendered/consumed frames (0: no limit)
   bool json = false;           // print a JSON summary on stdout at the end
-  std::string out_dir;         // headless render: where PNG frames and summary.json go
+  std::string out_dir;         // headless render: where PNG frames and summary.json go; xr: left-eye PNGs
+  uint32_t out_every = 30;     // xr with out_dir: save the left eye every this many frames
   bool render = true;          // headless: render frames (false: sim thread + snapshot consumer only)
   double tick_hz = 240;        // sim tick rate
   int width = 1280, height = 720;
   std::string record_path;     // record every input sample to this file (issue 7)
+  std::string sim_priority = "realtime";  // sim thread: realtime (SCHED_FIFO) | high (nice -10) | normal; falls back
+  uint32_t grid = 127;         // headless sim: quads per side of the default hanging cloth (127: 16,384 vertices)
 };
 
 // Each mode lives in its own file; `weft run` dispatches (app/run_command.cpp).

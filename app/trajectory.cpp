@@ -15,6 +15,7 @@ Trajectory simulate(const ClothModel& model, IntegratorKind kind, const SolverOp
   const int steps_per_check = std::max(1, int(std::lround(check_interval / h)));
   auto energy = [&] { return compute_energy(model, state.position.data(), state.velocity.data()).total(); };
   out.initial_energy = out.max_energy = energy();
+  out.energy.push_back(out.initial_energy);
   out.checkpoints.push_back(state.position);
   for (int c = 0; c < checks && out.finite; ++c) {
     for (int s = 0; s < steps_per_check; ++s) integrator->step(model, state, float(h));
@@ -27,7 +28,12 @@ Trajectory simulate(const ClothModel& model, IntegratorKind kind, const SolverOp
     const double e = energy();
     out.finite = out.finite && std::isfinite(e);
     out.max_energy = std::max(out.max_energy, e);
+    out.energy.push_back(e);
     out.checkpoints.push_back(state.position);
+  }
+  for (size_t l = 0; l < model.link_count_total() && out.finite; ++l) {
+    const float len = glm::length(state.position[model.link[l][1]] - state.position[model.link[l][0]]);
+    out.final_max_strain = std::max(out.final_max_strain, double(len / model.rest_length[l] - 1.f));
   }
   return out;
 }

@@ -16,6 +16,8 @@ struct Trajectory {
   double initial_energy = 0;     // total mechanical energy at t = 0, J
   double max_energy = 0;         // largest total energy seen at a check point, J
   double max_speed = 0;          // largest vertex speed seen at a check point, m/s
+  std::vector<double> energy;    // total energy at each check point, J (checks + 1)
+  double final_max_strain = 0;   // largest link strain l / l0 - 1 at the end
   int steps = 0;
 };
 

@@ -7,6 +7,7 @@ void register_validate(CLI::App& app) {
   validate->require_subcommand(1);
   register_validate_kang(*validate);
   register_validate_poisson(*validate);
+  register_validate_stability(*validate);
   register_validate_grasp(*validate);
   register_validate_self_collision(*validate);
 }

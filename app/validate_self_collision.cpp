@@ -1,8 +1,42 @@
-// Placeholder until issue 8 lands.
+// `weft validate self-collision`: the three experiments of issue 8 (app/self_collision_scenarios.h).
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
 #include "app/commands.h"
+#include "app/self_collision_scenarios.h"
 
 namespace weft::app {
+
 void register_validate_self_collision(CLI::App& validate) {
-  validate.add_subcommand("self-collision", "(not built yet: issue 8)")->callback([] { throw CLI::RuntimeError("not built yet", 3); });
+  struct Args {
+    bool json = false;
+    bool reduced = false;
+  };
+  auto args = std::make_shared<Args>();
+  auto* cmd = validate.add_subcommand(
+      "self-collision", "Cloth folding onto itself: drop on a floor, stacked sheets pressed, fold by two hands");
+  cmd->add_flag("--json", args->json, "Print the checks as JSON on stdout");
+  cmd->add_flag("--reduced", args->reduced, "Coarse meshes and short runs (as the tests)");
+  cmd->callback([args] {
+    ScenarioOptions options;
+    options.reduced = args->reduced;
+    nlohmann::json checks = nlohmann::json::array();
+    bool all_pass = true;
+    for (auto run : {run_drop_fold, run_stacked_press, run_hand_fold}) {
+      for (const ScenarioCheck& c : run(options)) {
+        checks.push_back({{"check", c.check}, {"value", c.value}, {"bound", c.bound}, {"pass", c.pass()}});
+        all_pass = all_pass && c.pass();
+        std::fprintf(stderr, "%-40s %12.6g %s %-10.4g %s\n", c.check.c_str(), c.value, c.at_least ? ">=" : "<=",
+                     c.bound, c.pass() ? "pass" : "FAIL");
+      }
+    }
+    if (args->json) std::cout << nlohmann::json{{"checks", checks}, {"pass", all_pass}}.dump(2) << "\n";
+    else std::cout << (all_pass ? "self-collision: all checks pass\n" : "self-collision: some checks FAIL\n");
+    if (!all_pass) throw CLI::RuntimeError(1);
+  });
 }
+
 }  // namespace weft::app

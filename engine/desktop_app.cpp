@@ -74,7 +74,20 @@ DesktopApp::DesktopApp(const DesktopAppOptions& options)
   target_ = std::make_unique<WindowTarget>(*ctx_, window_, surface, options.vsync);
   renderer_ = std::make_unique<Renderer>(*ctx_, target_->format(), mesh_, scene_.props, target_->frames_in_flight());
   fill_snapshot(scene_.world, snapshot_);
-  controller_ = std::make_unique<DesktopController>(input_, mesh_, snapshot_, [this] { return scene_.world.state().time; });
+  InputSink* sink = &input_;
+  if (!options.record_path.empty()) {
+    TableSceneSpec spec;
+    spec.tick_hz = options.tick_hz;
+    PoseStreamHeader header;
+    header.quads = spec.quads, header.cloth_size = spec.cloth_size, header.tick_hz = spec.tick_hz;
+    header.source = "window";
+    writer_ = std::make_unique<PoseStreamWriter>(options.record_path, header);
+    recorder_ = std::make_unique<RecordingInput>(input_, *writer_, ticks_);
+    sink = recorder_.get();
+  }
+  noisy_ = std::make_unique<NoisyInput>(*sink, noise_profile(options.noise_profile), options.noise_seed);
+  noisy_->enabled = false;
+  controller_ = std::make_unique<DesktopController>(*noisy_, mesh_, snapshot_, [this] { return scene_.world.state().time; });
   controller_->camera() = scene_.camera;
   int ww = 0, wh = 0;
   glfwGetWindowSize(window_, &ww, &wh);
@@ -98,7 +111,16 @@ DesktopApp::DesktopApp(const DesktopAppOptions& options)
   last_ = std::chrono::steady_clock::now();
 }
 
+void DesktopApp::finish_recording() {
+  if (writer_) writer_->finish({ticks_, scene_.world.state_hash()});
+}
+
 DesktopApp::~DesktopApp() {
+  try {
+    finish_recording();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "weft: %s\n", e.what());
+  }
   controller_.reset();
   renderer_.reset();
   target_.reset();
@@ -122,7 +144,12 @@ bool DesktopApp::frame() {
   if (glfwWindowShouldClose(window_) || controller_->quit_requested()) return false;
   DesktopController& c = *controller_;
   if (c.take_help()) print_desktop_help();
+  if (noisy_->enabled != c.noise) {
+    noisy_->enabled = c.noise;
+    std::fprintf(stderr, "weft: tracking noise '%s' %s\n", noisy_->noise().profile().name.c_str(), c.noise ? "on" : "off");
+  }
   if (c.take_reset()) {
+    if (recorder_) recorder_->record_reset();
     scene_.world.reset();
     input_.reset();
     c.drop_holds();
@@ -145,6 +172,7 @@ bool DesktopApp::frame() {
     input_.before_step();
     scene_.world.step();
     apply_stand_in_contact(scene_.props, scene_.world.mutable_state());
+    ++ticks_;
   }
   fill_snapshot(scene_.world, snapshot_);
   input_.fill_devices(snapshot_);

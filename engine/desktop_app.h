@@ -8,6 +8,8 @@
 
 #include "engine/desktop_controller.h"
 #include "engine/headless_demo.h"
+#include "engine/noisy_input.h"
+#include "engine/recording_input.h"
 
 struct GLFWwindow;
 
@@ -24,6 +26,9 @@ struct DesktopAppOptions {
   bool vsync = true;
   int fixed_steps_per_frame = 0;  // > 0: exactly this many sim steps per frame (tests); 0: real time
   std::string title = "Weft";
+  std::string record_path;           // non-empty: every input sample goes to this pose stream (issue 7)
+  std::string noise_profile = "all";  // what the J key injects (engine/pose_noise.h)
+  uint64_t noise_seed = 1;
 };
 
 void print_desktop_help();
@@ -47,6 +52,9 @@ class DesktopApp {
   const std::string& device_name() const;
   uint64_t validation_errors() const;
   uint64_t frames_drawn() const { return frames_drawn_; }
+  uint64_t ticks() const { return ticks_; }
+  // Ends the recording (end record with the tick count and state hash); also done by the destructor.
+  void finish_recording();
 
  private:
   void on_key(int key, int action);
@@ -54,6 +62,11 @@ class DesktopApp {
   DesktopAppOptions options_;
   DemoScene scene_;
   DirectWorldInput input_;
+  // pose path: controller -> noisy_ (J key) -> recorder_ (if recording) -> input_ (conditioning, World)
+  std::unique_ptr<PoseStreamWriter> writer_;
+  std::unique_ptr<RecordingInput> recorder_;
+  std::unique_ptr<NoisyInput> noisy_;
+  uint64_t ticks_ = 0;
   SnapshotMesh mesh_;
   ClothSnapshot snapshot_;
   GLFWwindow* window_ = nullptr;

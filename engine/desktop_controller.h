@@ -46,7 +46,7 @@ class DesktopController {
   // Flags for the app loop; take_* clears the request.
   bool paused = false;
   bool strain_view = false;
-  bool noise = false;  // noise injection on tracking input (the injector lands with the runtime)
+  bool noise = false;  // noise injection on tracking input (DesktopApp routes the hands through a NoisyInput)
   bool take_reset() { return std::exchange(reset_, false); }
   bool take_step() { return std::exchange(step_, false); }
   bool take_help() { return std::exchange(help_, false); }

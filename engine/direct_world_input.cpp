@@ -4,7 +4,9 @@
 
 namespace weft {
 
-bool DirectWorldInput::submit_pose(const PoseSample& sample) {
+bool DirectWorldInput::submit_pose(const PoseSample& raw) {
+  PoseSample sample = raw;
+  if (conditioner_.condition(sample) != ConditionVerdict::Accepted) return false;
   if (!world_.submit_pose(sample)) return false;
   if (sample.device == Device::LeftHand || sample.device == Device::RightHand) {
     HandState& h = hands_[device_index(sample.device)];
@@ -65,6 +67,7 @@ void DirectWorldInput::before_step() {
 }
 
 void DirectWorldInput::reset() {
+  conditioner_.reset();
   for (HandState& h : hands_) {
     h.vertices.clear();
     h.offsets.clear();

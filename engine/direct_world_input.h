@@ -8,13 +8,16 @@
 #include <vector>
 
 #include "engine/input_sink.h"
+#include "engine/pose_conditioner.h"
 #include "engine/snapshot.h"
 
 namespace weft {
 
+// Every pose passes the PoseConditioner (on by default) before World::submit_pose.
 class DirectWorldInput : public InputSink {
  public:
-  explicit DirectWorldInput(World& world) : world_(world) {}
+  explicit DirectWorldInput(World& world, const ConditionerConfig& conditioning = {})
+      : world_(world), conditioner_(conditioning) {}
 
   bool submit_pose(const PoseSample& sample) override;
   size_t grab(Hand hand, const Pose& pose, float radius) override;
@@ -33,6 +36,8 @@ class DirectWorldInput : public InputSink {
     return by_world.empty() ? hands_[int(hand)].vertices : by_world;
   }
   const Pose& hand_pose(Hand hand) const { return hands_[int(hand)].pose; }
+  PoseConditioner& conditioner() { return conditioner_; }
+  const PoseConditioner& conditioner() const { return conditioner_; }
 
  private:
   struct HandState {
@@ -43,6 +48,7 @@ class DirectWorldInput : public InputSink {
     std::vector<glm::vec3> offsets;    // each held vertex in the hand frame at grab time
   };
   World& world_;
+  PoseConditioner conditioner_;
   std::array<HandState, 2> hands_;
 };
 

@@ -20,6 +20,5 @@ class InputSink {
   virtual void release(Hand hand) = 0;
 };
 
-inline Device hand_device(Hand hand) { return hand == Hand::Left ? Device::LeftHand : Device::RightHand; }
 
 }  // namespace weft

@@ -46,23 +46,28 @@ glm::mat4 box_transform(glm::vec3 center, glm::vec3 size) {
 
 }  // namespace
 
+bool Renderer::depth_attachment_supported(VkPhysicalDevice device, VkFormat format) {
+  VkFormatProperties fp;
+  vkGetPhysicalDeviceFormatProperties(device, format, &fp);
+  return (fp.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) != 0;
+}
+
 Renderer::Renderer(VulkanContext& ctx, VkFormat color_format, const SnapshotMesh& mesh, const SceneProps& props,
-                   uint32_t frames_in_flight)
-    : ctx_(ctx), color_format_(color_format), props_(props) {
+                   uint32_t frames_in_flight, VkFormat depth_format)
+    : ctx_(ctx), color_format_(color_format), depth_format_(depth_format), props_(props) {
   if (frames_in_flight == 0) throw std::invalid_argument("weft: the renderer needs at least one frame in flight");
   vertex_count_ = mesh.material.size();
   index_count_ = uint32_t(mesh.triangles.size() * 3);
   VkDevice dev = ctx.device();
 
-  for (VkFormat f : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D16_UNORM}) {
-    VkFormatProperties fp;
-    vkGetPhysicalDeviceFormatProperties(ctx.physical_device(), f, &fp);
-    if (fp.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) {
-      depth_format_ = f;
-      break;
-    }
-  }
-  if (depth_format_ == VK_FORMAT_UNDEFINED) throw std::runtime_error("weft: no usable depth format");
+  if (depth_format_ == VK_FORMAT_UNDEFINED)
+    for (VkFormat f : kDepthFormats)
+      if (depth_attachment_supported(ctx.physical_device(), f)) {
+        depth_format_ = f;
+        break;
+      }
+  if (depth_format_ == VK_FORMAT_UNDEFINED || !depth_attachment_supported(ctx.physical_device(), depth_format_))
+    throw std::runtime_error("weft: no usable depth format");
 
   // Table: a top slab and four legs, as unit-cube transforms.
   if (props.table) {
@@ -268,8 +273,11 @@ void Renderer::upload(uint32_t slot, const ClothSnapshot& snap) {
 
 void Renderer::record(VkCommandBuffer cmd, uint32_t slot, const TargetImage& target, const RenderView& view,
                       const RenderSettings& settings) {
-  ensure_depth(target.extent);
+  const bool own_depth = target.depth_view == VK_NULL_HANDLE;
+  if (own_depth) ensure_depth(target.extent);
   const Slot& s = slots_.at(slot);
+  const VkImageLayout depth_layout =
+      own_depth ? VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL : VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
 
   image_barrier(cmd, target.image, VK_IMAGE_ASPECT_COLOR_BIT, target.initial_layout,
                 VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
@@ -277,8 +285,8 @@ void Renderer::record(VkCommandBuffer cmd, uint32_t slot, const TargetImage& tar
                 VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
   const VkPipelineStageFlags2 depth_stages =
       VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
-  image_barrier(cmd, depth_.image, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
-                VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, depth_stages, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+  image_barrier(cmd, own_depth ? depth_.image : target.depth_image, VK_IMAGE_ASPECT_DEPTH_BIT,
+                VK_IMAGE_LAYOUT_UNDEFINED, depth_layout, depth_stages, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
                 depth_stages,
                 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
 
@@ -289,10 +297,10 @@ void Renderer::record(VkCommandBuffer cmd, uint32_t slot, const TargetImage& tar
   color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
   color.clearValue.color = {{settings.clear_color.x, settings.clear_color.y, settings.clear_color.z, 1.f}};
   VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  depth.imageView = depth_.view;
-  depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+  depth.imageView = own_depth ? depth_.view : target.depth_view;
+  depth.imageLayout = depth_layout;
   depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  depth.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+  depth.storeOp = own_depth ? VK_ATTACHMENT_STORE_OP_DONT_CARE : VK_ATTACHMENT_STORE_OP_STORE;
   depth.clearValue.depthStencil = {1.f, 0};
   VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
   rendering.renderArea = {{0, 0}, target.extent};

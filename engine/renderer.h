@@ -30,9 +30,10 @@ class Renderer {
  public:
   static constexpr uint32_t kMaxInstances = 32;  // table parts + hands + trackers
 
-  // color_format: the format of every target image this renderer will draw into.
+  // color_format: the format of every target image this renderer will draw into. depth_format: that
+  // of the depth images targets bring (VK_FORMAT_UNDEFINED: the renderer picks, see depth_formats()).
   Renderer(VulkanContext& ctx, VkFormat color_format, const SnapshotMesh& mesh, const SceneProps& props,
-           uint32_t frames_in_flight = 2);
+           uint32_t frames_in_flight = 2, VkFormat depth_format = VK_FORMAT_UNDEFINED);
   ~Renderer();
   Renderer(const Renderer&) = delete;
   Renderer& operator=(const Renderer&) = delete;
@@ -40,6 +41,12 @@ class Renderer {
   uint32_t frames_in_flight() const { return uint32_t(slots_.size()); }
   size_t vertex_count() const { return vertex_count_; }
   VkFormat color_format() const { return color_format_; }
+  VkFormat depth_format() const { return depth_format_; }
+  // Depth formats the renderer can use, best first (no stencil: it has no use for one).
+  static constexpr std::array<VkFormat, 3> kDepthFormats = {VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32,
+                                                             VK_FORMAT_D16_UNORM};
+  // True when the device can render depth into this format with optimal tiling.
+  static bool depth_attachment_supported(VkPhysicalDevice device, VkFormat format);
 
   // Copies the snapshot into the slot's buffer. The GPU must be done with the slot (its fence waited).
   // Throws std::invalid_argument when the snapshot's vertex count is not the mesh's.

@@ -27,11 +27,25 @@ struct DeviceGizmo {
   glm::quat orientation{1.f, 0.f, 0.f, 0.f};
 };
 
-// Per-tick timing statistics published by the sim thread.
+// Timing and input statistics published by the sim thread with every snapshot, cumulative since the
+// thread started. Step time is World::step alone; lateness is a tick's start minus its deadline.
 struct TickStats {
   double step_ms_p50 = 0, step_ms_p99 = 0, step_ms_max = 0;
   double lateness_ms_p99 = 0;
-  uint64_t skipped_ticks = 0;
+  uint64_t skipped_ticks = 0;     // due ticks dropped by the catch-up bound (wall time not simulated)
+  double lateness_ms_p50 = 0, lateness_ms_max = 0;
+  double publish_ms_p50 = 0, publish_ms_p99 = 0;  // writing and publishing one snapshot
+  uint64_t ticks = 0;             // ticks stepped
+  uint64_t wakes = 0;             // times the sim thread woke and ran at least one tick
+  uint64_t events_applied = 0;    // discrete events applied
+  uint64_t events_late = 0;       // events that arrived after their tick and applied at a later one
+  uint64_t events_rejected = 0;   // pushes refused because the event queue was full
+  uint64_t events_unhandled = 0;  // parameter changes nobody handles
+  uint64_t poses_applied = 0;     // pose samples handed to the world
+  uint64_t poses_overwritten = 0; // pose samples replaced before the sim read them
+  uint64_t poses_invalid = 0;     // pose samples the world rejected (NaN, non-unit quaternion, ...)
+  uint64_t input_stalls = 0;      // lockstep: wakes that waited for the input horizon
+  uint8_t priority = 0;           // scheduling class the sim thread got (SimPriority: 0 normal, 1 high, 2 realtime)
 };
 
 struct ClothSnapshot {

@@ -2,7 +2,8 @@
 # One-stop set-up on a fresh Debian 12 machine: installs the missing Debian packages, configures and
 # builds Weft, then runs either the main job or the whole test suite.
 #   scripts/setup.sh run   [weft args...]   install, build, run `weft` (default: a short validation run)
-#   scripts/setup.sh test  [ctest args...]  install, build, run every test (what .ci/run calls)
+#   scripts/setup.sh test  [ctest args...]  install, build, run every test, then the threading tests
+#                                           under ThreadSanitizer (what .ci/run calls)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-run}"; shift || true
@@ -30,7 +31,13 @@ case "$mode" in
   run)
     if (($#)); then exec "$build_dir/weft" "$@"; else exec "$build_dir/weft" validate kang --quick; fi ;;
   test)
-    cd "$build_dir"
-    exec ctest --output-on-failure -j"$(nproc)" -LE validation "$@" ;;
+    (cd "$build_dir" && ctest --output-on-failure -j"$(nproc)" -LE validation "$@")
+    # ThreadSanitizer build (CMakePresets.json preset "tsan", build-tsan/): only engine_tests, and
+    # only the tests labelled "threading". WEFT_SKIP_TSAN=1 skips it.
+    if [ "${WEFT_SKIP_TSAN:-0}" != "1" ]; then
+      cmake --preset tsan -DWEFT_WERROR=$werror >/dev/null
+      cmake --build --preset tsan -j"$(nproc)"
+      ctest --preset tsan
+    fi ;;
   *) echo "usage: scripts/setup.sh run|test [args...]" >&2; exit 2 ;;
 esac

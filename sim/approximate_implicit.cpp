@@ -98,39 +98,26 @@ void ApproximateImplicitIntegrator::step(const ClothModel& model, ClothState& st
   stats_.solver_iterations = iterations_;
 }
 
-// Two-level correction on the one coarse mode every link ignores: a uniform translation c of the free
-// vertices. Galerkin: 1^T W (dv + c 1) = 1^T h f~ over the free rows. Each link between two free
-// vertices cancels out of 1^T W, so only the masses, the drag and the links to kinematic vertices
-// remain:  A c = sum_free (h f~_i - (m_i + h c_i) dv_i) - sum_(free i, kinematic j) B_ij (dv_i - dv_j),
-//          A   = sum_free (m_i + h c_i) I + sum_(free i, kinematic j) B_ij,   B = h^2 J + h C_d I.
-// It makes free fall exact (plain Jacobi from W_i'^-1 h m_i g nearly stops a stiff falling cloth)
-// and leaves a cloth at rest, or hanging in equilibrium, untouched.
+// Two-level correction on the one coarse mode every link ignores, for a cloth in free flight (no
+// kinematic vertex): a uniform translation c with 1^T W (dv + c 1) = 1^T h f~. Each link cancels out of
+// 1^T W (rows of W' sum to m_i + h c_drag), so  c = sum (h f~_i - (m_i + h c_i) dv_i) / sum (m_i + h c_i):
+// the step then carries exactly the momentum the forces give, and a released stiff cloth falls at g
+// (plain Jacobi from W_i'^-1 h m_i g nearly stops it). With kinematic vertices the same Galerkin
+// correction includes their stiff links and was found to pump energy into a hanging cloth, while plain
+// Jacobi keeps hanging equilibria exactly, so it is skipped then.
 void ApproximateImplicitIntegrator::correct_translation(const ClothModel& model, const ClothState& state, float h) {
-  const size_t n = model.vertex_count(), nlink = model.link_count_total();
-  const float h2 = h * h, hcd = h * model.material.damping;
+  const size_t n = model.vertex_count();
   glm::dvec3 rhs(0.0);
   double mass = 0;
   for (size_t i = 0; i < n; ++i) {
-    if (state.kinematic[i]) continue;
+    if (state.kinematic[i]) return;
     const double mi = double(model.mass[i]) + double(h) * forces_.drag_coefficient[i];
     rhs += glm::dvec3(h * forces_.force[i]) - mi * glm::dvec3(dv_[i]);
     mass += mi;
   }
   if (mass <= 0) return;
-  glm::dmat3 A(mass);
-  const uint8_t* kin = state.kinematic.data();
-  for (size_t l = 0; l < nlink; ++l) {
-    const uint32_t a = model.link_first[l], b = model.link_second[l];
-    if (kin[a] == kin[b]) continue;
-    const uint32_t free_end = kin[a] ? b : a, kin_end = kin[a] ? a : b;
-    Sym3 B = h2 * forces_.link_jacobian.get(l);
-    B.add_diagonal(hcd);
-    rhs -= glm::dvec3(B * (dv_[free_end] - dv_[kin_end]));
-    A += glm::dmat3(B.to_mat3());
-  }
-  const glm::vec3 c(glm::inverse(A) * rhs);
-  for (size_t i = 0; i < n; ++i)
-    if (!state.kinematic[i]) dv_[i] += c;
+  const glm::vec3 c(rhs / mass);
+  for (size_t i = 0; i < n; ++i) dv_[i] += c;
 }
 
 }  // namespace weft

@@ -47,7 +47,7 @@ static void accumulate_volino_tensions(const ClothModel& model, const glm::vec3*
     }
     if (!(l[0] > 0.f && l[1] > 0.f && l[2] > 0.f)) continue;  // collapsed triangle: its springs still act
     const auto F = volino_tensions(l, model.triangle_rest_edge[t], model.triangle_strength[t], inv_mass, m.alpha,
-                                   m.volino_general_mass);
+                                   m.volino_general_mass, m.volino_min_determinant);
     for (int i = 0; i < 3; ++i) tension[model.triangle_edge[t][i]] += F[i];
   }
 }

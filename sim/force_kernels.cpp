@@ -6,7 +6,7 @@ namespace weft {
 
 std::array<float, 3> volino_tensions(const std::array<float, 3>& l, const std::array<float, 3>& L,
                                      const std::array<float, 3>& strength, const std::array<float, 3>& inv_mass,
-                                     float alpha, bool general_mass) {
+                                     float alpha, bool general_mass, float min_determinant) {
   const std::array<float, 3> e = {l[0] - L[0], l[1] - L[1], l[2] - L[2]};  // elongations l_i - L_i
   std::array<float, 3> c;  // Eq. 1
   for (int i = 0; i < 3; ++i) {
@@ -33,7 +33,7 @@ std::array<float, 3> volino_tensions(const std::array<float, 3>& l, const std::a
     const float det = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) -
                       A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
                       A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
-    if (std::fabs(det) > 0.05f) {  // the equilateral alpha = 1 case has det = 0.84
+    if (std::fabs(det) > min_determinant) {  // the equilateral alpha = 1 case has det = 0.84
       const float inv = 1.f / det;
       d[0] = inv * (e[0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) - A[0][1] * (e[1] * A[2][2] - A[1][2] * e[2]) +
                     A[0][2] * (e[1] * A[2][1] - A[1][1] * e[2]));

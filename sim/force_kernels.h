@@ -32,11 +32,12 @@ inline glm::vec3 spring_force(float k, float rest_length, const glm::vec3& xi, c
 // inv_mass the corners' inverse masses M_i. alpha interpolates between the spring-mass model
 // (alpha = 0, Eq. 2-3) and the full model (alpha = 1): cosines c_i = alpha cos(angle i) (Eq. 1).
 // general_mass selects Eq. 6-7 (solved here by Cramer's rule) over the equal-mass Eq. 10.
-// When the 3x3 system is near-singular (only possible for alpha > 1 on degenerate triangles) the
-// triangle falls back to the spring-mass tensions, so no configuration yields an infinite force.
+// When the 3x3 system is near-singular (|det| <= min_determinant; only possible for alpha > 1 on very
+// deformed triangles) the triangle falls back to the spring-mass tensions, so no configuration yields
+// an infinite force. The equilateral alpha = 1 triangle has det = 0.84.
 std::array<float, 3> volino_tensions(const std::array<float, 3>& l, const std::array<float, 3>& L,
                                      const std::array<float, 3>& strength, const std::array<float, 3>& inv_mass,
-                                     float alpha, bool general_mass);
+                                     float alpha, bool general_mass, float min_determinant = 0.05f);
 
 // Per-vertex air force (Kang & Cho Eq. 31-34) on a vertex of area `area` with unit normal n moving at
 // v_rel relative to the air. drag and lift are K_D and K_L per unit area. Also returns the linear drag

@@ -27,6 +27,7 @@ struct Material {
   float young_modulus = 500.f;      // Volino model: surface Young modulus, N/m
   float alpha = 1.f;                // Volino alpha in [0, 1.2]: 0 = spring-mass, 1 = zero Poisson ratio
   bool volino_general_mass = false; // Volino Eq. 7 (per-vertex masses) instead of Eq. 10 (equal masses)
+  float volino_min_determinant = 0.05f;  // below it a triangle falls back to springs (force_kernels.h)
 
   float damping = 0.01f;  // relative-velocity damping C_d per link, N s/m (Kang Eq. 26)
   float drag = 0.f;       // air drag K_D per unit vertex area, kg/m^3 (Kang Eq. 31)

@@ -29,7 +29,7 @@ void StrainLimitScratch::resize(const ClothModel& model) {
   queued.assign(ne, 0);
 }
 
-void limit_strain(const ClothModel& model, const uint8_t* kinematic, const StrainLimitParams& params,
+void limit_strain(const ClothModel& model, const uint8_t* kinematic, const StrainLimitParams& params, float h,
                   StrainLimitScratch& scratch, glm::vec3* x, glm::vec3* v, StrainLimitStats& stats) {
   stats = {};
   if (!params.enabled) return;
@@ -54,6 +54,10 @@ void limit_strain(const ClothModel& model, const uint8_t* kinematic, const Strai
     const float s = (len - lmax) / w;
     x[i] += (s * wi) * u;
     x[j] -= (s * wj) * u;
+    if (params.velocity_from_correction) {
+      v[i] += (s * wi / h) * u;
+      v[j] -= (s * wj / h) * u;
+    }
     // remove the relative velocity that stretches the edge further (momentum kept)
     const float vrel = glm::dot(v[j] - v[i], u);
     if (vrel > 0.f) {

@@ -19,6 +19,9 @@ struct StrainLimitParams {
   bool enabled = true;
   float max_strain = 0.10f;  // largest allowed l / l0 - 1
   int iterations = 24;       // Gauss-Seidel sweeps at most; stops early once no edge is over the limit
+  // Also turn each position correction into velocity (dx / h), as position-based dynamics does, so the
+  // next dynamic step starts from motion that respects the limit instead of re-stretching the cloth.
+  bool velocity_from_correction = false;
 };
 
 struct StrainLimitStats {
@@ -41,7 +44,7 @@ struct StrainLimitScratch {
 float strain_excess(float length, float rest_length, float max_strain);
 
 // Runs the pass on positions x and velocities v; vertices with inv_mass 0 or kinematic set are immobile.
-void limit_strain(const ClothModel& model, const uint8_t* kinematic, const StrainLimitParams& params,
+void limit_strain(const ClothModel& model, const uint8_t* kinematic, const StrainLimitParams& params, float h,
                   StrainLimitScratch& scratch, glm::vec3* x, glm::vec3* v, StrainLimitStats& stats);
 
 // Largest l / l0 - 1 over the structural edges.

@@ -24,6 +24,15 @@ World::World(ClothModel model, const WorldConfig& config)
   held_.reserve(n);
   x_prev_.resize(n);
   strain_scratch_.resize(model_);
+  tether_scratch_.resize(model_);
+  // Grabs and attachments are applied on the sim thread: size everything they fill now.
+  for (int d = 0; d < kDeviceCount; ++d) {
+    device_sets_[d].vertex.reserve(n);
+    device_sets_[d].offset.reserve(n);
+    device_sets_[d].weight.reserve(n);
+    tethers_[d].anchor.resize(n);
+    tethers_[d].length.resize(n);
+  }
 }
 World::~World() = default;
 World::World(World&&) noexcept = default;
@@ -89,7 +98,7 @@ void World::apply_corrections(float h) {
   if (config_.interaction.strain.enabled)
     for (const Tethers& t : tethers_)
       apply_tethers(t, config_.interaction.strain.max_strain, model_.inv_mass.data(), state_.kinematic.data(), x, v, n);
-  limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, strain_scratch_, x, v, strain_stats_);
+  limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, h, strain_scratch_, x, v, strain_stats_);
   const auto t_strain = Clock::now();
   const float thickness = config_.interaction.thickness;
   resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x, v,
@@ -123,21 +132,22 @@ bool World::submit_pose(const PoseSample& sample) {
   return false;
 }
 
-size_t World::grab(Hand hand, const Pose& pose, float radius) { return attach_near(device_of(hand), pose, radius); }
+size_t World::grab(Hand hand, const Pose& pose, float radius) { return attach_near(hand_device(hand), pose, radius); }
 
-void World::release(Hand hand) { detach(device_of(hand)); }
+void World::release(Hand hand) { detach(hand_device(hand)); }
 
 void World::rebuild_tethers(int d) {
   // anchors: the fully held vertices (weight 1: kinematic while held)
   const ElasticSet& set = device_sets_[d];
-  std::vector<uint32_t> sources;
+  auto& sources = tether_scratch_.sources;
+  sources.clear();
   for (size_t k = 0; k < set.size(); ++k)
     if (set.weight[k] >= 1.f) sources.push_back(set.vertex[k]);
   if (sources.empty()) {
     tethers_[d].active = false;
     return;
   }
-  build_tethers(model_, adjacency_, sources.data(), sources.size(), tethers_[d]);
+  build_tethers(model_, adjacency_, sources.data(), sources.size(), tether_scratch_, tethers_[d]);
 }
 
 size_t World::attach(Device device, const std::vector<uint32_t>& vertices, const Pose& pose) {

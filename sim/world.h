@@ -35,19 +35,21 @@ struct WorldConfig {
   double tick_hz = 240;  // fixed step h = 1 / tick_hz
   IntegratorKind integrator = IntegratorKind::ApproximateImplicit;
   SolverOptions solver = runtime_solver_options();
-  InteractionConfig interaction;
 
-  // The runtime's default: Kang & Cho k = 1 plus the translation correction, which keeps stiff cloth
-  // falling at g (approximate_implicit.cpp).
+  // The runtime's default: Kang & Cho with k = 3 (k = 1 lets stiff hanging cloth gain energy, see
+  // `weft validate stability`) plus the free-flight translation correction, which keeps a released
+  // stiff cloth falling at g (approximate_implicit.cpp).
   static SolverOptions runtime_solver_options() {
     SolverOptions o;
+    o.iterations = 3;
     o.translation_correction = true;
     return o;
   }
+  InteractionConfig interaction;
 };
 
 enum class Hand : uint8_t { Left = 0, Right = 1 };
-inline constexpr Device device_of(Hand h) { return h == Hand::Left ? Device::LeftHand : Device::RightHand; }
+inline constexpr Device hand_device(Hand h) { return h == Hand::Left ? Device::LeftHand : Device::RightHand; }
 
 // Wall time of the parts of the last step, for the interaction benchmark.
 struct StepTiming {
@@ -108,7 +110,7 @@ class World {
   uint64_t invalid_pose_count() const { return invalid_poses_; }
   uint64_t rejected_pose_count(PoseRejection why) const { return rejected_[size_t(why)]; }
 
-  bool is_grabbing(Hand hand) const { return !device_sets_[device_index(device_of(hand))].vertex.empty(); }
+  bool is_grabbing(Hand hand) const { return !device_sets_[device_index(hand_device(hand))].vertex.empty(); }
   const ElasticSet& held_vertices(Device device) const { return device_sets_[device_index(device)]; }
   // Per vertex: bit 0 left hand, bit 1 right hand, bit 2 tracker or pin (the snapshot's `grasped`).
   void grasp_mask(uint8_t* out) const;
@@ -155,6 +157,7 @@ class World {
   std::vector<uint32_t> held_;          // vertices made kinematic by elastics last tick (capacity nvert)
   std::vector<glm::vec3> x_prev_;       // positions at the start of the step (nvert)
   StrainLimitScratch strain_scratch_;
+  TetherScratch tether_scratch_;
   StepTiming timing_;
   StrainLimitStats strain_stats_;
   CollisionStats collision_stats_;

@@ -9,9 +9,14 @@
 #define XR_USE_TIMESPEC
 #include <openxr/openxr_platform.h>
 
+#include "engine/vulkan_context.h"
+#include "xr/eye_view.h"
 #include "xr/interaction_profiles.h"
 #include "xr/location_validity.h"
 #include "xr/pose_convert.h"
+#include "xr/projection_layer.h"
+#include "xr/reference_space.h"
+#include "xr/swapchain_formats.h"
 #include "xr/vk_check.h"
 #include "xr/xr_check.h"
 
@@ -22,7 +27,7 @@ namespace {
 constexpr const char* kOptionalExtensions[] = {
     XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME,         XR_MND_HEADLESS_EXTENSION_NAME,
     XR_KHR_CONVERT_TIMESPEC_TIME_EXTENSION_NAME,  XR_HTCX_VIVE_TRACKER_INTERACTION_EXTENSION_NAME,
-    XR_EXT_HAND_TRACKING_EXTENSION_NAME,
+    XR_EXT_HAND_TRACKING_EXTENSION_NAME,          XR_KHR_COMPOSITION_LAYER_DEPTH_EXTENSION_NAME,
 };
 
 template <typename Fn>
@@ -68,7 +73,9 @@ XrInstance create_instance(bool headless, std::vector<std::string>& enabled) {
     for (const auto& o : offered) has = has || o == e;
     if (!has) continue;
     if (!headless && std::strcmp(e, XR_MND_HEADLESS_EXTENSION_NAME) == 0) continue;
-    if (headless && std::strcmp(e, XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME) == 0) continue;
+    if (headless && (std::strcmp(e, XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME) == 0 ||
+                     std::strcmp(e, XR_KHR_COMPOSITION_LAYER_DEPTH_EXTENSION_NAME) == 0))
+      continue;
     names.push_back(e);
     enabled.emplace_back(e);
   }
@@ -156,15 +163,16 @@ struct XrSessionRunner::Impl {
   bool has_timespec = false, has_trackers = false, has_hand_tracking = false;
 
   // Graphics
-  XrVulkanContext vk;
+  std::unique_ptr<VulkanContext> vk;
   struct Eye {
     XrSwapchain swapchain = XR_NULL_HANDLE;
+    XrSwapchain depth_swapchain = XR_NULL_HANDLE;  // with XR_KHR_composition_layer_depth
     VkExtent2D extent{};
-    std::vector<XrSwapchainImageVulkan2KHR> images;
   };
   std::array<Eye, 2> eyes;
-  VkFormat format = VK_FORMAT_UNDEFINED;
+  bool has_depth_layer = false;
   bool renderer_attached = false;
+  ProjectionLayer layer;
 
   // Input
   XrActionSet action_set = XR_NULL_HANDLE;
@@ -235,87 +243,117 @@ XrSessionRunner::~XrSessionRunner() {
             return f;
           }()))
         destroy(ht);
-  for (auto& e : m.eyes)
-    if (e.swapchain != XR_NULL_HANDLE) xrDestroySwapchain(e.swapchain);
+  // The renderer's views of the swapchain images go before the swapchains, the device after the session.
   if (m.renderer_attached) m.config.renderer->detach();
+  for (auto& e : m.eyes) {
+    if (e.swapchain != XR_NULL_HANDLE) xrDestroySwapchain(e.swapchain);
+    if (e.depth_swapchain != XR_NULL_HANDLE) xrDestroySwapchain(e.depth_swapchain);
+  }
   if (m.action_set != XR_NULL_HANDLE) xrDestroyActionSet(m.action_set);
   if (m.space != XR_NULL_HANDLE) xrDestroySpace(m.space);
   if (m.session != XR_NULL_HANDLE) xrDestroySession(m.session);
-  if (m.vk.device != VK_NULL_HANDLE) vkDestroyDevice(m.vk.device, nullptr);
-  if (m.vk.instance != VK_NULL_HANDLE) vkDestroyInstance(m.vk.instance, nullptr);
+  m.vk.reset();
   if (m.instance != XR_NULL_HANDLE) xrDestroyInstance(m.instance);
 }
 
 namespace {
 
-// Vulkan instance and device created by the runtime, so both carry what its compositor needs.
-XrVulkanContext create_vulkan(XrInstance instance, XrSystemId system) {
+// The engine's VulkanContext with the runtime creating its instance and device and choosing the
+// GPU, so both carry what the compositor needs (external memory, its extensions) and Weft's own
+// needs (Vulkan 1.3, dynamic rendering, synchronization2, the validation layer) ride along.
+std::unique_ptr<VulkanContext> create_vulkan(XrInstance instance, XrSystemId system, bool validation) {
   auto get_reqs = instance_proc<PFN_xrGetVulkanGraphicsRequirements2KHR>(instance, "xrGetVulkanGraphicsRequirements2KHR");
   auto create_instance_khr = instance_proc<PFN_xrCreateVulkanInstanceKHR>(instance, "xrCreateVulkanInstanceKHR");
   auto get_device = instance_proc<PFN_xrGetVulkanGraphicsDevice2KHR>(instance, "xrGetVulkanGraphicsDevice2KHR");
   auto create_device_khr = instance_proc<PFN_xrCreateVulkanDeviceKHR>(instance, "xrCreateVulkanDeviceKHR");
 
+  // Must be asked before the session is created; Weft needs 1.3 whatever the runtime was tested with.
   XrGraphicsRequirementsVulkan2KHR reqs = xr_struct<XrGraphicsRequirementsVulkan2KHR>(XR_TYPE_GRAPHICS_REQUIREMENTS_VULKAN2_KHR);
   XR_CHECK(get_reqs(instance, system, &reqs));
+  if (reqs.minApiVersionSupported > XR_MAKE_VERSION(1, 3, 0))
+    throw std::runtime_error("the OpenXR runtime needs a Vulkan newer than 1.3");
 
-  XrVulkanContext vk;
-  VkApplicationInfo app = vk_struct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
-  app.pApplicationName = "weft";
-  app.pEngineName = "weft";
-  app.apiVersion = VK_API_VERSION_1_1;
-  VkInstanceCreateInfo ici = vk_struct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
-  ici.pApplicationInfo = &app;
-  XrVulkanInstanceCreateInfoKHR xci = xr_struct<XrVulkanInstanceCreateInfoKHR>(XR_TYPE_VULKAN_INSTANCE_CREATE_INFO_KHR);
-  xci.systemId = system;
-  xci.pfnGetInstanceProcAddr = &vkGetInstanceProcAddr;
-  xci.vulkanCreateInfo = &ici;
-  VkResult vr = VK_SUCCESS;
-  XR_CHECK(create_instance_khr(instance, &xci, &vk.instance, &vr));
-  XR_VK_CHECK(vr);
-
-  XrVulkanGraphicsDeviceGetInfoKHR dgi = xr_struct<XrVulkanGraphicsDeviceGetInfoKHR>(XR_TYPE_VULKAN_GRAPHICS_DEVICE_GET_INFO_KHR);
-  dgi.systemId = system;
-  dgi.vulkanInstance = vk.instance;
-  XR_CHECK(get_device(instance, &dgi, &vk.physical_device));
-
-  uint32_t nq = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(vk.physical_device, &nq, nullptr);
-  std::vector<VkQueueFamilyProperties> qf(nq);
-  vkGetPhysicalDeviceQueueFamilyProperties(vk.physical_device, &nq, qf.data());
-  bool found = false;
-  for (uint32_t i = 0; i < nq && !found; ++i)
-    if (qf[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) vk.queue_family = i, found = true;
-  if (!found) throw std::runtime_error("the runtime's Vulkan device has no graphics queue");
-  const float priority = 1.f;
-  VkDeviceQueueCreateInfo qci = vk_struct<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
-  qci.queueFamilyIndex = vk.queue_family;
-  qci.queueCount = 1;
-  qci.pQueuePriorities = &priority;
-  VkDeviceCreateInfo dci = vk_struct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
-  dci.queueCreateInfoCount = 1;
-  dci.pQueueCreateInfos = &qci;
-  XrVulkanDeviceCreateInfoKHR xdci = xr_struct<XrVulkanDeviceCreateInfoKHR>(XR_TYPE_VULKAN_DEVICE_CREATE_INFO_KHR);
-  xdci.systemId = system;
-  xdci.pfnGetInstanceProcAddr = &vkGetInstanceProcAddr;
-  xdci.vulkanPhysicalDevice = vk.physical_device;
-  xdci.vulkanCreateInfo = &dci;
-  XR_CHECK(create_device_khr(instance, &xdci, &vk.device, &vr));
-  XR_VK_CHECK(vr);
-  vkGetDeviceQueue(vk.device, vk.queue_family, 0, &vk.queue);
-  return vk;
+  VulkanContextOptions o;
+  o.validation = validation_requested(validation);
+  o.create_instance = [=](const VkInstanceCreateInfo& info) {
+    XrVulkanInstanceCreateInfoKHR xci = xr_struct<XrVulkanInstanceCreateInfoKHR>(XR_TYPE_VULKAN_INSTANCE_CREATE_INFO_KHR);
+    xci.systemId = system;
+    xci.pfnGetInstanceProcAddr = &vkGetInstanceProcAddr;
+    xci.vulkanCreateInfo = &info;
+    VkInstance vk_instance = VK_NULL_HANDLE;
+    VkResult vr = VK_SUCCESS;
+    XR_CHECK(create_instance_khr(instance, &xci, &vk_instance, &vr));
+    XR_VK_CHECK(vr);
+    return vk_instance;
+  };
+  o.choose_physical_device = [=](VkInstance vk_instance) {
+    XrVulkanGraphicsDeviceGetInfoKHR dgi = xr_struct<XrVulkanGraphicsDeviceGetInfoKHR>(XR_TYPE_VULKAN_GRAPHICS_DEVICE_GET_INFO_KHR);
+    dgi.systemId = system;
+    dgi.vulkanInstance = vk_instance;
+    VkPhysicalDevice pd = VK_NULL_HANDLE;
+    XR_CHECK(get_device(instance, &dgi, &pd));
+    return pd;
+  };
+  o.create_device = [=](VkPhysicalDevice pd, const VkDeviceCreateInfo& info) {
+    XrVulkanDeviceCreateInfoKHR xdci = xr_struct<XrVulkanDeviceCreateInfoKHR>(XR_TYPE_VULKAN_DEVICE_CREATE_INFO_KHR);
+    xdci.systemId = system;
+    xdci.pfnGetInstanceProcAddr = &vkGetInstanceProcAddr;
+    xdci.vulkanPhysicalDevice = pd;
+    xdci.vulkanCreateInfo = &info;
+    VkDevice device = VK_NULL_HANDLE;
+    VkResult vr = VK_SUCCESS;
+    XR_CHECK(create_device_khr(instance, &xdci, &device, &vr));
+    XR_VK_CHECK(vr);
+    return device;
+  };
+  auto ctx = std::make_unique<VulkanContext>(o);
+  ctx->create_device();
+  return ctx;
 }
 
-VkFormat pick_format(XrSession session) {
+std::vector<int64_t> swapchain_formats(XrSession session) {
   uint32_t n = 0;
   XR_CHECK(xrEnumerateSwapchainFormats(session, 0, &n, nullptr));
   std::vector<int64_t> formats(n);
   XR_CHECK(xrEnumerateSwapchainFormats(session, n, &n, formats.data()));
-  for (VkFormat want : {VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_R8G8B8A8_UNORM,
-                        VK_FORMAT_B8G8R8A8_UNORM})
-    for (int64_t f : formats)
-      if (f == want) return want;
-  if (formats.empty()) throw std::runtime_error("the OpenXR runtime offers no swapchain format");
-  return VkFormat(formats[0]);
+  return formats;
+}
+
+XrSwapchain make_swapchain(XrSession session, XrSwapchainUsageFlags usage, VkFormat format, VkExtent2D extent,
+                           std::vector<VkImage>& images) {
+  XrSwapchainCreateInfo ci = xr_struct<XrSwapchainCreateInfo>(XR_TYPE_SWAPCHAIN_CREATE_INFO);
+  ci.usageFlags = usage;
+  ci.format = format;
+  ci.sampleCount = 1;
+  ci.width = extent.width;
+  ci.height = extent.height;
+  ci.faceCount = 1;
+  ci.arraySize = 1;
+  ci.mipCount = 1;
+  XrSwapchain swapchain = XR_NULL_HANDLE;
+  XR_CHECK(xrCreateSwapchain(session, &ci, &swapchain));
+  uint32_t n = 0;
+  XR_CHECK(xrEnumerateSwapchainImages(swapchain, 0, &n, nullptr));
+  std::vector<XrSwapchainImageVulkan2KHR> xi(n, xr_struct<XrSwapchainImageVulkan2KHR>(XR_TYPE_SWAPCHAIN_IMAGE_VULKAN2_KHR));
+  XR_CHECK(xrEnumerateSwapchainImages(swapchain, n, &n, reinterpret_cast<XrSwapchainImageBaseHeader*>(xi.data())));
+  images.clear();
+  for (const auto& i : xi) images.push_back(i.image);
+  return swapchain;
+}
+
+uint32_t acquire(XrSwapchain swapchain) {
+  uint32_t index = 0;
+  XrSwapchainImageAcquireInfo aqi = xr_struct<XrSwapchainImageAcquireInfo>(XR_TYPE_SWAPCHAIN_IMAGE_ACQUIRE_INFO);
+  XR_CHECK(xrAcquireSwapchainImage(swapchain, &aqi, &index));
+  XrSwapchainImageWaitInfo swi = xr_struct<XrSwapchainImageWaitInfo>(XR_TYPE_SWAPCHAIN_IMAGE_WAIT_INFO);
+  swi.timeout = XR_INFINITE_DURATION;
+  XR_CHECK(xrWaitSwapchainImage(swapchain, &swi));
+  return index;
+}
+
+void release(XrSwapchain swapchain) {
+  XrSwapchainImageReleaseInfo ri = xr_struct<XrSwapchainImageReleaseInfo>(XR_TYPE_SWAPCHAIN_IMAGE_RELEASE_INFO);
+  XR_CHECK(xrReleaseSwapchainImage(swapchain, &ri));
 }
 
 }  // namespace
@@ -327,27 +365,28 @@ void XrSessionRunner::create_session() {
   XrGraphicsBindingVulkan2KHR binding = xr_struct<XrGraphicsBindingVulkan2KHR>(XR_TYPE_GRAPHICS_BINDING_VULKAN2_KHR);
   if (!m.config.headless) {
     if (m.config.renderer == nullptr) throw std::invalid_argument("XR graphics mode needs an eye renderer");
-    m.vk = create_vulkan(m.instance, m.system);
-    binding.instance = m.vk.instance;
-    binding.physicalDevice = m.vk.physical_device;
-    binding.device = m.vk.device;
-    binding.queueFamilyIndex = m.vk.queue_family;
+    m.vk = create_vulkan(m.instance, m.system, m.config.validation);
+    m.stats.vulkan_device = m.vk->device_name();
+    m.stats.validation = m.vk->validation_enabled();
+    binding.instance = m.vk->instance();
+    binding.physicalDevice = m.vk->physical_device();
+    binding.device = m.vk->device();
+    binding.queueFamilyIndex = m.vk->queue_family();
     binding.queueIndex = 0;
     sci.next = &binding;
   }
   XR_CHECK(xrCreateSession(m.instance, &sci, &m.session));
 
-  // STAGE (floor origin, room scale) when the runtime has one, else LOCAL (seated origin).
+  // STAGE (floor origin, room scale) when the runtime has one, else LOCAL lowered to a floor guess.
   uint32_t ns = 0;
   XR_CHECK(xrEnumerateReferenceSpaces(m.session, 0, &ns, nullptr));
   std::vector<XrReferenceSpaceType> spaces(ns);
   XR_CHECK(xrEnumerateReferenceSpaces(m.session, ns, &ns, spaces.data()));
+  const ReferenceSpaceChoice space = choose_reference_space(spaces);
   XrReferenceSpaceCreateInfo rci = xr_struct<XrReferenceSpaceCreateInfo>(XR_TYPE_REFERENCE_SPACE_CREATE_INFO);
-  rci.poseInReferenceSpace.orientation.w = 1.f;
-  rci.referenceSpaceType = XR_REFERENCE_SPACE_TYPE_LOCAL;
-  m.stats.reference_space = "LOCAL";
-  for (auto s : spaces)
-    if (s == XR_REFERENCE_SPACE_TYPE_STAGE) rci.referenceSpaceType = s, m.stats.reference_space = "STAGE";
+  rci.referenceSpaceType = space.type;
+  rci.poseInReferenceSpace = space.pose_in_reference;
+  m.stats.reference_space = space.name;
   XR_CHECK(xrCreateReferenceSpace(m.session, &rci, &m.space));
 
   // Actions: one set, each hand action with the left/right subaction paths.
@@ -446,26 +485,31 @@ void XrSessionRunner::create_session() {
     XR_CHECK(xrEnumerateViewConfigurationViews(m.instance, m.system, XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO, nv,
                                                &nv, views.data()));
     if (nv != 2) throw std::runtime_error("the stereo view configuration has " + std::to_string(nv) + " views");
-    m.format = pick_format(m.session);
+    const std::vector<int64_t> formats = swapchain_formats(m.session);
+    XrEyeTargets targets;
+    targets.color_format = pick_color_format(formats);
+    if (targets.color_format == VK_FORMAT_UNDEFINED)
+      throw std::runtime_error("the OpenXR runtime offers no swapchain format");
+    if (m.config.depth_layers && has(m.enabled, XR_KHR_COMPOSITION_LAYER_DEPTH_EXTENSION_NAME))
+      targets.depth_format = pick_depth_format(formats, m.config.renderer->depth_formats(), [&](VkFormat f) {
+        VkFormatProperties fp;
+        vkGetPhysicalDeviceFormatProperties(m.vk->physical_device(), f, &fp);
+        return (fp.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) != 0;
+      });
+    m.has_depth_layer = targets.depth_format != VK_FORMAT_UNDEFINED;
+    m.stats.depth_submitted = m.has_depth_layer;
     for (size_t e = 0; e < 2; ++e) {
-      XrSwapchainCreateInfo ci = xr_struct<XrSwapchainCreateInfo>(XR_TYPE_SWAPCHAIN_CREATE_INFO);
-      ci.usageFlags = XR_SWAPCHAIN_USAGE_COLOR_ATTACHMENT_BIT | XR_SWAPCHAIN_USAGE_TRANSFER_DST_BIT;
-      ci.format = m.format;
-      ci.sampleCount = 1;
-      ci.width = views[e].recommendedImageRectWidth;
-      ci.height = views[e].recommendedImageRectHeight;
-      ci.faceCount = 1;
-      ci.arraySize = 1;
-      ci.mipCount = 1;
-      XR_CHECK(xrCreateSwapchain(m.session, &ci, &m.eyes[e].swapchain));
-      m.eyes[e].extent = {ci.width, ci.height};
-      uint32_t ni = 0;
-      XR_CHECK(xrEnumerateSwapchainImages(m.eyes[e].swapchain, 0, &ni, nullptr));
-      m.eyes[e].images.assign(ni, xr_struct<XrSwapchainImageVulkan2KHR>(XR_TYPE_SWAPCHAIN_IMAGE_VULKAN2_KHR));
-      XR_CHECK(xrEnumerateSwapchainImages(m.eyes[e].swapchain, ni, &ni,
-                                          reinterpret_cast<XrSwapchainImageBaseHeader*>(m.eyes[e].images.data())));
+      Impl::Eye& eye = m.eyes[e];
+      XrEyeImages& out = targets.eyes[e];
+      eye.extent = out.extent = {views[e].recommendedImageRectWidth, views[e].recommendedImageRectHeight};
+      // Transfer source too, so a frame can be read back (debug dumps, tests).
+      eye.swapchain = make_swapchain(m.session, XR_SWAPCHAIN_USAGE_COLOR_ATTACHMENT_BIT | XR_SWAPCHAIN_USAGE_TRANSFER_SRC_BIT,
+                                     targets.color_format, eye.extent, out.color);
+      if (m.has_depth_layer)
+        eye.depth_swapchain = make_swapchain(m.session, XR_SWAPCHAIN_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                                             targets.depth_format, eye.extent, out.depth);
     }
-    m.config.renderer->attach(m.vk);
+    m.config.renderer->attach(*m.vk, targets);
     m.renderer_attached = true;
   }
 }
@@ -640,9 +684,7 @@ bool XrSessionRunner::iterate(XrInputSink& sink, double& time_s) {
   time_s = m.to_seconds(fs.predictedDisplayTime);
   process_input(m, fs.predictedDisplayTime, time_s, sink, machine_.input_focused());
 
-  std::array<XrCompositionLayerProjectionView, 2> pviews{};
-  XrCompositionLayerProjection layer = xr_struct<XrCompositionLayerProjection>(XR_TYPE_COMPOSITION_LAYER_PROJECTION);
-  const XrCompositionLayerBaseHeader* layers[] = {reinterpret_cast<XrCompositionLayerBaseHeader*>(&layer)};
+  const XrCompositionLayerBaseHeader* layers[1] = {nullptr};
   uint32_t layer_count = 0;
   if (fs.shouldRender) {
     XrViewLocateInfo vli = xr_struct<XrViewLocateInfo>(XR_TYPE_VIEW_LOCATE_INFO);
@@ -656,28 +698,23 @@ bool XrSessionRunner::iterate(XrInputSink& sink, double& time_s) {
     const bool located = (vs.viewStateFlags & XR_VIEW_STATE_POSITION_VALID_BIT) &&
                          (vs.viewStateFlags & XR_VIEW_STATE_ORIENTATION_VALID_BIT);
     if (located && nv == 2) {
+      std::array<XrEyeFrame, 2> frames;
+      std::array<EyeSubmission, 2> submit;
       for (size_t e = 0; e < 2; ++e) {
-        auto& eye = m.eyes[e];
-        uint32_t index = 0;
-        XrSwapchainImageAcquireInfo aqi = xr_struct<XrSwapchainImageAcquireInfo>(XR_TYPE_SWAPCHAIN_IMAGE_ACQUIRE_INFO);
-        XR_CHECK(xrAcquireSwapchainImage(eye.swapchain, &aqi, &index));
-        XrSwapchainImageWaitInfo swi = xr_struct<XrSwapchainImageWaitInfo>(XR_TYPE_SWAPCHAIN_IMAGE_WAIT_INFO);
-        swi.timeout = XR_INFINITE_DURATION;
-        XR_CHECK(xrWaitSwapchainImage(eye.swapchain, &swi));
-        const Pose eye_pose = to_pose(views[e].pose);
-        m.config.renderer->render_eye(int(e), eye.images[index].image, m.format, eye.extent, view_matrix(eye_pose),
-                                      vulkan_projection(views[e].fov, m.config.near_m, m.config.far_m));
-        XrSwapchainImageReleaseInfo ri = xr_struct<XrSwapchainImageReleaseInfo>(XR_TYPE_SWAPCHAIN_IMAGE_RELEASE_INFO);
-        XR_CHECK(xrReleaseSwapchainImage(eye.swapchain, &ri));
-        pviews[e] = xr_struct<XrCompositionLayerProjectionView>(XR_TYPE_COMPOSITION_LAYER_PROJECTION_VIEW);
-        pviews[e].pose = views[e].pose;
-        pviews[e].fov = views[e].fov;
-        pviews[e].subImage.swapchain = eye.swapchain;
-        pviews[e].subImage.imageRect = {{0, 0}, {int32_t(eye.extent.width), int32_t(eye.extent.height)}};
+        const Impl::Eye& eye = m.eyes[e];
+        frames[e].color_index = acquire(eye.swapchain);
+        if (eye.depth_swapchain != XR_NULL_HANDLE) frames[e].depth_index = acquire(eye.depth_swapchain);
+        frames[e].view = eye_render_view(views[e], m.config.near_m, m.config.far_m);
+        submit[e] = {views[e].pose, views[e].fov, eye.swapchain, eye.depth_swapchain,
+                     {int32_t(eye.extent.width), int32_t(eye.extent.height)}};
       }
-      layer.space = m.space;
-      layer.viewCount = 2;
-      layer.views = pviews.data();
+      m.config.renderer->render(time_s, frames);  // submitted on the queue before the images go back
+      for (const Impl::Eye& eye : m.eyes) {
+        release(eye.swapchain);
+        if (eye.depth_swapchain != XR_NULL_HANDLE) release(eye.depth_swapchain);
+      }
+      m.layer.build(m.space, submit, m.config.near_m, m.config.far_m);
+      layers[0] = m.layer.header();
       layer_count = 1;
     }
   }
@@ -700,6 +737,7 @@ const XrRunStats& XrSessionRunner::stats() {
   m.stats.tracker_poses_received = m.trackers.poses_received();
   m.stats.invalid_poses = c.invalid_poses + m.trackers.invalid_poses();
   m.stats.instance_lost = machine_.instance_lost();
+  if (m.vk) m.stats.validation_errors = m.vk->validation_errors();
   return m.stats;
 }
 

@@ -2,9 +2,11 @@
 // The real OpenXR session: instance (every extension optional), head-mounted system, stereo view
 // configuration, STAGE space (LOCAL when the runtime has no stage), hand actions with suggested
 // bindings for five controller families, trackers and hand tracking when offered, the xrPollEvent
-// loop driving SessionStateMachine, and either a frame loop with a swapchain per eye (graphics,
-// XR_KHR_vulkan_enable2) or, with XR_MND_headless, no frames at all and time taken from
-// XR_KHR_convert_timespec_time. Input goes to an XrInputSink; eyes go to an XrEyeRenderer.
+// loop driving SessionStateMachine, and either a frame loop with a swapchain per eye (graphics:
+// the engine's VulkanContext, its instance and device created by the runtime through
+// XR_KHR_vulkan_enable2; depth swapchains submitted with the projection layer when the runtime
+// offers XR_KHR_composition_layer_depth) or, with XR_MND_headless, no frames at all and time taken
+// from XR_KHR_convert_timespec_time. Input goes to an XrInputSink; eyes go to an XrEyeRenderer.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -32,6 +34,8 @@ struct XrSessionConfig {
   ReplayConfig replay;                // where the replayed hands reach
   GrabConfig grab;
   float near_m = 0.05f, far_m = 100.f;
+  bool validation = false;            // Vulkan validation layer (WEFT_VALIDATION=1 also turns it on)
+  bool depth_layers = true;           // submit depth with the projection views when offered
 };
 
 // What a run reports (the `--json` summary of `weft run --mode xr[-headless]`).
@@ -45,6 +49,10 @@ struct XrRunStats {
   std::vector<std::string> session_states;      // states reached, in order
   std::vector<std::string> trackers;            // tracker roles seen
   uint64_t frames_rendered = 0;                 // frames submitted with a projection layer
+  bool depth_submitted = false;                 // projection views carry XR_KHR_composition_layer_depth
+  std::string vulkan_device;                    // the physical device the runtime chose
+  bool validation = false;                      // the Vulkan validation layer is on
+  uint64_t validation_errors = 0;               // errors it reported (0 when it is off)
   uint64_t hand_poses_received = 0;
   uint64_t tracker_poses_received = 0;
   uint64_t grabs = 0;

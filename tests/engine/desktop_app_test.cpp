@@ -11,6 +11,8 @@
 #include <GLFW/glfw3.h>
 #include <GLFW/glfw3native.h>
 
+// X11 defines None as a macro; weft's enums use it as a name (sim/grasp.h).
+#undef None
 #include "engine/desktop_app.h"
 #include "vulkan_probe.h"
 #include "xvfb_server.h"

@@ -25,6 +25,22 @@ TEST_CASE("renderer rejects a snapshot whose vertex count differs from the mesh"
   CHECK(ctx.validation_errors() == 0);
 }
 
+TEST_CASE("renderer takes the depth format targets bring, and refuses one it cannot render depth into" *
+          doctest::skip(!test::vulkan_available())) {
+  HeadlessDemo demo;
+  VulkanContext ctx(test::validated_options());
+  ctx.create_device();
+  const SnapshotMesh mesh = make_snapshot_mesh(demo.world().model());
+  Renderer chosen(ctx, OffscreenTarget::kFormat, mesh, demo.scene().props);
+  CHECK(Renderer::depth_attachment_supported(ctx.physical_device(), chosen.depth_format()));
+  CHECK(chosen.depth_format() == Renderer::kDepthFormats[0]);  // D32_SFLOAT on every desktop driver
+  Renderer given(ctx, OffscreenTarget::kFormat, mesh, demo.scene().props, 2, VK_FORMAT_D16_UNORM);
+  CHECK(given.depth_format() == VK_FORMAT_D16_UNORM);
+  CHECK_THROWS_AS(Renderer(ctx, OffscreenTarget::kFormat, mesh, demo.scene().props, 2, VK_FORMAT_R8G8B8A8_UNORM),
+                  std::runtime_error);
+  CHECK(ctx.validation_errors() == 0);
+}
+
 TEST_SUITE("validation") {
   TEST_CASE("frame time at 1280x720 with a 16k-vertex cloth" * doctest::skip(!test::vulkan_available())) {
     TableSceneSpec spec;

@@ -29,13 +29,13 @@ TEST_CASE("strain limiting brings a stretched grid back to the limit, keeps mome
   CHECK(max_edge_strain(model, x.data()) > 0.4f);
   StrainLimitScratch scratch;
   scratch.resize(model);
-  limit_strain(model, kin.data(), params, scratch, x.data(), v.data(), stats);
+  limit_strain(model, kin.data(), params, 0.01f, scratch, x.data(), v.data(), stats);
   CHECK(max_edge_strain(model, x.data()) <= params.max_strain + 2e-3f);
   CHECK(stats.corrected > 0);
   CHECK(x[0] == x0);
   StrainLimitParams off;
   off.enabled = false;
-  limit_strain(model, kin.data(), off, scratch, x.data(), v.data(), stats);
+  limit_strain(model, kin.data(), off, 0.01f, scratch, x.data(), v.data(), stats);
   CHECK(stats.corrected == 0);
 }
 
@@ -52,7 +52,7 @@ TEST_CASE("strain limiting of one edge moves the light end more and removes the 
   StrainLimitStats stats;
   StrainLimitScratch scratch;
   scratch.resize(model);
-  limit_strain(model, kin.data(), {}, scratch, x.data(), v.data(), stats);
+  limit_strain(model, kin.data(), {}, 0.01f, scratch, x.data(), v.data(), stats);
   const float excess = 1.5f - 1.1f;
   CHECK(x[0].x == doctest::Approx(0.25f * excess).epsilon(1e-3));
   CHECK(x[1].x == doctest::Approx(1.5f - 0.75f * excess).epsilon(1e-3));

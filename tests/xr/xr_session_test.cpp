@@ -7,12 +7,18 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <thread>
 
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "engine/snapshot_builder.h"
+#include "eye_pixels.h"
+#include "runtime_probe.h"
 #include "sim/mesh_generators.h"
-#include "xr/eye_renderer.h"
+#include "xr/scene_eye_renderer.h"
 #include "xr/input_sink.h"
 #include "xr/xr_check.h"
 #include "xr/xr_session.h"
@@ -22,23 +28,8 @@ using namespace weft::xr;
 
 namespace {
 
-// Empty when a runtime manifest exists; otherwise why the runtime tests are skipped. Only looks
-// for the manifest (cheap, done at static init for every test process); loading it is the test.
-std::string no_runtime_reason() {
-  namespace fs = std::filesystem;
-  if (const char* j = std::getenv("XR_RUNTIME_JSON"); j && *j)
-    return fs::exists(j) ? std::string() : std::string("XR_RUNTIME_JSON names a missing file: ") + j;
-  std::vector<fs::path> dirs;
-  if (const char* c = std::getenv("XDG_CONFIG_HOME"); c && *c) dirs.emplace_back(c);
-  else if (const char* h = std::getenv("HOME"); h && *h) dirs.emplace_back(fs::path(h) / ".config");
-  dirs.emplace_back("/etc/xdg");
-  for (const auto& d : dirs)
-    if (fs::exists(d / "openxr/1/active_runtime.json")) return {};
-  return "no OpenXR runtime (XR_RUNTIME_JSON unset and no active_runtime.json installed)";
-}
-
 const std::string kNoRuntime = [] {
-  std::string r = no_runtime_reason();
+  std::string r = test::no_runtime_reason();
   if (!r.empty()) std::fprintf(stderr, "xr_session_test: OpenXR runtime tests SKIPPED: %s\n", r.c_str());
   return r;
 }();
@@ -52,6 +43,31 @@ World small_cloth() {
   return World(build_cloth_model(mesh, Material{}, {g.rows * (g.columns + 1), g.rows * (g.columns + 1) + g.columns}),
                WorldConfig{});
 }
+
+// A 0.4 m curtain 1 m ahead of the stage origin at eye height (a simulated or standing user's head
+// is near 1.6 m there), pinned at its top corners.
+World curtain() {
+  GridSpec g;
+  g.width = g.height = 0.4f;
+  g.columns = g.rows = 8;
+  Mesh mesh = make_grid(g);
+  transform_mesh(mesh, glm::translate(glm::mat4(1.f), glm::vec3(-0.2f, 1.4f, -1.f)));
+  return World(build_cloth_model(mesh, Material{}, {g.rows * (g.columns + 1), g.rows * (g.columns + 1) + g.columns}),
+               WorldConfig{});
+}
+
+// What the eyes draw: the world as it stands (the test drives no sim steps).
+struct CurtainSource final : XrSnapshotSource {
+  explicit CurtainSource(const World& w) : world(w) {}
+  const World& world;
+  ClothSnapshot snap;
+  uint64_t asked = 0;
+  const ClothSnapshot& snapshot_at(double) override {
+    ++asked;
+    fill_snapshot(world, snap);
+    return snap;
+  }
+};
 
 // Iterates until stop() or the deadline, then asks to exit and drains until the runtime ends it.
 template <typename Stop>
@@ -107,22 +123,70 @@ TEST_CASE("OpenXR runtime: a headless session runs states - bindings and the rep
   CHECK(world.invalid_pose_count() == 0);
 }
 
-TEST_CASE("OpenXR runtime: a graphics session renders both eyes through XR_KHR_vulkan_enable2" *
-          doctest::skip(!kNoRuntime.empty())) {
-  ClearEyeRenderer clear({1.f, 0.f, 0.f, 1.f}, {0.f, 0.f, 1.f, 1.f});
+namespace {
+void graphics_session(bool depth_layers) {
+  World world = curtain();
+  CurtainSource source(world);
+  RenderSettings strain;
+  strain.strain_view = true;
+  SceneEyeRenderer eyes(make_snapshot_mesh(world.model()), SceneProps{}, source, strain);
+  std::vector<EyeCapture> captures;
+  std::vector<std::vector<uint8_t>> pixels;
+  eyes.capture_left_eye(5, [&](const EyeCapture& c) {
+    captures.push_back(c);
+    pixels.push_back(*c.rgba);
+  });
   XrSessionConfig cfg;
-  cfg.renderer = &clear;
+  cfg.renderer = &eyes;
+  cfg.validation = true;
+  cfg.depth_layers = depth_layers;
   XrSessionRunner r(cfg);
   r.create_session();
-  World world = small_cloth();
   WorldInputSink sink(world);
   run_session(r, sink, false, 8.0, [&] { return r.stats().frames_rendered >= 10; });
   const XrRunStats& s = r.stats();
   CAPTURE(s.runtime);
+  CAPTURE(s.vulkan_device);
   CHECK(r.done());
   CHECK(s.frames_rendered >= 10);
-  CHECK(clear.eyes_rendered() == 2 * s.frames_rendered);
+  CHECK(eyes.frames_rendered() == s.frames_rendered);
+  CHECK(source.asked == s.frames_rendered);
   CHECK(s.rejected_profiles.empty());
   CHECK(s.session_states.back() == "XR_SESSION_STATE_EXITING");
   CHECK(s.invalid_poses == 0);
+  CHECK(s.validation);
+  CHECK(s.validation_errors == 0);
+  const bool depth_offered =
+      std::find(s.extensions.begin(), s.extensions.end(), "XR_KHR_composition_layer_depth") != s.extensions.end();
+  CHECK(s.depth_submitted == (depth_offered && depth_layers));
+  CHECK(eyes.uses_runtime_depth() == s.depth_submitted);
+  REQUIRE(captures.size() >= 2);
+  // Each read-back left eye shows the curtain where it projects, and sky above the horizon.
+  for (size_t i = 0; i < captures.size(); ++i) {
+    const EyeCapture& c = captures[i];
+    const auto& px = pixels[i];
+    CAPTURE(c.frame);
+    CAPTURE(c.view.eye.y);
+    REQUIRE(px.size() == size_t(c.extent.width) * c.extent.height * 4);
+    const glm::vec2 size(float(c.extent.width), float(c.extent.height));
+    const glm::vec3 mid = project_to_pixel(c.view, {0.f, 1.6f, -1.f}, size);
+    REQUIRE(mid.x >= 0.f);
+    REQUIRE(mid.x < size.x);
+    REQUIRE(mid.y >= 0.f);
+    REQUIRE(mid.y < size.y);
+    CHECK(test::is_cloth_green(test::eye_pixel(px, c.extent, int(mid.x), int(mid.y))));
+    const glm::vec3 above = project_to_pixel(c.view, {0.f, 3.5f, -1.f}, size);  // well above the curtain
+    if (above.y >= 0.f) CHECK(test::is_sky(test::eye_pixel(px, c.extent, int(mid.x), int(above.y))));
+    CHECK(test::is_sky(test::eye_pixel(px, c.extent, 1, 1)));
+    const int green = test::count_cloth_green(px, c.extent);
+    CHECK(green > int(c.extent.width * c.extent.height) / 50);
+    CHECK(green < int(c.extent.width * c.extent.height) / 4);
+  }
+}
+}  // namespace
+
+TEST_CASE("OpenXR runtime: a graphics session draws the cloth into both eyes through the renderer" *
+          doctest::skip(!kNoRuntime.empty())) {
+  SUBCASE("with depth layers when offered") { graphics_session(true); }
+  SUBCASE("without depth layers") { graphics_session(false); }
 }

@@ -1,0 +1,73 @@
+#pragma once
+// `weft stress` (issue 7): scripted scenarios x noise levels x seeds, each run on the full pose path
+// (90 Hz device samples -> noise -> conditioning -> World at 240 Hz), measured against the same run
+// without noise. Definitions of every metric and the bounds: docs/stress.md.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+namespace weft::app {
+
+// Pass/fail bounds of one run (docs/stress.md).
+struct StressBounds {
+  uint64_t nan_count = 0;             // ticks with a non-finite position or velocity: none allowed
+  double strain_margin = 0.05;        // max edge strain l/l0 - 1 <= the noise-free run's + this
+  double max_vertex_speed = 10.0;     // m/s
+  double kinetic_energy_factor = 2.0; // peak kinetic energy <= factor x the noise-free run's + kinetic_energy_slack
+  double kinetic_energy_slack = 0.05; // J
+  double recovery_s = 0.25;           // s back to the noise-free path after a spike
+  double deviation_m = 0.10;          // centre-of-mass distance to the noise-free run, at every tick
+  double rest_error_m = 0.03;         // centre-of-mass distance to the noise-free run 2 s after release
+};
+
+struct StressRun {
+  std::string scenario, noise;
+  uint64_t seed = 0;
+  uint64_t nan_count = 0;
+  double max_strain = 0, max_vertex_speed = 0, peak_kinetic_energy = 0;
+  double recovery_s = 0, deviation_m = 0, rest_error_m = 0;
+  uint64_t spikes = 0, samples = 0, rejected_conditioning = 0, rejected_world = 0;
+  bool pass = true;
+  std::string failed;                 // which bounds broke, comma separated
+  // per tick (seed 0 only, for the plots)
+  std::vector<float> kinetic_energy, strain, deviation;
+};
+
+struct StressOptions {
+  std::vector<std::string> scenarios;  // empty: all
+  std::vector<std::string> noises;     // empty: all (engine/pose_noise.h noise_profile_names)
+  int seeds = 2;
+  uint32_t quads = 20;                 // cloth grid quads per side
+  bool conditioning = true;            // input conditioning on (off: only the World's own checks)
+  bool keep_series = true;
+};
+
+const std::vector<std::string>& stress_scenario_names();  // two_hand, tracker_circle, hand_sweep
+
+// Runs one scenario with one noise profile and seed; `baseline` (the same scenario without noise, or
+// null for that run itself) gives the deviation metrics.
+struct StressBaseline;
+StressRun run_stress_case(const std::string& scenario, const std::string& noise, uint64_t seed,
+                          const StressOptions& options, StressBaseline* record_baseline,
+                          const StressBaseline* baseline);
+
+struct StressBaseline {
+  double tick_h = 0;
+  std::vector<glm::dvec3> com;   // the cloth's centre of mass per tick (nticks), m
+  size_t nvert = 0;
+  double peak_kinetic_energy = 0;
+  double max_strain = 0;
+};
+
+// The whole matrix; progress on stderr.
+std::vector<StressRun> run_stress_matrix(const StressOptions& options, const StressBounds& bounds);
+void check_bounds(StressRun& run, const StressBounds& bounds, const StressBaseline& baseline);
+
+// One PNG per scenario: kinetic energy (top) and max strain (bottom) over time, one line per noise level.
+void write_stress_plot(const std::string& path, const std::vector<const StressRun*>& runs, double tick_h);
+// The colour of noise level k in the plots (RGB).
+void stress_plot_colour(size_t k, uint8_t rgb[3]);
+
+}  // namespace weft::app

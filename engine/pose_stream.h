@@ -1,0 +1,91 @@
+#pragma once
+// Pose streams (issue 7): every input sample of a session, with the tick at which it entered the sim,
+// in a JSON-lines file that `weft replay` re-runs bit for bit. Format: docs/pose_stream.md.
+#include <cstdint>
+#include <cstdio>
+#include <iosfwd>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/pose.h"
+
+namespace weft {
+
+// The first line: what scene the session ran on, so a replay can rebuild it.
+struct PoseStreamHeader {
+  int version = 1;
+  std::string scene = "table";  // the built-in table scene (engine/demo_scene.h)
+  uint32_t quads = 24;          // cloth grid quads per side
+  float cloth_size = 0.8f;      // m
+  double tick_hz = 240;
+  std::string source;           // free text: headless script, window, xr
+};
+
+enum class StreamRecordKind : uint8_t { Pose, Grab, Release, Reset };
+
+// One line of the body: an input as it entered the pose path at tick `tick` (before the step of that tick).
+struct StreamRecord {
+  uint64_t tick = 0;
+  StreamRecordKind kind = StreamRecordKind::Pose;
+  PoseSample sample;       // pose: the sample; grab: pose in sample.pose, hand in sample.device
+  float squeeze = 0;       // analog values of the controller, 0..1 (pose records)
+  float trigger = 0;
+  uint32_t buttons = 0;    // digital buttons, bit mask (pose records)
+  float radius = 0;        // grab radius, m
+};
+
+// The last line: how many ticks the session ran and its final World::state_hash().
+struct PoseStreamFooter {
+  uint64_t ticks = 0;
+  uint64_t hash = 0;
+};
+
+struct PoseStream {
+  PoseStreamHeader header;
+  std::vector<StreamRecord> records;  // ticks non-decreasing
+  PoseStreamFooter footer;
+};
+
+// A corrupt or truncated stream: names the file, the 1-based line and the problem.
+class PoseStreamError : public std::runtime_error {
+ public:
+  PoseStreamError(const std::string& file, size_t line, const std::string& problem);
+  const std::string& file() const { return file_; }
+  size_t line() const { return line_; }
+  const std::string& problem() const { return problem_; }
+
+ private:
+  std::string file_, problem_;
+  size_t line_;
+};
+
+const char* device_name(Device d);
+
+// Writes a stream line by line (flushed at finish and on destruction; a crash leaves a truncated file,
+// which the reader reports). Throws std::runtime_error when the file cannot be opened or written.
+class PoseStreamWriter {
+ public:
+  PoseStreamWriter(const std::string& path, const PoseStreamHeader& header);
+  ~PoseStreamWriter();
+  PoseStreamWriter(const PoseStreamWriter&) = delete;
+  PoseStreamWriter& operator=(const PoseStreamWriter&) = delete;
+
+  void write(const StreamRecord& record);
+  void finish(const PoseStreamFooter& footer);
+  uint64_t records_written() const { return records_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  uint64_t records_ = 0;
+  bool finished_ = false;
+};
+
+// Reads a whole stream; throws PoseStreamError on any problem (bad JSON, missing or mistyped field,
+// unknown device or record type, ticks going backwards, no header, no end line: truncated).
+PoseStream read_pose_stream(const std::string& path);
+PoseStream parse_pose_stream(std::istream& in, const std::string& name);
+
+}  // namespace weft

@@ -1,0 +1,48 @@
+#pragma once
+// Discrete inputs from the render/input side to the simulation (grab, release, reset, parameter
+// change). Each carries the tick at whose boundary it applies, so the same stream gives the same
+// state whatever the thread timing.
+#include <cmath>
+#include <cstdint>
+
+#include "sim/pose.h"
+#include "sim/world.h"
+
+namespace weft {
+
+enum class SimEventKind : uint8_t { Grab, Release, Reset, SetParameter };
+
+struct SimEvent {
+  uint64_t tick = 0;  // applies at the boundary before this tick is stepped (runtime tick count)
+  SimEventKind kind = SimEventKind::Reset;
+  Hand hand = Hand::Left;  // Grab, Release
+  Pose pose;               // Grab: where the hand closes, world frame
+  float radius = 0.05f;    // Grab: capture radius, m
+  uint32_t parameter = 0;  // SetParameter: id understood by the ParameterHook
+  double value = 0;        // SetParameter: new value
+};
+
+// Parameter changes go to a caller-supplied function, so the runtime needs no knowledge of them.
+struct ParameterHook {
+  bool (*apply)(World& world, uint32_t parameter, double value, void* context) = nullptr;
+  void* context = nullptr;
+};
+
+// First tick boundary at or after sim time t (s) for a tick rate (Hz): ceil(t * hz), with times that
+// are a tick's own time up to rounding mapping to that tick.
+inline uint64_t tick_at_time(double t, double tick_hz) {
+  if (!(t > 0)) return 0;
+  const double x = t * tick_hz;
+  const double r = std::round(x);
+  return uint64_t(std::fabs(x - r) < 1e-6 ? r : std::ceil(x));
+}
+
+struct EventResult {
+  bool applied = false;   // false: a parameter nobody handles
+  size_t grabbed = 0;     // Grab: vertices now held
+};
+
+// Applies one event to the world (the only place events touch it).
+EventResult apply_event(World& world, const SimEvent& event, const ParameterHook& hook = {});
+
+}  // namespace weft

@@ -1,0 +1,126 @@
+#pragma once
+// The simulation thread: steps a World at a fixed tick on absolute steady-clock deadlines and
+// exchanges data with the render/input side without locks or per-tick allocation:
+//   sim -> render: the newest ClothSnapshot through a triple buffer (the reader also keeps the previous
+//                  one, to interpolate by sim time);
+//   render -> sim: pose samples (latest value wins, PoseMailbox) and discrete events (bounded SPSC queue).
+// Inputs apply by their timestamps at tick boundaries, never by arrival: at the boundary before tick N
+// (sim time N / tick_hz) the sim hands the world every pose sample with time <= N / tick_hz, oldest
+// first per device, then every event stamped tick <= N, in queue order. An input that arrives after its
+// boundary applies at the next one and is counted late; in lockstep mode the sim never passes a tick
+// until the producer declares its inputs complete (set_input_horizon), which makes the state a function
+// of the input stream alone. Times here are the runtime clock (tick / tick_hz), monotonic across Reset
+// events, which restart only the world's own state.
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <thread>
+
+#include "engine/latency_histogram.h"
+#include "engine/pose_mailbox.h"
+#include "engine/sim_event.h"
+#include "engine/snapshot.h"
+#include "engine/spsc_queue.h"
+#include "engine/tick_scheduler.h"
+#include "engine/triple_buffer.h"
+#include "sim/world.h"
+
+namespace weft {
+
+// Called on the sim thread after every tick with the number of ticks done (instrumentation, tests).
+// Must not block or allocate.
+struct TickHook {
+  void (*after_tick)(uint64_t ticks_done, void* context) = nullptr;
+  void* context = nullptr;
+};
+
+// Scheduling class the sim thread asks for when it starts; what it got is in TickStats::priority.
+enum class SimPriority : uint8_t {
+  Normal,    // the default time-sharing class
+  High,      // time-sharing at nice -10: wakes ahead of ordinary work on a loaded machine
+  Realtime,  // SCHED_FIFO priority 10 (needs CAP_SYS_NICE); the kernel still caps RT use at 95%
+};
+const char* sim_priority_name(SimPriority p);
+
+struct SimThreadConfig {
+  double tick_hz = 240;       // 60 to 2000; must match the world's tick
+  uint64_t max_catch_up = 4;  // ticks run per wake at most; further due ticks are skipped and counted
+  size_t event_capacity = 1024;  // lockstep: must exceed the events stamped for any one tick
+  bool lockstep = false;      // step tick N only once set_input_horizon(> N) was called
+  SimPriority priority = SimPriority::Normal;  // not permitted: falls back realtime -> high -> normal
+  ParameterHook parameter_hook;
+  TickHook tick_hook;
+};
+
+// Newest snapshot plus the one before it, for interpolation.
+using SnapshotBuffer = TripleBuffer<ClothSnapshot, 2>;
+
+class SimThread {
+ public:
+  // Throws std::invalid_argument when tick_hz is out of range or differs from the world's.
+  SimThread(World world, const SimThreadConfig& config);
+  ~SimThread();
+  SimThread(const SimThread&) = delete;
+  SimThread& operator=(const SimThread&) = delete;
+
+  // --- control (the owning thread)
+  void start();
+  void stop();  // joins; the world and stats can then be read
+  bool running() const { return thread_.joinable(); }
+  void pause() { paused_.store(true, std::memory_order_relaxed); }
+  void resume() { paused_.store(false, std::memory_order_relaxed); }
+  bool paused() const { return paused_.load(std::memory_order_relaxed); }
+  // While paused: runs one more tick (ignored while running; pending steps are dropped on resume).
+  void single_step() {
+    if (paused()) step_requests_.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  // --- input producer (one thread)
+  // Queues an event for its tick; false when the queue is full (counted in stats.events_rejected).
+  bool push_event(const SimEvent& event) { return events_.push(event); }
+  void push_pose(const PoseSample& sample) { poses_.push(sample); }
+  // Lockstep: every input for ticks < tick (pose times < tick / tick_hz) has been pushed.
+  void set_input_horizon(uint64_t tick) { horizon_.store(tick, std::memory_order_release); }
+
+  // --- snapshot reader (one thread)
+  SnapshotBuffer& snapshots() { return snapshots_; }
+  const SnapshotMesh& mesh() const { return mesh_; }
+
+  // --- any thread
+  uint64_t ticks() const { return ticks_done_.load(std::memory_order_acquire); }
+  double tick_hz() const { return config_.tick_hz; }
+
+  // --- while not running
+  // Runs n ticks on the calling thread without the clock (lockstep still honoured: stops early and
+  // returns the ticks run if the horizon is reached).
+  uint64_t run_ticks(uint64_t n);
+  const World& world() const { return world_; }
+  TickStats stats() const;
+
+ private:
+  void loop();
+  bool tick_once();  // false: lockstep stall, nothing done
+  void publish_snapshot();
+
+  World world_;
+  SimThreadConfig config_;
+  SnapshotMesh mesh_;
+  SnapshotBuffer snapshots_;
+  SpscQueue<SimEvent> events_;
+  PoseMailbox poses_;
+  alignas(64) std::atomic<uint64_t> horizon_{0};
+  std::atomic<bool> stop_{false}, paused_{false};
+  std::atomic<uint64_t> step_requests_{0};
+  std::atomic<uint64_t> ticks_done_{0};
+  std::thread thread_;
+
+  // Sim-thread state.
+  uint64_t tick_ = 0;  // runtime tick count (never reset; a Reset event restarts only the world)
+  TickStats counters_;
+  LatencyHistogram step_hist_, lateness_hist_, publish_hist_;
+  std::array<PoseSample, kDeviceCount> last_pose_{};
+  std::array<bool, kDeviceCount> pose_seen_{};
+  std::array<bool, 2> grabbing_{};
+};
+
+}  // namespace weft

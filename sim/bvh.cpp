@@ -1,0 +1,203 @@
+#include "sim/bvh.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace weft {
+namespace {
+
+uint32_t find_root(std::vector<uint32_t>& parent, uint32_t i) {
+  while (parent[i] != i) i = parent[i] = parent[parent[i]];
+  return i;
+}
+
+// Whether the triangles [begin, end) form one patch connected through shared edges.
+bool edge_connected(const ClothModel& model, const uint32_t* begin, const uint32_t* end,
+                    std::vector<int32_t>& slot, std::vector<uint32_t>& parent) {
+  const size_t n = size_t(end - begin);
+  parent.resize(n);
+  std::iota(parent.begin(), parent.end(), 0u);
+  for (size_t k = 0; k < n; ++k) slot[begin[k]] = int32_t(k);
+  size_t groups = n;
+  const auto& edge_tri = model.topology.edge_triangles;
+  for (size_t k = 0; k < n; ++k)
+    for (uint32_t e : model.triangle_edge[begin[k]])
+      for (int32_t other : edge_tri[e]) {
+        if (other < 0 || slot[size_t(other)] < 0) continue;
+        const uint32_t ra = find_root(parent, uint32_t(k)), rb = find_root(parent, uint32_t(slot[size_t(other)]));
+        if (ra != rb) { parent[ra] = rb; --groups; }
+      }
+  for (size_t k = 0; k < n; ++k) slot[begin[k]] = -1;
+  return groups == 1;
+}
+
+}  // namespace
+
+TriangleBvh::TriangleBvh(const ClothModel& model) {
+  const size_t ntri = model.triangle_count();
+  centroid_.resize(ntri);
+  for (size_t t = 0; t < ntri; ++t) {
+    const auto& tri = model.triangle[t];
+    centroid_[t] = (model.rest_position[tri[0]] + model.rest_position[tri[1]] + model.rest_position[tri[2]]) / 3.f;
+  }
+  // Connected pieces (through shared vertices), so that no node below a piece's root mixes pieces.
+  std::vector<uint32_t> parent(model.vertex_count());
+  std::iota(parent.begin(), parent.end(), 0u);
+  for (const auto& tri : model.triangle) {
+    const uint32_t r0 = find_root(parent, tri[0]);
+    for (int k = 1; k < 3; ++k) parent[find_root(parent, tri[k])] = r0;
+  }
+  component_.resize(ntri);
+  for (size_t t = 0; t < ntri; ++t) component_[t] = find_root(parent, model.triangle[t][0]);
+
+  // Feature ownership: the first triangle that holds a vertex or an edge tests it.
+  feature_mask_.assign(ntri, 0);
+  std::vector<uint8_t> vertex_taken(model.vertex_count(), 0), edge_taken(model.edge_count, 0);
+  for (size_t t = 0; t < ntri; ++t)
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t v = model.triangle[t][k], e = model.triangle_edge[t][k];
+      if (!vertex_taken[v]) { vertex_taken[v] = 1; feature_mask_[t] |= uint8_t(1u << k); }
+      if (!edge_taken[e]) { edge_taken[e] = 1; feature_mask_[t] |= uint8_t(1u << (3 + k)); }
+    }
+
+  std::vector<uint32_t> order(ntri);
+  std::iota(order.begin(), order.end(), 0u);
+  nodes_.reserve(2 * ntri);
+  if (ntri > 0) build(model, order.data(), order.data() + ntri);
+
+  // Connectivity flag per node (edge-connected patch), used by the curvature criterion.
+  std::vector<int32_t> slot(ntri, -1);
+  std::vector<uint32_t> dsu;
+  std::vector<uint32_t> tris;
+  for (size_t i = nodes_.size(); i-- > 0;) {
+    BvhNode& node = nodes_[i];
+    if (node.triangle >= 0) { node.connected = 1; continue; }
+    // Gather the node's triangles (leaves below it).
+    tris.clear();
+    stack_.clear();
+    stack_.push_back({int32_t(i), 0});
+    while (!stack_.empty()) {
+      const int32_t k = stack_.back().first;
+      stack_.pop_back();
+      if (nodes_[size_t(k)].triangle >= 0) tris.push_back(uint32_t(nodes_[size_t(k)].triangle));
+      else { stack_.push_back({nodes_[size_t(k)].left, 0}); stack_.push_back({nodes_[size_t(k)].right, 0}); }
+    }
+    node.connected = edge_connected(model, tris.data(), tris.data() + tris.size(), slot, dsu) ? 1 : 0;
+  }
+  centroid_ = {};
+  component_ = {};
+}
+
+int32_t TriangleBvh::build(const ClothModel& model, uint32_t* begin, uint32_t* end) {
+  const int32_t index = int32_t(nodes_.size());
+  nodes_.emplace_back();
+  if (end - begin == 1) {
+    nodes_[size_t(index)].triangle = int32_t(*begin);
+    return index;
+  }
+  uint32_t* mid = nullptr;
+  const bool one_piece = std::all_of(begin, end, [&](uint32_t t) { return component_[t] == component_[*begin]; });
+  if (!one_piece) {
+    // Split between pieces, at the piece boundary nearest the middle.
+    std::stable_sort(begin, end, [&](uint32_t a, uint32_t b) { return component_[a] < component_[b]; });
+    uint32_t* half = begin + (end - begin) / 2;
+    uint32_t* lo = half;
+    while (lo > begin && component_[*(lo - 1)] == component_[*lo]) --lo;
+    uint32_t* hi = half;
+    while (hi < end && component_[*(hi - 1)] == component_[*hi]) ++hi;
+    mid = (lo > begin && (hi == end || half - lo <= hi - half)) ? lo : hi;
+  } else {
+    glm::vec3 lo(INFINITY), hi(-INFINITY);
+    for (uint32_t* t = begin; t != end; ++t) { lo = glm::min(lo, centroid_[*t]); hi = glm::max(hi, centroid_[*t]); }
+    const glm::vec3 extent = hi - lo;
+    const int axis = extent.x >= extent.y && extent.x >= extent.z ? 0 : (extent.y >= extent.z ? 1 : 2);
+    mid = begin + (end - begin) / 2;
+    std::nth_element(begin, mid, end, [&](uint32_t a, uint32_t b) { return centroid_[a][axis] < centroid_[b][axis]; });
+  }
+  const int32_t left = build(model, begin, mid);
+  const int32_t right = build(model, mid, end);
+  nodes_[size_t(index)].left = left;
+  nodes_[size_t(index)].right = right;
+  return index;
+}
+
+void TriangleBvh::refit(const ClothModel& model, const glm::vec3* x, const glm::vec3* xp, float margin) {
+  constexpr float pi = 3.14159265358979f;
+  for (size_t i = nodes_.size(); i-- > 0;) {
+    BvhNode& node = nodes_[i];
+    if (node.triangle >= 0) {
+      const auto& tri = model.triangle[size_t(node.triangle)];
+      const glm::vec3 &a = x[tri[0]], &b = x[tri[1]], &c = x[tri[2]];
+      const glm::vec3 &pa = xp[tri[0]], &pb = xp[tri[1]], &pc = xp[tri[2]];
+      node.lo = glm::min(glm::min(glm::min(a, b), glm::min(c, pa)), glm::min(pb, pc)) - margin;
+      node.hi = glm::max(glm::max(glm::max(a, b), glm::max(c, pa)), glm::max(pb, pc)) + margin;
+      node.normal_sum = 0.5f * glm::cross(b - a, c - a);
+      const float len = glm::length(node.normal_sum);
+      node.cone_axis = len > 0.f ? node.normal_sum / len : glm::vec3(0.f);
+      node.cone_half_angle = len > 0.f ? 0.f : pi;
+      continue;
+    }
+    const BvhNode& l = nodes_[size_t(node.left)];
+    const BvhNode& r = nodes_[size_t(node.right)];
+    node.lo = glm::min(l.lo, r.lo);
+    node.hi = glm::max(l.hi, r.hi);
+    node.normal_sum = l.normal_sum + r.normal_sum;
+    const float len = glm::length(node.normal_sum);
+    if (!(len > 0.f) || l.cone_half_angle >= pi || r.cone_half_angle >= pi) {
+      node.cone_axis = glm::vec3(0.f);
+      node.cone_half_angle = pi;
+      continue;
+    }
+    node.cone_axis = node.normal_sum / len;
+    // The merged cone contains both child cones: the angle to each child axis plus its half-angle.
+    const float al = std::acos(std::clamp(glm::dot(node.cone_axis, l.cone_axis), -1.f, 1.f)) + l.cone_half_angle;
+    const float ar = std::acos(std::clamp(glm::dot(node.cone_axis, r.cone_axis), -1.f, 1.f)) + r.cone_half_angle;
+    node.cone_half_angle = std::min(pi, std::max(al, ar));
+  }
+}
+
+void TriangleBvh::self_pairs(float cone_limit, std::vector<TrianglePair>& out) {
+  out.clear();
+  stats_ = {};
+  if (nodes_.empty()) return;
+  auto overlap = [](const BvhNode& a, const BvhNode& b) {
+    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
+           b.lo.z <= a.hi.z;
+  };
+  stack_.clear();
+  stack_.push_back({0, 0});
+  while (!stack_.empty()) {
+    const auto [ia, ib] = stack_.back();
+    stack_.pop_back();
+    ++stats_.node_visits;
+    const BvhNode& a = nodes_[size_t(ia)];
+    if (ia == ib) {
+      if (a.triangle >= 0) continue;
+      if (a.connected && a.cone_half_angle < cone_limit) { ++stats_.cone_skips; continue; }
+      stack_.push_back({a.left, a.left});
+      stack_.push_back({a.right, a.right});
+      stack_.push_back({a.left, a.right});
+      continue;
+    }
+    const BvhNode& b = nodes_[size_t(ib)];
+    if (!overlap(a, b)) continue;
+    if (a.triangle >= 0 && b.triangle >= 0) {
+      out.push_back({uint32_t(a.triangle), uint32_t(b.triangle)});
+      continue;
+    }
+    // Descend the inner node with the larger box (or the only inner one).
+    const glm::vec3 ea = a.hi - a.lo, eb = b.hi - b.lo;
+    const bool split_a = b.triangle >= 0 || (a.triangle < 0 && ea.x + ea.y + ea.z >= eb.x + eb.y + eb.z);
+    if (split_a) {
+      stack_.push_back({a.left, ib});
+      stack_.push_back({a.right, ib});
+    } else {
+      stack_.push_back({ia, b.left});
+      stack_.push_back({ia, b.right});
+    }
+  }
+  stats_.leaf_pairs = out.size();
+}
+
+}  // namespace weft

@@ -1,0 +1,70 @@
+#pragma once
+// Bounding-volume hierarchy over the cloth triangles with normal cones, for self-collision
+// (Volino, Courchesne & Thalmann 1995 section 4.1). The tree is built once from the rest shape and
+// refitted every tick; a subtree that is one edge-connected patch whose normals stay inside a cone of
+// half-angle below the limit is a height field over the cone's axis and cannot fold onto itself, so
+// its self-test is skipped (Volino's curvature criterion).
+#include <cstdint>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "sim/cloth_model.h"
+
+namespace weft {
+
+struct BvhNode {
+  glm::vec3 lo{0.f}, hi{0.f};    // axis-aligned bounds at the last refit, m
+  glm::vec3 normal_sum{0.f};     // sum of area-weighted triangle normals below the node
+  glm::vec3 cone_axis{0.f};      // unit axis of the normal cone (zero when the normals cancel)
+  float cone_half_angle = 0.f;   // half-angle of the normal cone, radians (pi when unbounded)
+  int32_t left = -1, right = -1; // children (left > node index); -1 for a leaf
+  int32_t triangle = -1;         // the leaf's triangle, -1 for an inner node
+  uint8_t connected = 0;         // 1 if the node's triangles form one edge-connected patch
+};
+
+struct TrianglePair {
+  uint32_t a = 0, b = 0;  // triangle indices, a != b
+};
+
+struct BvhTraversalStats {
+  uint64_t node_visits = 0;     // node pairs popped during the last traversal
+  uint64_t cone_skips = 0;      // subtrees whose self-test the curvature criterion skipped
+  uint64_t leaf_pairs = 0;      // candidate triangle pairs produced
+};
+
+class TriangleBvh {
+ public:
+  TriangleBvh() = default;
+  // Builds the topology of the tree from the model's rest shape: disconnected pieces are split apart
+  // first, then each piece by the median of triangle centroids along the longest axis.
+  explicit TriangleBvh(const ClothModel& model);
+
+  // Recomputes bounds and cones. Each leaf bounds its triangle at both position sets (the motion of
+  // the step), grown by margin on every side; cones come from the current positions.
+  void refit(const ClothModel& model, const glm::vec3* current, const glm::vec3* previous, float margin);
+
+  // Appends every pair of distinct triangles whose leaf bounds overlap to out (cleared first), each
+  // unordered pair once, skipping the self-test of connected subtrees whose cone half-angle is below
+  // cone_limit (radians; pass a negative value to skip nothing). Allocates only while out and the
+  // traversal stack grow past their largest size so far.
+  void self_pairs(float cone_limit, std::vector<TrianglePair>& out);
+
+  const std::vector<BvhNode>& nodes() const { return nodes_; }
+  const BvhTraversalStats& stats() const { return stats_; }
+  // Features a triangle tests as the first of a pair, so that shared vertices and edges are tested
+  // once: bit k (k < 3) owns corner k, bit 3 + k owns the edge opposite corner k.
+  const std::vector<uint8_t>& feature_mask() const { return feature_mask_; }
+
+ private:
+  int32_t build(const ClothModel& model, uint32_t* begin, uint32_t* end);
+
+  std::vector<BvhNode> nodes_;          // pre-order: children after their parent; root at 0
+  std::vector<uint8_t> feature_mask_;   // per triangle (ntri)
+  std::vector<glm::vec3> centroid_;     // rest centroid per triangle (ntri), build only
+  std::vector<uint32_t> component_;     // connected piece per triangle (ntri), build only
+  std::vector<std::pair<int32_t, int32_t>> stack_;
+  BvhTraversalStats stats_;
+};
+
+}  // namespace weft

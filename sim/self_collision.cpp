@@ -1,0 +1,216 @@
+#include "sim/self_collision.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/collision_geometry.h"
+
+namespace weft {
+namespace {
+
+bool has_vertex(const std::array<uint32_t, 3>& t, uint32_t v) { return t[0] == v || t[1] == v || t[2] == v; }
+
+float displacement(const glm::vec3* x, const glm::vec3* xp, uint32_t i) { return glm::length(x[i] - xp[i]); }
+
+}  // namespace
+
+SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig& config)
+    : config_(config), bvh_(model), previous_(model.vertex_count()), inv_mass_(model.vertex_count()) {
+  pairs_.reserve(8 * model.triangle_count());
+  contacts_.reserve(2 * model.vertex_count());
+}
+
+void SelfCollision::begin_step(const ClothState& state) {
+  std::copy(state.position.begin(), state.position.end(), previous_.begin());
+  have_previous_ = true;
+}
+
+void SelfCollision::resolve(const ClothModel& model, ClothState& state, float h) {
+  stats_ = {};
+  contacts_.clear();
+  if (!config_.enabled || model.triangle_count() == 0) {
+    have_previous_ = false;
+    return;
+  }
+  const size_t n = model.vertex_count();
+  glm::vec3* x = state.position.data();
+  glm::vec3* v = state.velocity.data();
+  for (size_t i = 0; i < n; ++i) {
+    if (!have_previous_) previous_[i] = x[i] - h * v[i];
+    inv_mass_[i] = state.kinematic[i] ? 0.f : model.inv_mass[i];
+  }
+  have_previous_ = false;
+  detect(model, x);
+
+  // Positions: project every violated contact, mass-weighted so that sum m dx = 0 (section 3.5).
+  const float thickness = config_.thickness;
+  const float* im = inv_mass_.data();
+  for (int pass = 0; pass < config_.iterations; ++pass) {
+    float worst = 0.f;
+    for (SelfContact& c : contacts_) {
+      glm::vec3 r(0.f);
+      for (int k = 0; k < 4; ++k) r += c.weight[k] * x[c.vertex[k]];
+      const float gap = glm::dot(r, c.normal) - thickness;
+      if (gap >= 0.f) continue;
+      worst = std::max(worst, -gap);
+      const float lambda = -gap / c.inv_mass_sum;
+      for (int k = 0; k < 4; ++k) x[c.vertex[k]] += (lambda * c.weight[k] * im[c.vertex[k]]) * c.normal;
+      c.pushed -= gap;
+    }
+    stats_.position_passes = pass + 1;
+    if (worst < 1e-3f * thickness) break;
+  }
+
+  // Velocities: perfectly inelastic along the normal, Coulomb friction bounded by mu times the normal
+  // impulse of the same contact, both momentum-conserving (section 3.5).
+  const float mu = config_.friction;
+  const int velocity_passes = 1 + config_.iterations / 4;
+  for (int pass = 0; pass < velocity_passes; ++pass) {
+    for (SelfContact& c : contacts_) {
+      glm::vec3 vr(0.f);
+      for (int k = 0; k < 4; ++k) vr += c.weight[k] * v[c.vertex[k]];
+      const float vn = glm::dot(vr, c.normal);
+      const float approach = std::max(-vn, 0.f);
+      glm::vec3 dv_rel = approach * c.normal;
+      if (pass == 0 && mu > 0.f && (approach > 0.f || c.pushed > 0.f)) {
+        // The normal impulse includes the position correction, a velocity pushed / h applied over
+        // the step; the larger of the two bounds the friction (no double counting of a resting
+        // contact, where both are g h).
+        const glm::vec3 vt = vr - vn * c.normal;
+        const float vt_len = glm::length(vt);
+        const float jn = std::max(approach, c.pushed / h);
+        if (vt_len > 0.f) dv_rel -= std::min(vt_len, mu * jn) / vt_len * vt;
+      }
+      if (dv_rel == glm::vec3(0.f)) continue;
+      // Changing the relative velocity by dv_rel: v_k += w_k / m_k dv_rel / sum(w^2 / m).
+      const glm::vec3 impulse = dv_rel / c.inv_mass_sum;
+      for (int k = 0; k < 4; ++k) v[c.vertex[k]] += (c.weight[k] * im[c.vertex[k]]) * impulse;
+    }
+  }
+
+  float worst = 0.f;
+  for (const SelfContact& c : contacts_) {
+    glm::vec3 r(0.f);
+    for (int k = 0; k < 4; ++k) r += c.weight[k] * x[c.vertex[k]];
+    worst = std::max(worst, thickness - glm::dot(r, c.normal));
+  }
+  stats_.max_violation = std::max(worst, 0.f);
+}
+
+void SelfCollision::detect(const ClothModel& model, const glm::vec3* x) {
+  const float reach = config_.thickness * config_.detection_scale;
+  bvh_.refit(model, x, previous_.data(), 0.5f * reach);
+  bvh_.self_pairs(config_.cone_limit, pairs_);
+  stats_.candidate_pairs = pairs_.size();
+  stats_.cone_skips = bvh_.stats().cone_skips;
+  const auto& mask = bvh_.feature_mask();
+  for (const TrianglePair& p : pairs_) {
+    const auto& ta = model.triangle[p.a];
+    const auto& tb = model.triangle[p.b];
+    const uint8_t ma = mask[p.a], mb = mask[p.b];
+    for (int k = 0; k < 3; ++k) {
+      if (ma & (1u << k)) add_vertex_triangle(x, ta[k], tb);
+      if (mb & (1u << k)) add_vertex_triangle(x, tb[k], ta);
+    }
+    for (int ka = 0; ka < 3; ++ka) {
+      if (!(ma & (1u << (3 + ka)))) continue;
+      for (int kb = 0; kb < 3; ++kb) {
+        if (!(mb & (1u << (3 + kb)))) continue;
+        add_edge_edge(x, ta[(ka + 1) % 3], ta[(ka + 2) % 3], tb[(kb + 1) % 3], tb[(kb + 2) % 3]);
+      }
+    }
+  }
+}
+
+void SelfCollision::push_contact(const std::array<uint32_t, 4>& vert, const std::array<float, 4>& w,
+                                 const glm::vec3& normal) {
+  SelfContact c;
+  c.vertex = vert;
+  c.weight = w;
+  c.normal = normal;
+  for (int k = 0; k < 4; ++k) c.inv_mass_sum += w[k] * w[k] * inv_mass_[vert[k]];
+  if (!(c.inv_mass_sum > 0.f)) return;  // every vertex kinematic: nothing can move
+  if (contacts_.size() >= config_.max_contacts_per_vertex * previous_.size()) {
+    ++stats_.dropped;
+    return;
+  }
+  contacts_.push_back(c);
+}
+
+void SelfCollision::add_vertex_triangle(const glm::vec3* x, uint32_t v, const std::array<uint32_t, 3>& tri) {
+  if (has_vertex(tri, v)) return;
+  const glm::vec3* xp = previous_.data();
+  const glm::vec3 &a = x[tri[0]], &b = x[tri[1]], &c = x[tri[2]];
+  const glm::vec3 w = closest_point_on_triangle(x[v], a, b, c);
+  const glm::vec3 d = x[v] - (w.x * a + w.y * b + w.z * c);
+  const float dist = glm::length(d);
+  const float reach = config_.thickness * config_.detection_scale;
+  // Quick reject before the side test: farther than anything could have travelled this step.
+  const float travel = displacement(x, xp, v) + std::max({displacement(x, xp, tri[0]), displacement(x, xp, tri[1]),
+                                                          displacement(x, xp, tri[2])});
+  if (dist >= reach + travel) return;
+
+  glm::vec3 normal = glm::cross(b - a, c - a);
+  const float nlen = glm::length(normal);
+  if (!(nlen > 0.f)) return;
+  normal /= nlen;
+  // Side at the start of the step, with the same barycentric point (cinematical tracking, 4.3).
+  const glm::vec3 &pa = xp[tri[0]], &pb = xp[tri[1]], &pc = xp[tri[2]];
+  glm::vec3 normal_prev = glm::cross(pb - pa, pc - pa);
+  if (!(glm::dot(normal_prev, normal_prev) > 0.f)) normal_prev = normal;
+  const float side_prev = glm::dot(xp[v] - (w.x * pa + w.y * pb + w.z * pc), normal_prev);
+  const float side_now = glm::dot(d, normal);
+  const bool crossed = (side_prev >= 0.f) != (side_now >= 0.f);
+  const bool interior = w.x > 1e-4f && w.y > 1e-4f && w.z > 1e-4f;
+  if (crossed) {
+    if (!interior) return;  // passed beside the triangle, not through it
+    ++stats_.crossed;
+  } else if (dist >= reach) {
+    return;
+  }
+  const float sign = side_prev >= 0.f ? 1.f : -1.f;
+  const glm::vec3 n = (!crossed && dist > 1e-3f * config_.thickness) ? d / dist : sign * normal;
+  push_contact({v, tri[0], tri[1], tri[2]}, {1.f, -w.x, -w.y, -w.z}, n);
+  ++stats_.vertex_triangle;
+}
+
+void SelfCollision::add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1) {
+  if (i0 == j0 || i0 == j1 || i1 == j0 || i1 == j1) return;
+  const glm::vec3* xp = previous_.data();
+  const SegmentParams st = closest_points_on_segments(x[i0], x[i1], x[j0], x[j1]);
+  // End points are vertex proximities, which the vertex-triangle tests cover.
+  if (st.s <= 0.f || st.s >= 1.f || st.t <= 0.f || st.t >= 1.f) return;
+  const glm::vec3 p = x[i0] + st.s * (x[i1] - x[i0]), q = x[j0] + st.t * (x[j1] - x[j0]);
+  const glm::vec3 d = p - q;
+  const float dist = glm::length(d);
+  const float reach = config_.thickness * config_.detection_scale;
+  const float travel = std::max(displacement(x, xp, i0), displacement(x, xp, i1)) +
+                       std::max(displacement(x, xp, j0), displacement(x, xp, j1));
+  if (dist >= reach + travel) return;
+
+  glm::vec3 axis = glm::cross(x[i1] - x[i0], x[j1] - x[j0]);
+  const float alen = glm::length(axis);
+  const glm::vec3 d_prev = (xp[i0] + st.s * (xp[i1] - xp[i0])) - (xp[j0] + st.t * (xp[j1] - xp[j0]));
+  bool crossed = false;
+  float sign = 1.f;
+  if (alen > 1e-3f * glm::length(x[i1] - x[i0]) * glm::length(x[j1] - x[j0])) {
+    axis /= alen;
+    const glm::vec3 axis_prev = glm::cross(xp[i1] - xp[i0], xp[j1] - xp[j0]);
+    const float side_prev = glm::dot(d_prev, axis_prev), side_now = glm::dot(d, axis);
+    crossed = (side_prev >= 0.f) != (side_now >= 0.f);
+    sign = side_prev >= 0.f ? 1.f : -1.f;
+  } else {
+    // Nearly parallel edges: no reliable axis; use the separation direction and its history.
+    if (!(dist > 1e-3f * config_.thickness)) return;
+    axis = d / dist;
+    crossed = glm::dot(d_prev, d) < 0.f;
+    sign = crossed ? -1.f : 1.f;
+  }
+  if (crossed) ++stats_.crossed;
+  else if (dist >= reach) return;
+  const glm::vec3 n = (!crossed && dist > 1e-3f * config_.thickness) ? d / dist : sign * axis;
+  push_contact({i0, i1, j0, j1}, {1.f - st.s, st.s, st.t - 1.f, -st.t}, n);
+  ++stats_.edge_edge;
+}
+
+}  // namespace weft

@@ -1,0 +1,92 @@
+#pragma once
+// Cloth self-collision after Volino, Courchesne & Thalmann 1995: proximities (vertex-triangle and
+// edge-edge closer than the thickness) found through a triangle BVH with the curvature criterion
+// (section 4.1, 4.2), answered by position then velocity corrections that conserve momentum,
+// perfectly inelastic along the normal with Coulomb friction along the tangent, iterated over all
+// contacts (section 3.5). Each contact is oriented by the side its features were on at the start of
+// the step (the "cinematical tracking" of section 4.3), so layers that touch stay on their own side
+// and a feature that crossed during the step is pulled back.
+//
+// Call begin_step before the integrator (it records the start-of-step positions, which orient the
+// contacts) and resolve after it and after anything else that moves the cloth during the tick
+// (colliders). Without begin_step the start positions are taken as x - h v, exact only when nothing
+// but an integrator ending with x += h v moved the cloth. Several disconnected pieces in one model
+// share one tree. Kinematic vertices are never moved (infinite mass).
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "sim/bvh.h"
+#include "sim/cloth_model.h"
+#include "sim/cloth_state.h"
+
+namespace weft {
+
+struct SelfCollisionConfig {
+  bool enabled = true;
+  float thickness = 0.004f;    // distance kept between non-adjacent features, m; keep it below about a
+                               // third of the shortest edge, or flat neighbourhoods look like contacts
+  float friction = 0.3f;       // Coulomb coefficient between layers
+  int iterations = 8;          // Gauss-Seidel passes over the contacts, for positions and for velocities
+  float cone_limit = 1.0472f;  // curvature criterion: half-angle (rad, 60 deg) under which a connected patch
+                               // is skipped; below 90 deg as Volino requires, with margin for proximity
+  size_t max_contacts_per_vertex = 16;  // cap on contacts (x nvert) so a blown-up state cannot grow memory
+  float detection_scale = 1.5f;  // contacts are kept from thickness x scale, so corrections that close a
+                                 // gap during the iterations are still seen
+};
+
+struct SelfCollisionStats {
+  uint64_t candidate_pairs = 0;   // triangle pairs from the BVH
+  uint64_t vertex_triangle = 0;   // vertex-triangle contacts
+  uint64_t edge_edge = 0;         // edge-edge contacts
+  uint64_t crossed = 0;           // contacts whose features changed side during the step (pulled back)
+  uint64_t cone_skips = 0;        // subtrees skipped by the curvature criterion
+  uint64_t dropped = 0;           // contacts left out because the cap was reached
+  int position_passes = 0;        // Gauss-Seidel passes taken (stops early when all are satisfied)
+  float max_violation = 0;        // largest remaining (thickness - distance) after the passes, m
+};
+
+// One contact: the relative position r = sum_k weight_k x_k (first feature minus second) must keep
+// r . normal >= thickness.
+struct SelfContact {
+  std::array<uint32_t, 4> vertex{};  // the vertex and triangle corners, or the two edges' ends
+  std::array<float, 4> weight{};     // +barycentric on the first feature, -barycentric on the second
+  glm::vec3 normal{0.f};             // unit, from the second feature toward the first
+  float inv_mass_sum = 0;            // sum_k weight_k^2 / m_k (kinematic: 0)
+  float pushed = 0;                  // accumulated position correction along the normal this step, m
+};
+
+class SelfCollision {
+ public:
+  SelfCollision(const ClothModel& model, const SelfCollisionConfig& config = {});
+
+  // Records the positions at the start of the tick (a copy, no allocation).
+  void begin_step(const ClothState& state);
+  // Detects and answers self-contacts of state after a step of h seconds. No allocation once the
+  // contact and pair buffers have reached their largest size.
+  void resolve(const ClothModel& model, ClothState& state, float h);
+
+  const SelfCollisionConfig& config() const { return config_; }
+  void set_config(const SelfCollisionConfig& config) { config_ = config; }
+  const SelfCollisionStats& stats() const { return stats_; }
+  const std::vector<SelfContact>& contacts() const { return contacts_; }
+
+ private:
+  void detect(const ClothModel& model, const glm::vec3* x);
+  void add_vertex_triangle(const glm::vec3* x, uint32_t v, const std::array<uint32_t, 3>& tri);
+  void add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1);
+  void push_contact(const std::array<uint32_t, 4>& v, const std::array<float, 4>& w, const glm::vec3& n);
+
+  SelfCollisionConfig config_;
+  TriangleBvh bvh_;
+  std::vector<glm::vec3> previous_;      // start-of-step positions (nvert)
+  bool have_previous_ = false;           // begin_step was called for this tick
+  std::vector<float> inv_mass_;          // 1 / m per vertex, 0 for kinematic vertices (nvert)
+  std::vector<TrianglePair> pairs_;      // candidate triangle pairs
+  std::vector<SelfContact> contacts_;    // this step's contacts
+  SelfCollisionStats stats_;
+};
+
+}  // namespace weft

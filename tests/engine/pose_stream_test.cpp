@@ -1,0 +1,113 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <string>
+
+#include "engine/pose_stream.h"
+
+namespace weft {
+namespace {
+
+const std::string kHeader =
+    R"({"format":"weft-pose-stream","version":1,"scene":"table","quads":8,"cloth_size":0.5,"tick_hz":240})" "\n";
+const std::string kPose =
+    R"({"tick":0,"type":"pose","device":"left","t":0,"p":[0,1,0],"q":[1,0,0,0],"valid":true})" "\n";
+const std::string kEnd = R"({"type":"end","ticks":10,"records":1,"hash":"00000000000000ab"})" "\n";
+
+size_t error_line(const std::string& text, std::string* problem = nullptr) {
+  std::istringstream in(text);
+  try {
+    parse_pose_stream(in, "s.jsonl");
+  } catch (const PoseStreamError& e) {
+    if (problem) *problem = e.problem();
+    CHECK(std::string(e.what()).find("s.jsonl:") == 0);
+    return e.line();
+  }
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("pose stream: a written stream reads back exactly, NaN and Inf included") {
+  const std::string path = std::string(WEFT_BINARY_DIR) + "/pose_stream_test.jsonl";
+  PoseStreamHeader h;
+  h.quads = 12;
+  {
+    PoseStreamWriter w(path, h);
+    StreamRecord r;
+    r.tick = 3;
+    r.sample.time = 0.1234567890123;
+    r.sample.device = Device::Tracker2;
+    r.sample.pose.position = glm::vec3(0.1f, std::nanf(""), -INFINITY);
+    r.sample.pose.orientation = glm::quat(0.9f, 0.1f, 0.2f, 0.3f);
+    r.squeeze = 0.75f;
+    r.buttons = 5;
+    w.write(r);
+    StreamRecord g;
+    g.tick = 4, g.kind = StreamRecordKind::Grab, g.sample.device = Device::RightHand, g.radius = 0.05f;
+    g.sample.pose.position = glm::vec3(1.f / 3.f);
+    w.write(g);
+    StreamRecord rel;
+    rel.tick = 9, rel.kind = StreamRecordKind::Release, rel.sample.device = Device::RightHand;
+    w.write(rel);
+    StreamRecord reset;
+    reset.tick = 9, reset.kind = StreamRecordKind::Reset;
+    w.write(reset);
+    w.finish({20, 0xdeadbeef12345678ull});
+  }
+  const PoseStream s = read_pose_stream(path);
+  CHECK(s.header.quads == 12);
+  REQUIRE(s.records.size() == 4);
+  const StreamRecord& r = s.records[0];
+  CHECK(r.tick == 3);
+  CHECK(r.sample.time == 0.1234567890123);
+  CHECK(r.sample.device == Device::Tracker2);
+  CHECK(r.sample.pose.position.x == 0.1f);
+  CHECK(std::isnan(r.sample.pose.position.y));
+  CHECK(std::isinf(r.sample.pose.position.z));
+  CHECK(r.sample.pose.orientation.z == 0.3f);
+  CHECK(r.squeeze == 0.75f);
+  CHECK(r.buttons == 5);
+  CHECK(s.records[1].kind == StreamRecordKind::Grab);
+  CHECK(s.records[1].sample.pose.position.y == 1.f / 3.f);
+  CHECK(s.records[1].radius == 0.05f);
+  CHECK(s.records[2].kind == StreamRecordKind::Release);
+  CHECK(s.records[3].kind == StreamRecordKind::Reset);
+  CHECK(s.footer.ticks == 20);
+  CHECK(s.footer.hash == 0xdeadbeef12345678ull);
+  std::remove(path.c_str());
+  CHECK_THROWS_AS(read_pose_stream(path), PoseStreamError);  // missing file
+}
+
+TEST_CASE("pose stream: every corrupt or truncated file is reported with its line") {
+  std::string problem;
+  CHECK(error_line(kHeader + kPose + kEnd) == 0);
+  CHECK(error_line("") == 1);                                         // empty
+  CHECK(error_line(kPose + kEnd) == 1);                               // no header
+  CHECK(error_line(kHeader + kPose) == 3);                            // truncated: no end record
+  CHECK(error_line(kHeader + kPose.substr(0, 30) + "\n" + kEnd, &problem) == 2);  // cut mid-line
+  CHECK(problem.find("JSON") != std::string::npos);
+  CHECK(error_line(kHeader + "[1,2]\n" + kEnd) == 2);                 // not an object
+  CHECK(error_line(kHeader + R"({"tick":0,"type":"pose","device":"left","t":0,"p":[0,1],"q":[1,0,0,0],"valid":true})" "\n" + kEnd, &problem) == 2);
+  CHECK(problem.find("'p'") != std::string::npos);                    // wrong array length
+  CHECK(error_line(kHeader + R"({"tick":0,"type":"pose","device":"nose","t":0,"p":[0,1,0],"q":[1,0,0,0],"valid":true})" "\n" + kEnd, &problem) == 2);
+  CHECK(problem.find("unknown device") != std::string::npos);
+  CHECK(error_line(kHeader + R"({"tick":0,"type":"pose","device":"left","p":[0,1,0],"q":[1,0,0,0],"valid":true})" "\n" + kEnd, &problem) == 2);
+  CHECK(problem.find("missing field 't'") != std::string::npos);
+  CHECK(error_line(kHeader + R"({"tick":0,"type":"pose","device":"left","t":"soon","p":[0,1,0],"q":[1,0,0,0],"valid":true})" "\n" + kEnd) == 2);
+  CHECK(error_line(kHeader + R"({"tick":-1,"type":"reset"})" "\n" + kEnd) == 2);       // negative tick
+  CHECK(error_line(kHeader + R"({"tick":0,"type":"dance"})" "\n" + kEnd, &problem) == 2);
+  CHECK(problem.find("unknown record type") != std::string::npos);
+  CHECK(error_line(kHeader + R"({"tick":0,"type":"grab","hand":"middle","p":[0,1,0],"q":[1,0,0,0],"radius":0.1})" "\n" + kEnd) == 2);
+  CHECK(error_line(kHeader + R"({"tick":5,"type":"reset"})" "\n" R"({"tick":4,"type":"reset"})" "\n" + kEnd, &problem) == 3);
+  CHECK(problem.find("goes back") != std::string::npos);
+  CHECK(error_line(kHeader + kPose + kEnd + kPose) == 4);             // content after the end
+  CHECK(error_line(kHeader + kPose + kPose + kEnd, &problem) == 4);   // record count mismatch
+  CHECK(error_line(kHeader + kPose + R"({"type":"end","ticks":10,"records":1,"hash":"xyz"})" "\n") == 3);
+  CHECK(error_line(R"({"format":"weft-pose-stream","version":2,"scene":"table","quads":8,"cloth_size":0.5,"tick_hz":240})" "\n" + kEnd) == 1);
+  CHECK(error_line(R"({"format":"weft-pose-stream","version":1,"scene":"table","quads":8,"cloth_size":0.5,"tick_hz":5})" "\n" + kEnd) == 1);
+}
+
+}  // namespace weft

@@ -1,0 +1,71 @@
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "engine/direct_world_input.h"
+#include "engine/stream_replay.h"
+#include "sim/mesh_generators.h"
+
+namespace weft {
+
+TEST_CASE("replay: a recorded session replays to the recorded hash, twice in a row; noise changes it") {
+  const std::string path = std::string(WEFT_BINARY_DIR) + "/stream_replay_test.jsonl";
+  const RecordResult rec = record_scripted_session(path, 1.0, 240, noise_profile("all"), 3);
+  CHECK(rec.ticks == 240);
+  CHECK(rec.records > 400);
+  const PoseStream stream = read_pose_stream(path);
+  CHECK(stream.footer.hash == rec.hash);
+  const ReplayResult a = replay_pose_stream(stream, {});
+  const ReplayResult b = replay_pose_stream(stream, {});
+  CHECK(a.hash == rec.hash);
+  CHECK(b.hash == rec.hash);
+  CHECK(a.ticks == 240);
+  CHECK(a.conditioner_rejected > 0);  // the recorded noise included NaN bursts and spikes
+  CHECK(a.finite);
+  ReplayOptions noisy;
+  noisy.noise = noise_profile("jitter10");
+  const ReplayResult c = replay_pose_stream(stream, noisy);
+  CHECK(c.hash != rec.hash);
+  CHECK(c.finite);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("conditioning + speed cap: a 100 m spike moves no vertex more than the cap allows in one tick") {
+  Mesh mesh = make_grid({.width = 0.4f, .height = 0.4f, .columns = 8, .rows = 8});
+  World world(build_cloth_model(mesh, Material{}), WorldConfig{});
+  world.mutable_state();  // rest state; gravity acts, the held corner follows the hand
+  const float cap = world.config().interaction.elastic.max_speed;
+  const double h = world.time_step();
+  for (bool conditioning : {true, false}) {
+    World w(world.model(), WorldConfig{});
+    ConditionerConfig cfg;
+    cfg.enabled = conditioning;
+    DirectWorldInput input(w, cfg);
+    const glm::vec3 corner = w.model().rest_position[0];
+    PoseSample s;
+    s.device = Device::LeftHand;
+    s.pose.position = corner;
+    input.submit_pose(s);
+    REQUIRE(input.grab(Hand::Left, s.pose, 0.05f) > 0);
+    float worst_held = 0;
+    for (int k = 0; k < 120; ++k) {
+      s.time = w.state().time;
+      s.pose.position = corner + glm::vec3(0.f, 0.1f * float(s.time), 0.f);
+      if (k == 60) s.pose.position += glm::vec3(100.f, 0.f, 0.f);  // the spike
+      input.submit_pose(s);
+      const std::vector<glm::vec3> before = w.state().position;
+      w.step();
+      const ElasticSet& held = w.held_vertices(Device::LeftHand);
+      for (size_t j = 0; j < held.size(); ++j)
+        if (held.weight[j] >= 1.f)  // the patch core; the rim is soft (free under the forces)
+          worst_held = std::max(worst_held, glm::length(w.state().position[held.vertex[j]] - before[held.vertex[j]]));
+    }
+    CAPTURE(conditioning);
+    // the held core moves at most cap * h per tick (1 % for the float arithmetic)
+    CHECK(worst_held <= cap * float(h) * 1.01f);
+    if (conditioning) CHECK(input.conditioner().count(ConditionVerdict::Outlier) == 1);
+  }
+}
+
+}  // namespace weft

@@ -1,0 +1,72 @@
+#include <doctest/doctest.h>
+
+#include <set>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "sim/bvh.h"
+#include "sim/mesh_generators.h"
+
+using namespace weft;
+
+namespace {
+ClothModel grid_model(uint32_t cells) { return build_cloth_model(make_grid({.columns = cells, .rows = cells}), Material{}); }
+}  // namespace
+
+TEST_CASE("BVH: every triangle in one leaf, every vertex and edge owned once") {
+  const ClothModel model = grid_model(6);
+  TriangleBvh bvh(model);
+  std::multiset<int32_t> leaves;
+  for (const auto& n : bvh.nodes()) if (n.triangle >= 0) leaves.insert(n.triangle);
+  CHECK(leaves.size() == model.triangle_count());
+  CHECK(std::set<int32_t>(leaves.begin(), leaves.end()).size() == model.triangle_count());
+  size_t vertices = 0, edges = 0;
+  for (uint8_t m : bvh.feature_mask())
+    for (int k = 0; k < 3; ++k) { vertices += (m >> k) & 1u; edges += (m >> (3 + k)) & 1u; }
+  CHECK(vertices == model.vertex_count());
+  CHECK(edges == model.edge_count);
+  CHECK(bvh.nodes()[0].connected == 1);
+}
+
+TEST_CASE("BVH: a flat sheet is skipped whole by the curvature criterion, a folded one is not") {
+  const ClothModel model = grid_model(8);
+  TriangleBvh bvh(model);
+  std::vector<TrianglePair> pairs;
+  bvh.refit(model, model.rest_position.data(), model.rest_position.data(), 0.01f);
+  bvh.self_pairs(1.0f, pairs);
+  CHECK(pairs.empty());
+  CHECK(bvh.stats().cone_skips == 1);
+  // Without the criterion, neighbours overlap.
+  bvh.self_pairs(-1.f, pairs);
+  CHECK(pairs.size() > model.triangle_count());
+  // Fold the sheet in half over x = 0.5: the two halves face each other.
+  std::vector<glm::vec3> x = model.rest_position;
+  for (auto& p : x) if (p.x > 0.5f) p = glm::vec3(1.f - p.x, p.y, 0.02f);
+  bvh.refit(model, x.data(), x.data(), 0.01f);
+  bvh.self_pairs(1.0f, pairs);
+  CHECK(bvh.nodes()[0].cone_half_angle > 1.5f);
+  CHECK(pairs.size() > model.triangle_count() / 2);
+}
+
+TEST_CASE("BVH: two disconnected sheets are never merged into one connected node") {
+  Mesh a = make_grid({.columns = 4, .rows = 4});
+  Mesh b = a;
+  const uint32_t base = uint32_t(a.positions.size());
+  for (auto p : b.positions) a.positions.push_back(p + glm::vec3(0, 0, 0.01f));
+  a.material.insert(a.material.end(), b.material.begin(), b.material.end());
+  for (auto t : b.triangles) a.triangles.push_back({t[0] + base, t[1] + base, t[2] + base});
+  const ClothModel model = build_cloth_model(a, Material{});
+  TriangleBvh bvh(model);
+  CHECK(bvh.nodes()[0].connected == 0);
+  std::vector<TrianglePair> pairs;
+  bvh.refit(model, model.rest_position.data(), model.rest_position.data(), 0.f);
+  bvh.self_pairs(1.0f, pairs);
+  // Stacked 1 cm apart with zero margin the boxes of the two flat sheets still overlap in x and y
+  // but not in z, so nothing is paired; with a margin they are.
+  CHECK(pairs.empty());
+  bvh.refit(model, model.rest_position.data(), model.rest_position.data(), 0.006f);
+  bvh.self_pairs(1.0f, pairs);
+  CHECK(!pairs.empty());
+  const uint32_t half = uint32_t(model.triangle_count() / 2);
+  for (const auto& p : pairs) CHECK((p.a < half) != (p.b < half));  // one triangle of each sheet
+}
