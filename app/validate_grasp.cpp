@@ -15,17 +15,17 @@ namespace weft::app {
 void register_validate_grasp(CLI::App& validate) {
   struct Args {
     bool json = false;
-    std::string solver = "cg";
+    std::string solver = "approx";
   };
   auto args = std::make_shared<Args>();
   auto* cmd = validate.add_subcommand("grasp", "Grasping, elastics, collisions, friction and strain limiting checks");
   cmd->add_flag("--json", args->json, "Print results as JSON on stdout");
   cmd->add_option("--solver", args->solver,
-                  "Integrator the scenes run on: cg (default, the converged linearised backward Euler) or approx, "
-                  "euler, rk4")
+                  "Integrator the scenes run on: approx (default: the runtime's, Kang & Cho k = 1 with the "
+                  "translation correction), cg, euler or rk4")
       ->check(CLI::IsMember({"approx", "cg", "euler", "rk4"}));
   cmd->callback([args] {
-    WorldConfig base;
+    WorldConfig base;  // the runtime's solver options
     base.integrator = parse_integrator_kind(args->solver);
     std::fprintf(stderr, "validate grasp: running 10 checks on solver %s\n", args->solver.c_str());
     const std::vector<GraspCheck> checks = run_grasp_validation(base);

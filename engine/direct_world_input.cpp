@@ -82,7 +82,7 @@ void DirectWorldInput::fill_devices(ClothSnapshot& snapshot) const {
     snapshot.hands[k].grabbing = h.grabbing;
     snapshot.hands[k].position = h.pose.position;
     snapshot.hands[k].orientation = h.pose.orientation;
-    for (uint32_t i : h.vertices) {
+    for (uint32_t i : held(Hand(k))) {
       snapshot.grasped[i] |= uint8_t(1u << k);
       snapshot.grasped[i] &= uint8_t(~4u);  // held by a hand, not a pin
     }

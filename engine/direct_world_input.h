@@ -30,7 +30,11 @@ class DirectWorldInput : public InputSink {
   // Hand gizmos and per-hand grasp bits of the snapshot.
   void fill_devices(ClothSnapshot& snapshot) const;
 
-  const std::vector<uint32_t>& held(Hand hand) const { return hands_[int(hand)].vertices; }
+  // The vertices the hand holds: the World's grasp (issue 3) or, when it took none, the stand-in's.
+  const std::vector<uint32_t>& held(Hand hand) const {
+    const std::vector<uint32_t>& by_world = world_.held_vertices(hand_device(hand)).vertex;
+    return by_world.empty() ? hands_[int(hand)].vertices : by_world;
+  }
   const Pose& hand_pose(Hand hand) const { return hands_[int(hand)].pose; }
   PoseConditioner& conditioner() { return conditioner_; }
   const PoseConditioner& conditioner() const { return conditioner_; }

@@ -290,8 +290,8 @@ void read_interaction(const Reader& r, const json& root, Scene& scene) {
   c.strain.iterations = int(r.integer(j, place, "strain_iterations", uint32_t(c.strain.iterations), 1, 1000));
   c.extrapolation_horizon = r.number(j, place, "extrapolation_horizon", c.extrapolation_horizon, 0, 1);
   scene.grasp_radius = float(r.number(j, place, "grasp_radius", scene.grasp_radius, 1e-4, 1));
-  const std::string falloff = r.string(j, place, "falloff", "smooth", {"none", "linear", "smooth"});
-  c.grasp.falloff = falloff == "none" ? Falloff::None : falloff == "linear" ? Falloff::Linear : Falloff::Smooth;
+  const std::string falloff = r.string(j, place, "falloff", "smooth", {"uniform", "linear", "smooth"});
+  c.grasp.falloff = falloff == "uniform" ? Falloff::Uniform : falloff == "linear" ? Falloff::Linear : Falloff::Smooth;
   c.grasp.core_fraction = float(r.number(j, place, "core_fraction", c.grasp.core_fraction, 0, 1));
   c.grasp.min_weight = float(r.number(j, place, "min_weight", c.grasp.min_weight, 0.01, 1));
 }

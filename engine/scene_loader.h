@@ -13,7 +13,7 @@
 //                        bend_stiffness, young_modulus, alpha, damping, drag, lift, wind, gravity } }
 //   interaction: { tau, max_speed, seam_tau, thickness, strain_limit (false or max strain),
 //                  strain_iterations, extrapolation_horizon, grasp_radius,
-//                  falloff: "none"|"linear"|"smooth", core_fraction, min_weight }
+//                  falloff: "uniform"|"linear"|"smooth", core_fraction, min_weight }
 //   pins: [ { vertex } | { near: [x,y,z], radius } ]   (near: every vertex within radius, or the nearest)
 //   colliders: [ { type: "plane"|"sphere"|"capsule"|"box", position, rotation_deg, radius, half_length,
 //                  half_extents, velocity, angular_velocity, mu_static, mu_kinetic } ]

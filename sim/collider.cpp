@@ -91,13 +91,47 @@ glm::vec3 contact_response(const glm::vec3& v_rel, const glm::vec3& n, float mu_
   return vt;
 }
 
+bool collider_bounds(const Collider& c, glm::vec3& lo, glm::vec3& hi) {
+  const glm::mat3 R = glm::mat3_cast(c.pose.orientation);
+  glm::vec3 extent;
+  switch (c.shape) {
+    case ColliderShape::Plane: return false;
+    case ColliderShape::Sphere: extent = glm::vec3(c.radius); break;
+    case ColliderShape::Capsule: extent = glm::abs(R[1]) * c.half_length + glm::vec3(c.radius); break;
+    case ColliderShape::Box:  // |R| h: the half extents of the rotated box along the world axes
+      extent = glm::abs(R[0]) * c.half_extents.x + glm::abs(R[1]) * c.half_extents.y + glm::abs(R[2]) * c.half_extents.z;
+      break;
+  }
+  lo = c.pose.position - extent;
+  hi = c.pose.position + extent;
+  return true;
+}
+
 void resolve_collisions(const Collider* colliders, size_t ncollider, float thickness, float h, const float* inv_mass,
                         const glm::vec3* x_prev, glm::vec3* x, glm::vec3* v, size_t nvert, CollisionStats& stats) {
   stats.contacts = 0;
+  // Culling: the cloth's bounding box against each collider's world box, then each vertex against that
+  // box grown by the thickness; most vertex-collider pairs are rejected with a few comparisons.
+  glm::vec3 cloth_lo(INFINITY), cloth_hi(-INFINITY);
+  for (size_t i = 0; i < nvert; ++i) {
+    cloth_lo = glm::min(cloth_lo, x[i]);
+    cloth_hi = glm::max(cloth_hi, x[i]);
+  }
   for (size_t c = 0; c < ncollider; ++c) {
     const Collider& col = colliders[c];
+    glm::vec3 lo(-INFINITY), hi(INFINITY);
+    const bool plane = col.shape == ColliderShape::Plane;
+    const glm::vec3 plane_normal = col.pose.orientation * glm::vec3(0.f, 1.f, 0.f);
+    if (collider_bounds(col, lo, hi)) {
+      lo -= thickness;
+      hi += thickness;
+      if (glm::any(glm::greaterThan(lo, cloth_hi)) || glm::any(glm::lessThan(hi, cloth_lo))) continue;
+    }
     for (size_t i = 0; i < nvert; ++i) {
       if (inv_mass[i] == 0.f) continue;
+      const glm::vec3 p = x[i];
+      if (p.x < lo.x || p.y < lo.y || p.z < lo.z || p.x > hi.x || p.y > hi.y || p.z > hi.z) continue;
+      if (plane && glm::dot(p - col.pose.position, plane_normal) >= thickness) continue;
       glm::vec3 n;
       float d = collider_contact(col, x[i], x_prev[i], n);
       if (d >= thickness) continue;
@@ -105,8 +139,11 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
       const glm::vec3 vc = collider_point_velocity(col, x[i]);
       const glm::vec3 v_rel = v[i] - vc;
       if (glm::dot(v_rel, n) < 0.f) {
-        v[i] = vc + contact_response(v_rel, n, col.mu_static, col.mu_kinetic);
-        x[i] = x_prev[i] + h * v[i];
+        // The step moved the vertex by h v; redo that part with the corrected velocity (so static
+        // friction holds it), keeping any earlier correction of the position (strain limiting).
+        const glm::vec3 v_new = vc + contact_response(v_rel, n, col.mu_static, col.mu_kinetic);
+        x[i] += h * (v_new - v[i]);
+        v[i] = v_new;
         d = collider_contact(col, x[i], x_prev[i], n);
       }
       if (d < thickness) x[i] += (thickness - d) * n;

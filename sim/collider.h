@@ -42,6 +42,9 @@ float collider_distance(const Collider& c, const glm::vec3& x, glm::vec3& normal
 // far side, which would let cloth and box pass through each other.
 float collider_contact(const Collider& c, const glm::vec3& x, const glm::vec3& x_prev, glm::vec3& normal);
 
+// World-axis box [lo, hi] that contains the collider; false (unbounded) for a plane.
+bool collider_bounds(const Collider& c, glm::vec3& lo, glm::vec3& hi);
+
 // Velocity of the collider's material point at x (rigid motion).
 glm::vec3 collider_point_velocity(const Collider& c, const glm::vec3& x);
 
@@ -59,8 +62,9 @@ struct CollisionStats {
 };
 
 // Post-step pass over all free vertices (inv_mass > 0): a vertex closer than `thickness` to a collider
-// gets its velocity through contact_response and its position re-integrated from x_prev with that
-// velocity (so static friction really holds it), then pushed out to the thickness along the normal.
+// gets its velocity through contact_response and the step's h v motion redone with that velocity (so
+// static friction really holds it), then is pushed out to the thickness along the normal. x_prev (the
+// positions at the start of the step) tells through which face a vertex entered a box.
 void resolve_collisions(const Collider* colliders, size_t ncollider, float thickness, float h, const float* inv_mass,
                         const glm::vec3* x_prev, glm::vec3* x, glm::vec3* v, size_t nvert, CollisionStats& stats);
 

@@ -8,7 +8,7 @@ namespace weft {
 float falloff_weight(float d, float radius, const GraspParams& params) {
   if (d > radius) return 0.f;
   const float core = params.core_fraction * radius;
-  if (params.falloff == Falloff::None || d <= core || radius <= core) return 1.f;
+  if (params.falloff == Falloff::Uniform || d <= core || radius <= core) return 1.f;
   float s = (d - core) / (radius - core);  // 0 at the core's edge, 1 at the radius
   if (params.falloff == Falloff::Smooth) s = s * s * (3.f - 2.f * s);
   return 1.f - s * (1.f - params.min_weight);

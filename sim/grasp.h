@@ -12,9 +12,9 @@
 namespace weft {
 
 enum class Falloff : uint8_t {
-  None,    // every vertex within the radius is fully held
-  Linear,  // weight 1 inside core_fraction * radius, then linear down to min_weight at the radius
-  Smooth,  // same, with a smoothstep instead of the line
+  Uniform,  // every vertex within the radius is fully held
+  Linear,   // weight 1 inside core_fraction * radius, then linear down to min_weight at the radius
+  Smooth,   // same, with a smoothstep instead of the line
 };
 
 struct GraspParams {

@@ -135,7 +135,8 @@ GraspCheck check_elastic_decay(const WorldConfig& base) {
 
 GraspCheck check_teleport_speed(const WorldConfig& base) {
   const TeleportRun run = run_teleport(base, true);
-  return {"teleport_max_speed", run.max_speed, run.cap, run.max_speed <= run.cap,
+  // held vertices move at exactly the cap; allow float rounding of |v|
+  return {"teleport_max_speed", run.max_speed, run.cap, run.max_speed <= run.cap * (1.f + 1e-5f),
           "fastest vertex (m/s) while the left hand's target jumps 1 km for 3 ticks; bound: the speed cap"};
 }
 
@@ -150,8 +151,8 @@ GraspCheck check_teleport_recovery(const WorldConfig& base) {
 
 namespace {
 // A very soft cloth (500 times below the default stretch stiffness, so that gravity alone stretches it
-// well past the limit) hanging from two hands that pull it 4 % wider and shake it up and down at 1.5 g;
-// returns the max edge strain seen over the run.
+// well past the limit) hanging from two hands that pull it 4 % wider and shake it up and down (3 cm at
+// 1 Hz); returns the max edge strain seen over the run.
 float run_strain(const WorldConfig& base, bool limit) {
   Material soft;
   soft.stretch_stiffness = 1.f;
@@ -166,7 +167,7 @@ float run_strain(const WorldConfig& base, bool limit) {
   for (int k = 0; k < 2 * 240; ++k) {
     const double t = w.state().time;
     const float spread = 0.01f * float(std::min(1.0, t / 0.5));  // each hand moves 1 cm out
-    const glm::vec3 shake(0.f, 0.05f * std::sin(2 * kPi * 1.5f * float(t)), 0.f);
+    const glm::vec3 shake(0.f, 0.03f * std::sin(2 * kPi * float(t)), 0.f);
     submit(w, Device::LeftHand, t, left + glm::vec3(-spread, 0.f, 0.f) + shake);
     submit(w, Device::RightHand, t, right + glm::vec3(spread, 0.f, 0.f) + shake);
     w.step();

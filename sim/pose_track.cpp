@@ -13,19 +13,19 @@ PoseRejection check_pose_sample(const PoseSample& sample) {
   if (!finite) return PoseRejection::NonFinite;
   const float qn = glm::dot(p.orientation, p.orientation);
   if (std::abs(qn - 1.f) > kUnitQuaternionTolerance) return PoseRejection::NonUnit;
-  return PoseRejection::None;
+  return PoseRejection::Accepted;
 }
 
 double PoseTrack::newest_time() const { return count_ ? at(count_ - 1).time : -INFINITY; }
 
 PoseRejection PoseTrack::push(const PoseSample& sample) {
-  if (const PoseRejection r = check_pose_sample(sample); r != PoseRejection::None) return r;
+  if (const PoseRejection r = check_pose_sample(sample); r != PoseRejection::Accepted) return r;
   if (count_ > 0) {
     const double newest = newest_time();
     if (sample.time < newest) return PoseRejection::TimeBackwards;
     if (sample.time == newest) {
       ring_[(head_ + count_ - 1) % kCapacity] = sample;
-      return PoseRejection::None;
+      return PoseRejection::Accepted;
     }
   }
   if (count_ == kCapacity) {
@@ -34,7 +34,7 @@ PoseRejection PoseTrack::push(const PoseSample& sample) {
   }
   ring_[(head_ + count_) % kCapacity] = sample;
   ++count_;
-  return PoseRejection::None;
+  return PoseRejection::Accepted;
 }
 
 Pose interpolate_pose(const Pose& a, const Pose& b, float s) {
@@ -67,7 +67,11 @@ bool PoseTrack::sample(double t, double horizon, Pose& out) const {
   if (t >= at(i).time) {
     const PoseSample& a = at(i - 1);
     const PoseSample& b = at(i);
-    const double ahead = std::min(t - b.time, std::max(0.0, horizon));
+    // Out to the horizon along the last velocity, then back to the newest sample over the next horizon:
+    // a device that goes silent (a mouse that stops, a lost tracker) settles on its last known pose
+    // instead of staying overshot, and the target never jumps.
+    const double dt = t - b.time, hz = std::max(0.0, horizon);
+    const double ahead = dt <= hz ? dt : std::max(0.0, 2 * hz - dt);
     out = interpolate_pose(a.pose, b.pose, float(1.0 + ahead / (b.time - a.time)));
     return true;
   }

@@ -11,7 +11,7 @@ namespace weft {
 
 // Why a pose sample was refused.
 enum class PoseRejection : uint8_t {
-  None = 0,
+  Accepted = 0,
   Flagged,        // the tracking system marked it invalid
   NonFinite,      // NaN or Inf in time, position or orientation
   NonUnit,        // |q|^2 differs from 1 by more than kUnitQuaternionTolerance
@@ -19,7 +19,7 @@ enum class PoseRejection : uint8_t {
 };
 inline constexpr float kUnitQuaternionTolerance = 1e-3f;
 
-// Empty when the sample may enter the simulation.
+// Accepted when the sample may enter the simulation, otherwise why not.
 PoseRejection check_pose_sample(const PoseSample& sample);
 
 class PoseTrack {
@@ -36,7 +36,8 @@ class PoseTrack {
 
   // Pose at time t: held at the oldest sample before it, interpolated (lerp + slerp) between samples,
   // extrapolated with the last two samples' velocity for at most `horizon` seconds past the newest, then
-  // held. Returns false when the track is empty (out untouched).
+  // brought back to the newest sample over the next `horizon` seconds and held there. Returns false when
+  // the track is empty (out untouched).
   bool sample(double t, double horizon, Pose& out) const;
 
  private:

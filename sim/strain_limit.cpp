@@ -8,7 +8,29 @@ float strain_excess(float length, float rest_length, float max_strain) {
   return std::max(0.f, length - (1.f + max_strain) * rest_length);
 }
 
-void limit_strain(const ClothModel& model, const uint8_t* kinematic, const StrainLimitParams& params, glm::vec3* x, glm::vec3* v, StrainLimitStats& stats) {
+void StrainLimitScratch::resize(const ClothModel& model) {
+  const size_t n = model.vertex_count(), ne = model.edge_count;
+  edge_offset.assign(n + 1, 0);
+  for (size_t e = 0; e < ne; ++e) {
+    ++edge_offset[model.link[e][0] + 1];
+    ++edge_offset[model.link[e][1] + 1];
+  }
+  for (size_t i = 0; i < n; ++i) edge_offset[i + 1] += edge_offset[i];
+  vertex_edge.resize(edge_offset[n]);
+  std::vector<uint32_t> fill(edge_offset.begin(), edge_offset.end() - 1);
+  for (size_t e = 0; e < ne; ++e) {
+    vertex_edge[fill[model.link[e][0]]++] = uint32_t(e);
+    vertex_edge[fill[model.link[e][1]]++] = uint32_t(e);
+  }
+  current.clear();
+  next.clear();
+  current.reserve(ne);
+  next.reserve(ne);
+  queued.assign(ne, 0);
+}
+
+void limit_strain(const ClothModel& model, const uint8_t* kinematic, const StrainLimitParams& params, float h,
+                  StrainLimitScratch& scratch, glm::vec3* x, glm::vec3* v, StrainLimitStats& stats) {
   stats = {};
   if (!params.enabled) return;
   const auto* link = model.link.data();
@@ -16,38 +38,63 @@ void limit_strain(const ClothModel& model, const uint8_t* kinematic, const Strai
   const float* inv_mass = model.inv_mass.data();
   const float stretch = 1.f + params.max_strain;
   const float detect = stretch + 1e-3f;  // small hysteresis so rounding does not keep edges "over"
+
+  // Corrects edge e if it is over the limit; queues the edges around its ends for the next sweep.
+  auto relax = [&](uint32_t e) {
+    const uint32_t i = link[e][0], j = link[e][1];
+    const glm::vec3 d = x[j] - x[i];
+    const float lmax = stretch * l0[e], ldetect = detect * l0[e];
+    const float len2 = glm::dot(d, d);
+    if (len2 <= ldetect * ldetect) return false;  // the common case: no square root
+    const float wi = kinematic[i] ? 0.f : inv_mass[i], wj = kinematic[j] ? 0.f : inv_mass[j];
+    const float w = wi + wj;
+    if (w == 0.f) return false;
+    const float len = std::sqrt(len2);
+    const glm::vec3 u = d / len;
+    const float s = (len - lmax) / w;
+    x[i] += (s * wi) * u;
+    x[j] -= (s * wj) * u;
+    if (params.velocity_from_correction) {
+      v[i] += (s * wi / h) * u;
+      v[j] -= (s * wj / h) * u;
+    }
+    // remove the relative velocity that stretches the edge further (momentum kept)
+    const float vrel = glm::dot(v[j] - v[i], u);
+    if (vrel > 0.f) {
+      v[i] += (vrel * wi / w) * u;
+      v[j] -= (vrel * wj / w) * u;
+    }
+    for (uint32_t end : {i, j})
+      for (uint32_t k = scratch.edge_offset[end]; k < scratch.edge_offset[end + 1]; ++k) {
+        const uint32_t f = scratch.vertex_edge[k];
+        if (!scratch.queued[f]) {
+          scratch.queued[f] = 1;
+          scratch.next.push_back(f);  // within the reserved capacity (nedge): no allocation
+        }
+      }
+    return true;
+  };
+
+  scratch.next.clear();
   for (int sweep = 0; sweep < params.iterations; ++sweep) {
     uint32_t corrected = 0;
-    // Sweeps alternate direction (symmetric Gauss-Seidel): a correction then travels the whole length of
-    // a chain hanging from a held vertex in one sweep, whichever way the edges are numbered.
-    const bool forward = sweep % 2 == 0;
-    for (size_t k = 0; k < model.edge_count; ++k) {
-      const size_t e = forward ? k : model.edge_count - 1 - k;
-      const uint32_t i = link[e][0], j = link[e][1];
-      const glm::vec3 d = x[j] - x[i];
-      const float lmax = stretch * l0[e], ldetect = detect * l0[e];
-      const float len2 = glm::dot(d, d);
-      if (len2 <= ldetect * ldetect) continue;  // the common case: no square root
-      const float wi = kinematic[i] ? 0.f : inv_mass[i], wj = kinematic[j] ? 0.f : inv_mass[j];
-      const float w = wi + wj;
-      if (w == 0.f) continue;
-      const float len = std::sqrt(len2);
-      const glm::vec3 u = d / len;
-      const float s = (len - lmax) / w;
-      x[i] += (s * wi) * u;
-      x[j] -= (s * wj) * u;
-      // remove the relative velocity that stretches the edge further (momentum kept)
-      const float vrel = glm::dot(v[j] - v[i], u);
-      if (vrel > 0.f) {
-        v[i] += (vrel * wi / w) * u;
-        v[j] -= (vrel * wj / w) * u;
-      }
-      ++corrected;
+    if (sweep == 0) {
+      for (size_t e = 0; e < model.edge_count; ++e) corrected += relax(uint32_t(e));
+    } else {
+      std::swap(scratch.current, scratch.next);
+      scratch.next.clear();
+      for (uint32_t e : scratch.current) scratch.queued[e] = 0;
+      // Sweeps alternate direction (symmetric Gauss-Seidel): a correction then travels the whole length
+      // of a chain hanging from a held vertex in one sweep, whichever way the edges are numbered.
+      const size_t m = scratch.current.size();
+      for (size_t k = 0; k < m; ++k) corrected += relax(scratch.current[sweep % 2 ? m - 1 - k : k]);
     }
     stats.sweeps = sweep + 1;
     stats.corrected += corrected;
     if (corrected == 0) break;
   }
+  for (uint32_t e : scratch.next) scratch.queued[e] = 0;
+  scratch.next.clear();
 }
 
 float max_edge_strain(const ClothModel& model, const glm::vec3* x) {

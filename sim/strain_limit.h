@@ -3,8 +3,11 @@
 // after the dynamic step, every structural edge stretched beyond (1 + limit) of its rest length is
 // shortened back to that length by moving its ends toward each other (weighted by inverse mass, so the
 // mass centre stays put and kinematic vertices do not move), and the part of the ends' relative velocity
-// that stretches it further is removed. Iterated Gauss-Seidel over the edges, alternating direction.
+// that stretches it further is removed. Iterated Gauss-Seidel over the edges, alternating direction;
+// after a first full sweep only the edges touching a vertex that moved are looked at again (a worklist),
+// so the later sweeps cost in proportion to what is still over the limit, not to the mesh.
 #include <cstdint>
+#include <vector>
 
 #include <glm/glm.hpp>
 
@@ -16,11 +19,23 @@ struct StrainLimitParams {
   bool enabled = true;
   float max_strain = 0.10f;  // largest allowed l / l0 - 1
   int iterations = 24;       // Gauss-Seidel sweeps at most; stops early once no edge is over the limit
+  // Also turn each position correction into velocity (dx / h), as position-based dynamics does, so the
+  // next dynamic step starts from motion that respects the limit instead of re-stretching the cloth.
+  bool velocity_from_correction = false;
 };
 
 struct StrainLimitStats {
   int sweeps = 0;            // sweeps done in the last pass
   uint32_t corrected = 0;    // edge corrections in the last pass
+};
+
+// Worklist buffers and the vertex-to-edge adjacency, sized once from the model.
+struct StrainLimitScratch {
+  std::vector<uint32_t> edge_offset;  // edges of vertex i: vertex_edge[edge_offset[i] .. edge_offset[i + 1]) (nvert + 1)
+  std::vector<uint32_t> vertex_edge;  // structural edge indices (2 nedge)
+  std::vector<uint32_t> current, next;  // edges to look at in this and the next sweep (capacity nedge)
+  std::vector<uint8_t> queued;          // 1 while the edge is in `next` (nedge)
+  void resize(const ClothModel& model);
 };
 
 // One edge (Provot 1995 section 5): returns how far each end must move along the unit direction u
@@ -29,8 +44,8 @@ struct StrainLimitStats {
 float strain_excess(float length, float rest_length, float max_strain);
 
 // Runs the pass on positions x and velocities v; vertices with inv_mass 0 or kinematic set are immobile.
-void limit_strain(const ClothModel& model, const uint8_t* kinematic, const StrainLimitParams& params, glm::vec3* x,
-                  glm::vec3* v, StrainLimitStats& stats);
+void limit_strain(const ClothModel& model, const uint8_t* kinematic, const StrainLimitParams& params, float h,
+                  StrainLimitScratch& scratch, glm::vec3* x, glm::vec3* v, StrainLimitStats& stats);
 
 // Largest l / l0 - 1 over the structural edges.
 float max_edge_strain(const ClothModel& model, const glm::vec3* x);

@@ -1,36 +1,47 @@
 #include "sim/tether.h"
 
+#include <algorithm>
 #include <functional>
 #include <limits>
-#include <queue>
 
 namespace weft {
 
+void TetherScratch::resize(const ClothModel& model) {
+  heap.clear();
+  heap.reserve(2 * model.edge_count + model.vertex_count());
+  sources.clear();
+  sources.reserve(model.vertex_count());
+}
+
 void build_tethers(const ClothModel& model, const VertexAdjacency& adjacency, const uint32_t* sources,
-                   size_t nsource, Tethers& out) {
+                   size_t nsource, TetherScratch& scratch, Tethers& out) {
   const size_t n = model.vertex_count();
-  out.anchor.assign(n, 0);
+  out.anchor.assign(n, 0);  // no allocation once sized
   out.length.assign(n, std::numeric_limits<float>::infinity());
   out.active = nsource > 0;
-  // rest length of edge (i, j): use the rest positions (structural edges are straight in the rest shape)
-  using Item = std::pair<float, uint32_t>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
+  auto& heap = scratch.heap;
+  heap.clear();
+  const auto later = std::greater<std::pair<float, uint32_t>>();  // min-heap on the path length
   for (size_t s = 0; s < nsource; ++s) {
     out.length[sources[s]] = 0.f;
     out.anchor[sources[s]] = sources[s];
-    queue.push({0.f, sources[s]});
+    heap.push_back({0.f, sources[s]});
   }
-  while (!queue.empty()) {
-    const auto [d, i] = queue.top();
-    queue.pop();
+  std::make_heap(heap.begin(), heap.end(), later);
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    const auto [d, i] = heap.back();
+    heap.pop_back();
     if (d > out.length[i]) continue;
     for (uint32_t k = adjacency.offset[i]; k < adjacency.offset[i + 1]; ++k) {
       const uint32_t j = adjacency.neighbour[k];
+      // rest length of the edge: structural edges are straight in the rest shape
       const float dj = d + glm::length(model.rest_position[j] - model.rest_position[i]);
       if (dj < out.length[j]) {
         out.length[j] = dj;
         out.anchor[j] = out.anchor[i];
-        queue.push({dj, j});
+        heap.push_back({dj, j});
+        std::push_heap(heap.begin(), heap.end(), later);
       }
     }
   }

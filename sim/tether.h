@@ -21,9 +21,18 @@ struct Tethers {
   bool active = false;
 };
 
-// Multi-source Dijkstra over structural edges from `sources`. Runs on grab or attach, not per tick.
+// Dijkstra's heap, reserved once so that grabbing (the runtime applies grabs on the sim thread) never
+// allocates: every push follows an edge relaxation, so 2 nedge + nvert entries always suffice.
+struct TetherScratch {
+  std::vector<std::pair<float, uint32_t>> heap;
+  std::vector<uint32_t> sources;  // (capacity nvert)
+  void resize(const ClothModel& model);
+};
+
+// Multi-source Dijkstra over structural edges from `sources`. Runs on grab or attach, not per tick;
+// allocation-free when `out` was sized for the model before.
 void build_tethers(const ClothModel& model, const VertexAdjacency& adjacency, const uint32_t* sources,
-                   size_t nsource, Tethers& out);
+                   size_t nsource, TetherScratch& scratch, Tethers& out);
 
 // Pulls every free vertex (not kinematic, inv_mass > 0) farther than (1 + max_strain) length from its
 // anchor back onto that sphere, and removes its outward velocity relative to the anchor.

@@ -23,6 +23,16 @@ World::World(ClothModel model, const WorldConfig& config)
   elastic_acc_.resize(n);
   held_.reserve(n);
   x_prev_.resize(n);
+  strain_scratch_.resize(model_);
+  tether_scratch_.resize(model_);
+  // Grabs and attachments are applied on the sim thread: size everything they fill now.
+  for (int d = 0; d < kDeviceCount; ++d) {
+    device_sets_[d].vertex.reserve(n);
+    device_sets_[d].offset.reserve(n);
+    device_sets_[d].weight.reserve(n);
+    tethers_[d].anchor.resize(n);
+    tethers_[d].length.resize(n);
+  }
 }
 World::~World() = default;
 World::World(World&&) noexcept = default;
@@ -48,7 +58,10 @@ void World::step() {
   // 4. corrections after the step
   apply_corrections(h);
   const auto t3 = Clock::now();
-  timing_ = {ms_between(t0, t1), ms_between(t1, t2), ms_between(t2, t3), ms_between(t0, t3)};
+  timing_.elastic_ms = ms_between(t0, t1);
+  timing_.integrator_ms = ms_between(t1, t2);
+  timing_.correction_ms = ms_between(t2, t3);
+  timing_.total_ms = ms_between(t0, t3);
 }
 
 void World::apply_elastics(float h) {
@@ -78,13 +91,15 @@ void World::apply_elastics(float h) {
 }
 
 void World::apply_corrections(float h) {
+  const auto t_start = Clock::now();
   const size_t n = model_.vertex_count();
   glm::vec3* x = state_.position.data();
   glm::vec3* v = state_.velocity.data();
   if (config_.interaction.strain.enabled)
     for (const Tethers& t : tethers_)
       apply_tethers(t, config_.interaction.strain.max_strain, model_.inv_mass.data(), state_.kinematic.data(), x, v, n);
-  limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, x, v, strain_stats_);
+  limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, h, strain_scratch_, x, v, strain_stats_);
+  const auto t_strain = Clock::now();
   const float thickness = config_.interaction.thickness;
   resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x, v,
                      n, collision_stats_);
@@ -93,6 +108,8 @@ void World::apply_corrections(float h) {
     for (const Collider& c : colliders_)
       if (c.shape == ColliderShape::Plane) resolve_box_plane(b, c);
   }
+  timing_.strain_ms = ms_between(t_start, t_strain);
+  timing_.collision_ms = ms_between(t_strain, Clock::now());
 }
 
 void World::reset() {
@@ -109,42 +126,28 @@ void World::reset() {
 bool World::submit_pose(const PoseSample& sample) {
   const int d = device_index(sample.device);
   PoseRejection why = (d >= 0 && d < kDeviceCount) ? tracks_[d].push(sample) : PoseRejection::Flagged;
-  if (why == PoseRejection::None) return true;
+  if (why == PoseRejection::Accepted) return true;
   ++invalid_poses_;
   ++rejected_[size_t(why)];
   return false;
 }
 
-size_t World::grab(Hand hand, const Pose& pose, float radius) {
-  PoseSample s;
-  s.time = state_.time;
-  s.pose = pose;
-  if (check_pose_sample(s) != PoseRejection::None ||
-      !(radius >= 0.f) || !std::isfinite(radius)) {
-    ++invalid_poses_;
-    return 0;
-  }
-  const int d = device_index(hand_device(hand));
-  attach_pose_[d] = pose;
-  const size_t held = select_grasp(model_, adjacency_, state_.position.data(), pose, radius, config_.interaction.grasp,
-                                   grasp_scratch_, device_sets_[d]);
-  rebuild_tethers(d);
-  return held;
-}
+size_t World::grab(Hand hand, const Pose& pose, float radius) { return attach_near(hand_device(hand), pose, radius); }
 
 void World::release(Hand hand) { detach(hand_device(hand)); }
 
 void World::rebuild_tethers(int d) {
   // anchors: the fully held vertices (weight 1: kinematic while held)
   const ElasticSet& set = device_sets_[d];
-  std::vector<uint32_t> sources;
+  auto& sources = tether_scratch_.sources;
+  sources.clear();
   for (size_t k = 0; k < set.size(); ++k)
     if (set.weight[k] >= 1.f) sources.push_back(set.vertex[k]);
   if (sources.empty()) {
     tethers_[d].active = false;
     return;
   }
-  build_tethers(model_, adjacency_, sources.data(), sources.size(), tethers_[d]);
+  build_tethers(model_, adjacency_, sources.data(), sources.size(), tether_scratch_, tethers_[d]);
 }
 
 size_t World::attach(Device device, const std::vector<uint32_t>& vertices, const Pose& pose) {
@@ -159,6 +162,22 @@ size_t World::attach(Device device, const std::vector<uint32_t>& vertices, const
   }
   rebuild_tethers(device_index(device));
   return set.size();
+}
+
+size_t World::attach_near(Device device, const Pose& pose, float radius) {
+  const int d = device_index(device);
+  PoseSample s;
+  s.time = state_.time;
+  s.pose = pose;
+  if (check_pose_sample(s) != PoseRejection::Accepted || !(radius >= 0.f) || !std::isfinite(radius)) {
+    ++invalid_poses_;
+    return 0;
+  }
+  attach_pose_[d] = pose;
+  const size_t held = select_grasp(model_, adjacency_, state_.position.data(), pose, radius, config_.interaction.grasp,
+                                   grasp_scratch_, device_sets_[d]);
+  rebuild_tethers(d);
+  return held;
 }
 
 void World::detach(Device device) {

@@ -26,7 +26,7 @@ struct InteractionConfig {
   ElasticParams elastic;          // grasps, trackers and elastic pins: time constant and speed cap
   ElasticParams seam{0.1f, 1.f};  // seams close slower (Volino 1997 Fig. 5f-g)
   GraspParams grasp;              // patch selection and falloff
-  double extrapolation_horizon = 0.03;  // s a device pose is extrapolated past its newest sample
+  double extrapolation_horizon = 0.03;  // s a device pose is extrapolated past its newest sample (then eased back)
   float thickness = 0.004f;       // cloth thickness: contact distance to colliders, m
   StrainLimitParams strain;       // Provot strain limiting
 };
@@ -55,7 +55,9 @@ inline constexpr Device hand_device(Hand h) { return h == Hand::Left ? Device::L
 struct StepTiming {
   double elastic_ms = 0;     // pose sampling, elastic targets, seams
   double integrator_ms = 0;  // the dynamic step
-  double correction_ms = 0;  // strain limiting, collisions, rigid boxes
+  double correction_ms = 0;  // strain limiting, collisions, rigid boxes (the two below)
+  double strain_ms = 0;      //   tethers and strain-limiting sweeps
+  double collision_ms = 0;   //   colliders and rigid boxes
   double total_ms = 0;
 };
 
@@ -88,6 +90,8 @@ class World {
   void release(Hand hand);
   // Attaches vertices to a tracker (or any device) with their offsets in the frame `pose`; weight 1.
   size_t attach(Device device, const std::vector<uint32_t>& vertices, const Pose& pose);
+  // Attaches the patch near pose.position (chosen and weighted like a grasp) to a tracker that clips on.
+  size_t attach_near(Device device, const Pose& pose, float radius);
   void detach(Device device);
   // An elastic pin: the vertex is pulled to a fixed world target.
   void add_pin(uint32_t vertex, const glm::vec3& target);
@@ -152,6 +156,8 @@ class World {
   ElasticAccumulator elastic_acc_;
   std::vector<uint32_t> held_;          // vertices made kinematic by elastics last tick (capacity nvert)
   std::vector<glm::vec3> x_prev_;       // positions at the start of the step (nvert)
+  StrainLimitScratch strain_scratch_;
+  TetherScratch tether_scratch_;
   StepTiming timing_;
   StrainLimitStats strain_stats_;
   CollisionStats collision_stats_;

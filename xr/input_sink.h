@@ -22,20 +22,18 @@ struct XrInputSink {
   virtual void detach_tracker(Device tracker) = 0;
 };
 
-// Feeds a World directly through its public API. World has no tracker attachment call yet
-// (grasping, issue 3): attach_tracker records the request and returns 0, the tracker's poses still
-// reach the World through submit_pose.
+// Feeds a World directly through its public API; a tracker clips on through World::attach_near.
 class WorldInputSink final : public XrInputSink {
  public:
   explicit WorldInputSink(World& world) : world_(world) {}
   bool submit_pose(const PoseSample& sample) override { return world_.submit_pose(sample); }
   size_t grab(Hand hand, const Pose& pose, float radius) override { return world_.grab(hand, pose, radius); }
   void release(Hand hand) override { world_.release(hand); }
-  size_t attach_tracker(Device, const Pose&, float) override {
+  size_t attach_tracker(Device tracker, const Pose& pose, float radius) override {
     ++attach_requests_;
-    return 0;
+    return world_.attach_near(tracker, pose, radius);
   }
-  void detach_tracker(Device) override {}
+  void detach_tracker(Device tracker) override { world_.detach(tracker); }
   size_t attach_requests() const { return attach_requests_; }
 
  private:

@@ -46,7 +46,8 @@ TEST_CASE("the shipped scenes load, build and step") {
   CHECK(table.mesh.vertex_count() == 49 * 49);
   CHECK(table.colliders.size() == 2);
   CHECK(table.colliders[1].shape == ColliderShape::Box);
-  CHECK(table.world.integrator == IntegratorKind::ConjugateGradient);
+  CHECK(table.world.integrator == IntegratorKind::ApproximateImplicit);
+  CHECK(table.world.solver.translation_correction);  // the runtime default survives loading
   CHECK(table.hand_start[1].position.x == doctest::Approx(0.3f));
   const Scene hanging = load_scene(kScenes + "hanging.json");
   CHECK(hanging.pins.size() == 2);
@@ -101,7 +102,7 @@ TEST_CASE("an OBJ cloth loads relative to the scene file, with pins near a point
     std::ofstream scene(dir / "scene.json");
     scene << R"({"name": "obj", "cloth": {"mesh": {"type": "obj", "path": "panel.obj"}, "position": [0, 1, 0]},
                "pins": [{"near": [0, 1, 0], "radius": 0.01}], "seams": [[1, 3]],
-               "interaction": {"strain_limit": false, "falloff": "none"}})";
+               "interaction": {"strain_limit": false, "falloff": "uniform"}})";
   }
   const Scene s = load_scene((dir / "scene.json").string());
   CHECK(s.name == "obj");
@@ -112,6 +113,6 @@ TEST_CASE("an OBJ cloth loads relative to the scene file, with pins near a point
   CHECK(s.pins == std::vector<uint32_t>{0});
   CHECK(s.seams.size() == 1);
   CHECK_FALSE(s.world.interaction.strain.enabled);
-  CHECK(s.world.interaction.grasp.falloff == Falloff::None);
+  CHECK(s.world.interaction.grasp.falloff == Falloff::Uniform);
   std::filesystem::remove_all(dir);
 }

@@ -75,3 +75,34 @@ TEST_CASE("a moving collider's pose advances by its velocities") {
   CHECK(glm::angle(c.pose.orientation) == doctest::Approx(0.5f).epsilon(1e-4));
   CHECK(collider_point_velocity(c, c.pose.position + glm::vec3(1, 0, 0)).z == doctest::Approx(2.f - 1.f));
 }
+
+TEST_CASE("collider bounds contain the shapes, so culling never drops a contact") {
+  Collider box;
+  box.shape = ColliderShape::Box;
+  box.half_extents = {0.3f, 0.4f, 1.2f};
+  box.pose.orientation = glm::angleAxis(float(M_PI / 2), glm::vec3(0, 0, 1));  // x and y swap
+  glm::vec3 lo, hi;
+  REQUIRE(collider_bounds(box, lo, hi));
+  CHECK(hi.x == doctest::Approx(0.4f));
+  CHECK(hi.y == doctest::Approx(0.3f));
+  CHECK(lo.z == doctest::Approx(-1.2f));
+  Collider cap;
+  cap.shape = ColliderShape::Capsule;
+  cap.radius = 0.1f;
+  cap.half_length = 0.5f;
+  REQUIRE(collider_bounds(cap, lo, hi));
+  CHECK(hi.y == doctest::Approx(0.6f));
+  CHECK(hi.x == doctest::Approx(0.1f));
+  CHECK_FALSE(collider_bounds(Collider{}, lo, hi));
+  // a vertex just inside a box corner is still found
+  box.pose.position = {1, 2, 3};
+  box.pose.orientation = glm::quat(1.f, 0.f, 0.f, 0.f);
+  box.previous_pose = box.pose;
+  const float inv_mass[1] = {1.f};
+  const glm::vec3 x_prev[1] = {glm::vec3(1.31f, 2.41f, 4.21f)};
+  glm::vec3 x[1] = {glm::vec3(1.299f, 2.399f, 4.199f)};
+  glm::vec3 v[1] = {glm::vec3(-1.f)};
+  CollisionStats stats;
+  resolve_collisions(&box, 1, 0.004f, 0.01f, inv_mass, x_prev, x, v, 1, stats);
+  CHECK(stats.contacts == 1);
+}

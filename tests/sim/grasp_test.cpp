@@ -14,7 +14,7 @@ TEST_CASE("falloff: full core, then down to the minimum weight at the radius, no
   CHECK(falloff_weight(0.75f, 1.f, p) == doctest::Approx(0.6f));
   CHECK(falloff_weight(1.f, 1.f, p) == doctest::Approx(0.2f));
   CHECK(falloff_weight(1.01f, 1.f, p) == 0.f);
-  p.falloff = Falloff::None;
+  p.falloff = Falloff::Uniform;
   CHECK(falloff_weight(0.9f, 1.f, p) == 1.f);
   p.falloff = Falloff::Smooth;
   CHECK(falloff_weight(0.75f, 1.f, p) == doctest::Approx(0.6f));  // smoothstep(0.5) = 0.5

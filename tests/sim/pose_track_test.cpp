@@ -20,7 +20,7 @@ PoseSample at(double t, glm::vec3 p, glm::quat q = glm::quat(1.f, 0.f, 0.f, 0.f)
 TEST_CASE("pose samples with NaN, Inf, a non-unit quaternion, a false flag or an older time are refused") {
   PoseTrack track;
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
-  CHECK(track.push(at(1.0, {0, 0, 0})) == PoseRejection::None);
+  CHECK(track.push(at(1.0, {0, 0, 0})) == PoseRejection::Accepted);
   CHECK(track.push(at(1.1, {nan, 0, 0})) == PoseRejection::NonFinite);
   CHECK(track.push(at(1.1, {0, inf, 0})) == PoseRejection::NonFinite);
   CHECK(track.push(at(std::nan(""), {0, 0, 0})) == PoseRejection::NonFinite);
@@ -45,8 +45,12 @@ TEST_CASE("pose track interpolates between samples and extrapolates at most the 
   CHECK(glm::angle(p.orientation) == doctest::Approx(0.5f).epsilon(1e-4));
   REQUIRE(track.sample(0.11, 0.02, p));  // 10 ms ahead: extrapolated
   CHECK(p.position.x == doctest::Approx(1.1f));
-  REQUIRE(track.sample(1.0, 0.02, p));  // far ahead: held at the horizon
+  REQUIRE(track.sample(0.12, 0.02, p));  // at the horizon: the furthest it goes
   CHECK(p.position.x == doctest::Approx(1.2f));
+  REQUIRE(track.sample(0.13, 0.02, p));  // then back toward the newest sample
+  CHECK(p.position.x == doctest::Approx(1.1f));
+  REQUIRE(track.sample(1.0, 0.02, p));  // a silent device rests on its last sample
+  CHECK(p.position.x == doctest::Approx(1.f));
   REQUIRE(track.sample(-1.0, 0.02, p));  // before the first sample: held
   CHECK(p.position.x == doctest::Approx(0.f));
 }
@@ -58,7 +62,7 @@ TEST_CASE("pose track ring keeps the newest samples and a same-time sample repla
   Pose p;
   REQUIRE(track.sample(0.385, 0.0, p));
   CHECK(p.position.x == doctest::Approx(38.5f));
-  CHECK(track.push(at(0.39, {100, 0, 0})) == PoseRejection::None);
+  CHECK(track.push(at(0.39, {100, 0, 0})) == PoseRejection::Accepted);
   REQUIRE(track.sample(0.39, 0.0, p));
   CHECK(p.position.x == doctest::Approx(100.f));
 }

@@ -27,13 +27,15 @@ TEST_CASE("strain limiting brings a stretched grid back to the limit, keeps mome
   StrainLimitParams params;
   params.iterations = 200;
   CHECK(max_edge_strain(model, x.data()) > 0.4f);
-  limit_strain(model, kin.data(), params, x.data(), v.data(), stats);
+  StrainLimitScratch scratch;
+  scratch.resize(model);
+  limit_strain(model, kin.data(), params, 0.01f, scratch, x.data(), v.data(), stats);
   CHECK(max_edge_strain(model, x.data()) <= params.max_strain + 2e-3f);
   CHECK(stats.corrected > 0);
   CHECK(x[0] == x0);
   StrainLimitParams off;
   off.enabled = false;
-  limit_strain(model, kin.data(), off, x.data(), v.data(), stats);
+  limit_strain(model, kin.data(), off, 0.01f, scratch, x.data(), v.data(), stats);
   CHECK(stats.corrected == 0);
 }
 
@@ -48,7 +50,9 @@ TEST_CASE("strain limiting of one edge moves the light end more and removes the 
   std::vector<glm::vec3> x = {{0, 0, 0}, {1.5f, 0, 0}, {0.5f, 0.8f, 0}}, v = {{0, 0, 0}, {1, 0, 0}, {0, 0, 0}};
   std::vector<uint8_t> kin(3, 0);
   StrainLimitStats stats;
-  limit_strain(model, kin.data(), {}, x.data(), v.data(), stats);
+  StrainLimitScratch scratch;
+  scratch.resize(model);
+  limit_strain(model, kin.data(), {}, 0.01f, scratch, x.data(), v.data(), stats);
   const float excess = 1.5f - 1.1f;
   CHECK(x[0].x == doctest::Approx(0.25f * excess).epsilon(1e-3));
   CHECK(x[1].x == doctest::Approx(1.5f - 0.75f * excess).epsilon(1e-3));

@@ -10,7 +10,9 @@ TEST_CASE("tethers give each vertex its nearest held vertex and the edge-path re
   const VertexAdjacency adj = build_adjacency(model);
   const uint32_t sources[2] = {0, 4};  // both ends of the bottom row
   Tethers t;
-  build_tethers(model, adj, sources, 2, t);
+  TetherScratch scratch;
+  scratch.resize(model);
+  build_tethers(model, adj, sources, 2, scratch, t);
   CHECK(t.anchor[1] == 0);
   CHECK(t.length[1] == doctest::Approx(0.1f));
   CHECK(t.anchor[3] == 4);
