@@ -15,7 +15,7 @@ namespace weft::app {
 void register_validate_grasp(CLI::App& validate) {
   struct Args {
     bool json = false;
-    std::string solver = "approx";
+    std::string solver = "cg";
   };
   auto args = std::make_shared<Args>();
   auto* cmd = validate.add_subcommand("grasp", "Grasping, elastics, collisions, friction and strain limiting checks");

@@ -303,10 +303,13 @@ Scene read_scene(const Reader& r, const json& root, const std::string& base_dir)
   scene.name = r.string(root, "", "name", "unnamed");
   if (root.contains("sim")) {
     const json& j = root.at("sim");
-    r.object(j, "/sim", {"tick_hz", "solver", "iterations"});
+    r.object(j, "/sim", {"tick_hz", "solver", "iterations", "cg_tolerance", "cg_max_iterations"});
     scene.world.tick_hz = r.number(j, "/sim", "tick_hz", scene.world.tick_hz, 10, 10000);
-    scene.world.integrator = parse_integrator_kind(r.string(j, "/sim", "solver", "approx", {"approx", "cg", "euler", "rk4"}));
-    scene.world.solver.iterations = int(r.integer(j, "/sim", "iterations", 1, 1, 99));
+    scene.world.integrator = parse_integrator_kind(r.string(j, "/sim", "solver", "cg", {"approx", "cg", "euler", "rk4"}));
+    SolverOptions& so = scene.world.solver;
+    so.iterations = int(r.integer(j, "/sim", "iterations", so.iterations, 1, 99));
+    so.cg_tolerance = float(r.number(j, "/sim", "cg_tolerance", so.cg_tolerance, 1e-8, 0.5));
+    so.cg_max_iterations = int(r.integer(j, "/sim", "cg_max_iterations", so.cg_max_iterations, 1, 10000));
     if (scene.world.solver.iterations % 2 == 0) r.fail("/sim/iterations", "must be odd (Kang & Cho 4.2)");
   }
   if (!root.contains("cloth")) r.fail("", "missing key 'cloth'");

@@ -1,5 +1,7 @@
 #include "sim/approximate_implicit.h"
 
+#include "sim/translation_correction.h"
+
 #include <algorithm>
 
 namespace weft {
@@ -87,7 +89,7 @@ void ApproximateImplicitIntegrator::step(const ClothModel& model, ClothState& st
     std::swap(dv_, dv_next_);
   }
 
-  if (translation_correction_) correct_translation(model, state, h);
+  if (translation_correction_) correct_free_translation(model, state, forces_, h, dv_.data());
 
   for (size_t i = 0; i < n; ++i) {
     v[i] += dv_[i];
@@ -96,28 +98,6 @@ void ApproximateImplicitIntegrator::step(const ClothModel& model, ClothState& st
   state.time += h;
   ++state.step_count;
   stats_.solver_iterations = iterations_;
-}
-
-// Two-level correction on the one coarse mode every link ignores, for a cloth in free flight (no
-// kinematic vertex): a uniform translation c with 1^T W (dv + c 1) = 1^T h f~. Each link cancels out of
-// 1^T W (rows of W' sum to m_i + h c_drag), so  c = sum (h f~_i - (m_i + h c_i) dv_i) / sum (m_i + h c_i):
-// the step then carries exactly the momentum the forces give, and a released stiff cloth falls at g
-// (plain Jacobi from W_i'^-1 h m_i g nearly stops it). With kinematic vertices the same Galerkin
-// correction includes their stiff links and was found to pump energy into a hanging cloth, while plain
-// Jacobi keeps hanging equilibria exactly, so it is skipped then.
-void ApproximateImplicitIntegrator::correct_translation(const ClothModel& model, const ClothState& state, float h) {
-  const size_t n = model.vertex_count();
-  glm::dvec3 rhs(0.0);
-  double mass = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (state.kinematic[i]) return;
-    const double mi = double(model.mass[i]) + double(h) * forces_.drag_coefficient[i];
-    rhs += glm::dvec3(h * forces_.force[i]) - mi * glm::dvec3(dv_[i]);
-    mass += mi;
-  }
-  if (mass <= 0) return;
-  const glm::vec3 c(rhs / mass);
-  for (size_t i = 0; i < n; ++i) dv_[i] += c;
 }
 
 }  // namespace weft

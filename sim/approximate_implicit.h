@@ -16,8 +16,6 @@ class ApproximateImplicitIntegrator final : public Integrator {
   const char* name() const override { return "approx"; }
 
  private:
-  void correct_translation(const ClothModel& model, const ClothState& state, float h);
-
   int iterations_;
   bool translation_correction_;
   ForceBuffers forces_;

@@ -1,5 +1,7 @@
 #include "sim/conjugate_gradient.h"
 
+#include "sim/translation_correction.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -83,6 +85,7 @@ void ConjugateGradientIntegrator::step(const ClothModel& model, ClothState& stat
     ++it;
     res = std::sqrt(dot(r_, r_)) / b_norm;
   }
+  if (options_.translation_correction) correct_free_translation(model, state, forces_, h, x_.data());
   for (size_t i = 0; i < n; ++i) {
     v[i] += x_[i];
     x[i] += h * v[i];

@@ -19,9 +19,9 @@ enum class IntegratorKind {
 struct SolverOptions {
   int iterations = 1;            // block-Jacobi iterations k of the approximate solver; must be odd
   bool allow_even_iterations = false;  // even k tends to be unstable (Kang & Cho section 4.2)
-  // Approximate solver: after the k Jacobi iterations of a cloth in free flight, a Galerkin correction
-  // of the uniform translation (approximate_implicit.cpp). Off reproduces Kang & Cho exactly; on keeps a
-  // released stiff cloth falling at g.
+  // Implicit solvers: after the solve, for a cloth in free flight, a Galerkin correction of the uniform
+  // translation (translation_correction.h). Off reproduces Kang & Cho (and plain CG) exactly; on keeps a
+  // released stiff cloth falling at g however inexact the solve.
   bool translation_correction = false;
   float cg_tolerance = 1e-4f;    // relative residual at which CG stops
   int cg_max_iterations = 200;

@@ -1,0 +1,22 @@
+#include "sim/translation_correction.h"
+
+namespace weft {
+
+bool correct_free_translation(const ClothModel& model, const ClothState& state, const ForceBuffers& forces, float h,
+                              glm::vec3* dv) {
+  const size_t n = model.vertex_count();
+  glm::dvec3 rhs(0.0);
+  double mass = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (state.kinematic[i]) return false;
+    const double mi = double(model.mass[i]) + double(h) * forces.drag_coefficient[i];
+    rhs += glm::dvec3(h * forces.force[i]) - mi * glm::dvec3(dv[i]);
+    mass += mi;
+  }
+  if (mass <= 0) return false;
+  const glm::vec3 c(rhs / mass);
+  for (size_t i = 0; i < n; ++i) dv[i] += c;
+  return true;
+}
+
+}  // namespace weft
