@@ -27,6 +27,8 @@ void register_run(CLI::App& app) {
   cmd->add_option("--record", opts->record_path, "Record every input sample to this file");
   cmd->add_option("--sim-priority", opts->sim_priority, "Sim thread scheduling: normal | high | realtime")
       ->check(CLI::IsMember({"normal", "high", "realtime"}));
+  cmd->add_option("--solver", opts->solver, "Integrator: approx | cg | euler | rk4 (default: the mode's)")
+      ->check(CLI::IsMember({"approx", "cg", "euler", "rk4"}));
   cmd->add_option("--grid", opts->grid, "Headless sim: quads per side of the default hanging cloth")
       ->check(CLI::Range(1, 1024));
   cmd->callback([opts] {

@@ -18,6 +18,7 @@ struct RunOptions {
   int width = 1280, height = 720;
   std::string record_path;     // record every input sample to this file (issue 7)
   std::string sim_priority = "realtime";  // sim thread: realtime (SCHED_FIFO) | high (nice -10) | normal; falls back
+  std::string solver;          // approx | cg | euler | rk4 (empty: the mode's or scene's default)
   uint32_t grid = 127;         // headless sim: quads per side of the default hanging cloth (127: 16,384 vertices)
 };
 
