@@ -29,7 +29,7 @@ cmake --build "$build_dir" -j"$(nproc)"
 
 case "$mode" in
   run)
-    if (($#)); then exec "$build_dir/weft" "$@"; else exec "$build_dir/weft" validate kang --quick; fi ;;
+    if (($#)); then exec "$build_dir/weft" "$@"; else exec "$build_dir/weft" run; fi ;;
   test)
     (cd "$build_dir" && ctest --output-on-failure -j"$(nproc)" -LE validation "$@")
     # ThreadSanitizer build (CMakePresets.json preset "tsan", build-tsan/): only engine_tests, and
