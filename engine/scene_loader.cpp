@@ -1,5 +1,7 @@
 #include "engine/scene_loader.h"
 
+#include "engine/mesh_io.h"
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -9,7 +11,6 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 #include <nlohmann/json.hpp>
-#include <tiny_obj_loader.h>
 
 #include "sim/mesh_generators.h"
 
@@ -129,30 +130,11 @@ class Reader {
 };
 
 Mesh load_obj(const Reader& r, const std::string& path, const std::string& place) {
-  tinyobj::ObjReaderConfig config;
-  config.triangulate = true;
-  tinyobj::ObjReader obj;
-  if (!obj.ParseFromFile(path, config)) r.fail(place, "cannot read OBJ '" + path + "': " + obj.Error());
-  const auto& attrib = obj.GetAttrib();
-  Mesh mesh;
-  for (size_t i = 0; i + 2 < attrib.vertices.size(); i += 3)
-    mesh.positions.emplace_back(attrib.vertices[i], attrib.vertices[i + 1], attrib.vertices[i + 2]);
-  for (const auto& shape : obj.GetShapes()) {
-    const auto& idx = shape.mesh.indices;
-    for (size_t k = 0; k + 2 < idx.size(); k += 3)
-      mesh.triangles.push_back({uint32_t(idx[k].vertex_index), uint32_t(idx[k + 1].vertex_index),
-                                uint32_t(idx[k + 2].vertex_index)});
+  try {
+    return load_obj_mesh(path);
+  } catch (const MeshFileError& e) {
+    r.fail(place, e.what());
   }
-  // Material coordinates: the panel's two widest axes (OBJ panels are flat patterns or near-flat).
-  glm::vec3 lo(INFINITY), hi(-INFINITY);
-  for (const glm::vec3& p : mesh.positions) { lo = glm::min(lo, p); hi = glm::max(hi, p); }
-  const glm::vec3 extent = hi - lo;
-  int narrow = 0;
-  if (extent.y < extent[narrow]) narrow = 1;
-  if (extent.z < extent[narrow]) narrow = 2;
-  const int a = narrow == 0 ? 1 : 0, b = narrow == 2 ? 1 : 2;
-  for (const glm::vec3& p : mesh.positions) mesh.material.emplace_back(p[a] - lo[a], p[b] - lo[b]);
-  return mesh;
 }
 
 Mesh read_mesh(const Reader& r, const json& cloth, const std::string& base_dir) {

@@ -66,7 +66,7 @@ TEST_CASE("scene errors name the file, the place and the problem") {
   expect_error(R"({"cloth": {"mesh": {"type": "grid", "columns": "ten"}}})", "/cloth/mesh/columns", "expected an integer");
   expect_error(R"({"cloth": {"mesh": {"type": "grid", "columns": 0}}})", "/cloth/mesh/columns", "out of range");
   expect_error(R"({"cloth": {"mesh": {"type": "torus"}}})", "/cloth/mesh/type", "'torus' is not one of grid, irregular, obj");
-  expect_error(R"({"cloth": {"mesh": {"type": "obj", "path": "no/such.obj"}}})", "/cloth/mesh/path", "cannot read OBJ");
+  expect_error(R"({"cloth": {"mesh": {"type": "obj", "path": "no/such.obj"}}})", "/cloth/mesh/path", "cannot open the file");
   expect_error(R"({"cloth": {"mesh": {"type": "grid"}, "material": {"alpha": 2}}})", "/cloth/material/alpha", "out of range");
   expect_error(R"({"cloth": {"mesh": {"type": "grid"}, "position": [0, 1]}})", "/cloth/position", "3 numbers");
   expect_error(scene_text(R"("colliders": [{"type": "plane"}, {"type": "sphere", "radius": -1}])"), "/colliders/1/radius", "out of range");
