@@ -51,6 +51,17 @@ struct Rig {
 
   double duration() const { return release_time + kSettle; }
 
+  // Whether the devices hold vertices (the hand sweep only pushes).
+  bool holds() const { return kind != Kind::HandSweep; }
+  // Centre of the vertices the devices hold right now; 0 when none.
+  glm::dvec3 held_centre() const {
+    glm::dvec3 c(0.0);
+    size_t m = 0;
+    for (Device d : devices)
+      for (uint32_t i : world->held_vertices(d).vertex) c += glm::dvec3(world->state().position[i]), ++m;
+    return m ? c / double(m) : c;
+  }
+
   glm::vec3 true_position(Device d, double t) const {
     switch (kind) {
       case Kind::TwoHand: {
@@ -165,6 +176,14 @@ Rig make_rig(Kind kind, uint32_t quads) {
   return r;
 }
 
+// Where the cloth came to rest and how large it lies: centre of mass and bounding-box size.
+void rest_shape(const ClothModel& model, const ClothState& st, glm::dvec3& com, glm::dvec3& extent) {
+  com = centre_of_mass(model, st);
+  glm::dvec3 lo(1e30), hi(-1e30);
+  for (const glm::vec3& x : st.position) lo = glm::min(lo, glm::dvec3(x)), hi = glm::max(hi, glm::dvec3(x));
+  extent = st.position.empty() ? glm::dvec3(0.0) : hi - lo;
+}
+
 bool finite_state(const ClothState& s) {
   for (size_t i = 0; i < s.position.size(); ++i) {
     const glm::vec3 &x = s.position[i], &v = s.velocity[i];
@@ -201,9 +220,11 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
     record_baseline->nvert = n;
     record_baseline->com.assign(ticks, glm::dvec3(0.0));
   }
-  std::vector<float> deviation(ticks, 0.f);  // centre-of-mass distance to the baseline per tick
+  std::vector<float> deviation(ticks, 0.f);  // while driven: max(held-centre, cloth-centre) distance to the baseline
   std::vector<double> spike_times;
   uint64_t sample_index = 0;  // device samples at kDeviceHz, shared clock for every device
+  const uint64_t drive_begin = uint64_t(std::llround(rig.grab_time / h));
+  if (record_baseline) record_baseline->held.assign(ticks, glm::dvec3(0.0));
 
   for (uint64_t k = 0; k < ticks; ++k) {
     const double t = world.state().time;
@@ -239,33 +260,47 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
     }
     const double strain = max_edge_strain(model, st.position.data());
     const glm::dvec3 com = centre_of_mass(model, st);
-    if (record_baseline) record_baseline->com[k] = com;
-    if (baseline && k < baseline->com.size()) deviation[k] = float(glm::length(com - baseline->com[k]));
+    const glm::dvec3 held = rig.held_centre();
+    if (record_baseline) record_baseline->com[k] = com, record_baseline->held[k] = held;
+    // Deviation only while the hands (or the tracker) drive the cloth: afterwards a free drape's folds
+    // are chaotic, 2 mm of input noise is enough to fold it differently (rest_error_m covers that phase).
+    if (baseline && k < baseline->com.size() && k >= drive_begin && k < release_tick) {
+      double d = glm::length(com - baseline->com[k]);
+      if (rig.holds()) d = std::max(d, glm::length(held - baseline->held[k]));
+      deviation[k] = float(d);
+      if (getenv("WEFT_DBG") && k % 24 == 0) fprintf(stderr, "t=%.2f com=%.4f held=%.4f ke=%.4f str=%.3f\n", t, glm::length(com - baseline->com[k]), glm::length(held - baseline->held[k]), ke, strain);
+    }
     run.peak_kinetic_energy = std::max(run.peak_kinetic_energy, ke);
     run.max_vertex_speed = std::max(run.max_vertex_speed, std::sqrt(vmax2));
     run.max_strain = std::max(run.max_strain, strain);
     run.deviation_m = std::max(run.deviation_m, double(deviation[k]));
     if (options.keep_series) run.kinetic_energy.push_back(float(ke)), run.strain.push_back(float(strain));
   }
-  run.rest_error_m = ticks ? deviation[ticks - 1] : 0.0;
+  glm::dvec3 rest_com, rest_extent;
+  rest_shape(model, world.state(), rest_com, rest_extent);
+  if (record_baseline) record_baseline->rest_com = rest_com, record_baseline->rest_extent = rest_extent;
+  if (baseline) {
+    const glm::dvec3 de = glm::abs(rest_extent - baseline->rest_extent);
+    run.rest_error_m = std::max(glm::length(rest_com - baseline->rest_com), std::max(de.x, std::max(de.y, de.z)));
+  }
   if (options.keep_series) run.deviation = deviation;
-  (void)release_tick;
 
-  // recovery_s: after each spike, how long until the cloth is back near the noise-free path (within
-  // max(2 x the deviation just before the spike, 1 cm)); 0 when it never left.
+  // recovery_s: after each spike sample (gated or not), how long until the deviation is back within the
+  // deviation bound for good (looked at over the next second); 0 when it never left.
   for (double ts : spike_times) {
     const uint64_t k0 = std::min<uint64_t>(ticks - 1, uint64_t(std::max(0.0, std::floor(ts / h))));
-    const double before = k0 > 0 ? deviation[k0 - 1] : 0.0;
-    const double threshold = std::max(2.0 * before, 0.01);  // m
-    uint64_t k = k0, last_above = k0;
+    uint64_t last_above = k0;
     bool left = false;
-    for (; k < ticks && double(k - k0) * h < 1.0; ++k)
-      if (deviation[k] > threshold) left = true, last_above = k;
+    for (uint64_t k = k0; k < ticks && double(k - k0) * h < 1.0; ++k)
+      if (deviation[k] > options.recovery_deviation_m) left = true, last_above = k;
     if (left) run.recovery_s = std::max(run.recovery_s, double(last_above + 1 - k0) * h);
   }
   run.rejected_conditioning = rig.input->conditioner().rejected();
   run.rejected_world = world.invalid_pose_count();
-  if (record_baseline) record_baseline->peak_kinetic_energy = run.peak_kinetic_energy, record_baseline->max_strain = run.max_strain;
+  if (record_baseline) {
+    record_baseline->peak_kinetic_energy = run.peak_kinetic_energy, record_baseline->max_strain = run.max_strain;
+    record_baseline->strain_limit = world.config().interaction.strain.max_strain;
+  }
   return run;
 }
 
@@ -277,7 +312,7 @@ void check_bounds(StressRun& r, const StressBounds& b, const StressBaseline& bas
     failed += what;
   };
   check(r.nan_count <= b.nan_count, "nan_count");
-  check(r.max_strain <= base.max_strain + b.strain_margin, "max_strain");
+  check(r.max_strain <= std::max(base.strain_limit, base.max_strain) + b.strain_margin, "max_strain");
   check(r.max_vertex_speed <= b.max_vertex_speed, "max_vertex_speed");
   check(r.peak_kinetic_energy <= b.kinetic_energy_factor * base.peak_kinetic_energy + b.kinetic_energy_slack,
         "peak_kinetic_energy");
@@ -304,6 +339,7 @@ std::vector<StressRun> run_stress_matrix(const StressOptions& options, const Str
   for (const std::string& sc : scenarios) {
     StressBaseline baseline;
     StressOptions o = options;
+    o.recovery_deviation_m = bounds.deviation_m;
     StressRun clean = run_stress_case(sc, "none", 0, o, &baseline, nullptr);
     check_bounds(clean, bounds, baseline);
     runs.push_back(std::move(clean));
