@@ -69,8 +69,8 @@ struct Rig {
         const float side = k == 0 ? -1.f : 1.f;
         glm::vec3 p = corner[k] + glm::vec3(0.f, 0.08f * (1.f - ease(0.0, grab_time, t)), 0.f);  // approach
         p += glm::vec3(0.f, 0.45f, -0.25f) * ease(grab_time, 1.3, t);                           // lift
-        p += glm::vec3(side * 0.02f, 0.f, 0.f) * ease(1.3, 1.8, t);                             // stretch taut
-        if (t > 1.8 && t < release_time) {                                                      // shake, 3 Hz
+        p += glm::vec3(side * 0.005f, 0.f, 0.f) * ease(1.3, 1.8, t);                            // pull straight
+        if (t > 1.8 && t < 2.8) {                                                               // shake, 3 Hz, then hold still
           const double w = 2.0 * 3.14159265358979 * 3.0 * (t - 1.8);
           p += glm::vec3(0.f, 0.05f * float(std::sin(w)), 0.03f * float(std::sin(2.0 * w)));
         }
@@ -140,6 +140,10 @@ Rig make_rig(Kind kind, uint32_t quads) {
   config.integrator = IntegratorKind::ConjugateGradient;
   config.solver.cg_tolerance = 1e-3f;  // keeps the matrix within the 2-minute budget on 2 cores
   config.solver.cg_max_iterations = 40;
+  // Elastic time constant 50 ms instead of the sim default 20 ms: only the catch-up of an offset
+  // (a pose back after a dropout) is slower, following a moving target is unchanged (the v_target
+  // term); at 20 ms a 10 cm catch-up drives the held patch at 4.5 m/s and whips the cloth.
+  config.interaction.elastic.tau = 0.05f;
   Collider floor;  // plane y = 0
   if (kind == Kind::TwoHand) {
     Mesh mesh = make_grid({.width = kClothSize, .height = kClothSize, .columns = quads, .rows = quads});
@@ -150,7 +154,7 @@ Rig make_rig(Kind kind, uint32_t quads) {
     r.corner[0] = r.world->model().rest_position[0];
     r.corner[1] = r.world->model().rest_position[quads];
     r.devices = {Device::LeftHand, Device::RightHand};
-    r.grab_time = 0.3, r.release_time = 2.8;
+    r.grab_time = 0.3, r.release_time = 3.3;
   } else {
     HangingCloth c = make_hanging_grid(quads, kClothSize, false);
     r.world = std::make_unique<World>(build_cloth_model(c.mesh, stress_material(), c.pins), config);
@@ -262,13 +266,12 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
     const glm::dvec3 com = centre_of_mass(model, st);
     const glm::dvec3 held = rig.held_centre();
     if (record_baseline) record_baseline->com[k] = com, record_baseline->held[k] = held;
-    // Deviation only while the hands (or the tracker) drive the cloth: afterwards a free drape's folds
+    // deviation only while the hands (or the tracker) drive the cloth: afterwards a free drape's folds
     // are chaotic, 2 mm of input noise is enough to fold it differently (rest_error_m covers that phase).
     if (baseline && k < baseline->com.size() && k >= drive_begin && k < release_tick) {
       double d = glm::length(com - baseline->com[k]);
       if (rig.holds()) d = std::max(d, glm::length(held - baseline->held[k]));
       deviation[k] = float(d);
-      if (getenv("WEFT_DBG") && k % 24 == 0) fprintf(stderr, "t=%.2f com=%.4f held=%.4f ke=%.4f str=%.3f\n", t, glm::length(com - baseline->com[k]), glm::length(held - baseline->held[k]), ke, strain);
     }
     run.peak_kinetic_energy = std::max(run.peak_kinetic_energy, ke);
     run.max_vertex_speed = std::max(run.max_vertex_speed, std::sqrt(vmax2));
