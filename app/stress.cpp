@@ -207,6 +207,9 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
                           const StressOptions& options, StressBaseline* record_baseline, const StressBaseline* baseline) {
   Rig rig = make_rig(kind_of(scenario), options.quads);
   rig.input->conditioner().config().enabled = options.conditioning;
+  // One Euro filter on (off by default in the runtime: it lags the scripted demos): without it every
+  // jitter sample reaches the held vertices as velocity, the elastic follows v_target exactly.
+  rig.input->conditioner().config().one_euro.enabled = options.one_euro;
   const NoiseProfile profile = noise_profile(noise_name);
   PoseNoise noise(profile, seed);
   World& world = *rig.world;

@@ -9,7 +9,7 @@
 namespace weft {
 
 struct OneEuroParams {
-  bool enabled = true;
+  bool enabled = false;
   double min_cutoff_hz = 1.0;  // cutoff at rest, Hz: lower = smoother still hand
   double beta = 0.5;           // cutoff increase per unit speed (m/s or rad/s): higher = less lag
   double d_cutoff_hz = 1.0;    // cutoff of the speed estimate, Hz
