@@ -26,7 +26,7 @@ TEST_CASE("stress: a noise-free run measured against itself deviates by nothing 
   CHECK(again.pass);
 }
 
-TEST_CASE("stress: jitter moves the driven patch away from the noise-free path; spikes are gated") {
+TEST_CASE("stress: jitter moves the driven patch away from the noise-free path and spikes are gated") {
   StressBaseline base;
   run_stress_case("tracker_circle", "none", 0, small(), &base, nullptr);
   const StressRun jitter = run_stress_case("tracker_circle", "jitter10", 0, small(), nullptr, &base);
