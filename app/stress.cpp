@@ -22,7 +22,6 @@ namespace {
 constexpr double kDeviceHz = 90;       // tracking rate; the sim ticks at 240 Hz
 constexpr double kSettle = 2.0;        // s simulated after the release, for rest_error_m
 constexpr float kClothSize = 0.6f;     // m
-constexpr float kHandSpeedCap = 6.f;   // m/s, the hand collider follows the tracked hand at most this fast
 
 enum class Kind { TwoHand, TrackerCircle, HandSweep };
 
@@ -106,13 +105,16 @@ struct Rig {
     }
   }
 
-  // The hand collider follows the hand as the World tracks it (validated, interpolated samples).
+  // The hand collider follows the hand as the World tracks it (validated, interpolated samples), with the
+  // same elastic law as a grasp (time constant and speed cap): a hand found again 10 cm away after a
+  // dropout moves there over tau, not in one tick through the cloth.
   void move_hand_collider(double t, double h) {
     if (kind != Kind::HandSweep) return;
     Collider& c = world->colliders()[hand_collider];
-    Pose target;
-    if (!world->device_pose(Device::RightHand, t + h, target)) return;
-    c.linear_velocity = cap_speed((target.position - c.pose.position) / float(h), kHandSpeedCap);
+    Pose now, next;
+    if (!world->device_pose(Device::RightHand, t, now) || !world->device_pose(Device::RightHand, t + h, next)) return;
+    c.linear_velocity = elastic_velocity(c.pose.position, now.position, next.position, float(h),
+                                         world->config().interaction.elastic);
   }
 };
 
