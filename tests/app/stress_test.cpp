@@ -1,0 +1,53 @@
+#include <doctest/doctest.h>
+
+#include "app/stress.h"
+
+using namespace weft::app;
+
+namespace {
+StressOptions small() {
+  StressOptions o;
+  o.quads = 8;
+  o.keep_series = false;
+  return o;
+}
+}  // namespace
+
+TEST_CASE("stress: a noise-free run measured against itself deviates by nothing and passes") {
+  StressBaseline base;
+  StressRun clean = run_stress_case("tracker_circle", "none", 0, small(), &base, nullptr);
+  StressRun again = run_stress_case("tracker_circle", "none", 0, small(), nullptr, &base);
+  check_bounds(again, StressBounds{}, base);
+  CHECK(again.nan_count == 0);
+  CHECK(again.deviation_m < 1e-9);
+  CHECK(again.rest_error_m < 1e-9);
+  CHECK(again.max_strain == doctest::Approx(clean.max_strain));
+  CHECK(base.strain_limit == doctest::Approx(0.10));
+  CHECK(again.pass);
+}
+
+TEST_CASE("stress: jitter moves the driven patch away from the noise-free path and spikes are gated") {
+  StressBaseline base;
+  run_stress_case("tracker_circle", "none", 0, small(), &base, nullptr);
+  const StressRun jitter = run_stress_case("tracker_circle", "jitter10", 0, small(), nullptr, &base);
+  CHECK(jitter.nan_count == 0);
+  CHECK(jitter.deviation_m > 0.002);  // 10 mm of jitter shows, filtered
+  CHECK(jitter.deviation_m < 0.5);
+  const StressRun spikes = run_stress_case("tracker_circle", "spikes", 1, small(), nullptr, &base);
+  CHECK(spikes.spikes > 0);
+  CHECK(spikes.rejected_conditioning >= spikes.spikes);  // every 100 m sample stopped before the World
+  CHECK(spikes.max_vertex_speed < 10.0);
+}
+
+TEST_CASE("stress: check_bounds names each broken bound") {
+  StressBaseline base;
+  base.strain_limit = 0.10, base.max_strain = 0.02, base.peak_kinetic_energy = 0.01;
+  StressRun r;
+  r.max_strain = 0.14;  // within limit + 0.05 although far above the noise-free run
+  check_bounds(r, StressBounds{}, base);
+  CHECK(r.pass);
+  r.max_strain = 0.16, r.max_vertex_speed = 11.0, r.deviation_m = 0.06, r.nan_count = 1;
+  check_bounds(r, StressBounds{}, base);
+  CHECK_FALSE(r.pass);
+  CHECK(r.failed == "nan_count,max_strain,max_vertex_speed,deviation_m");
+}
