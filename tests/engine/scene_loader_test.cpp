@@ -94,7 +94,6 @@ TEST_CASE("self-collision is off unless the scene turns it on") {
   CHECK(on.world.self_collision.friction == doctest::Approx(0.2f));
   CHECK(build_world(on).self_collision() != nullptr);
   CHECK_FALSE(parse_scene(scene_text(R"("self_collision": {"enabled": false})"), "test.json").world.self_collision.enabled);
-  CHECK(load_scene(kScenes + "table.json").world.self_collision.enabled);  // a cloth folded on a table
 }
 
 TEST_CASE("a missing scene file is an error naming it") {
