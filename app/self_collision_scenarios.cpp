@@ -1,24 +1,22 @@
 #include "app/self_collision_scenarios.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
-#include <memory>
 
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "sim/cloth_model.h"
 #include "sim/collision_geometry.h"
-#include "sim/integrator.h"
 #include "sim/intersection_count.h"
 #include "sim/mesh_generators.h"
-#include "sim/self_collision.h"
+#include "sim/world.h"
 
 namespace weft::app {
 namespace {
 
 constexpr float kTick = 1.f / 240.f;
-constexpr float kFloorFriction = 1.f;
 
 // Default cloth with light link damping (with the default 0.01 N s/m the approximate solver slows a
 // falling sheet to a crawl), limp enough to fold rather than bend as a board.
@@ -29,45 +27,57 @@ Material scenario_material() {
   return m;
 }
 
-// A cloth stepped as World will: integrator, floor, self-collision, floor again (the floor wins the
-// last word; self-collision pushes that the floor undoes are redone on the next tick).
-// The floor scenes (drop, stacked sheets) step with the CG solver: with the approximate solver
-// (k = 1 or 3) a cloth resting on the clamp floor drifts upward and blows up even without
-// self-collision (see the issue 8 report); the hand fold, off the floor most of the time, uses it.
+WorldConfig scenario_config(const ScenarioOptions& options) {
+  WorldConfig c;
+  c.tick_hz = 1.0 / double(kTick);
+  c.integrator = options.integrator;
+  if (options.integrator != IntegratorKind::ApproximateImplicit) c.solver = SolverOptions{};
+  c.self_collision = {.enabled = options.self_collision, .thickness = options.thickness};
+  return c;
+}
+
+// The floor: a plane collider at y = 0 with a grippy cloth-on-floor friction.
+Collider floor_plane() {
+  Collider c;
+  c.shape = ColliderShape::Plane;
+  c.mu_static = 1.f;
+  c.mu_kinetic = 0.8f;
+  return c;
+}
+
+// A World on the runtime path plus an exact intersection counter sampled every few ticks.
 struct Scene {
-  ClothModel model;
-  ClothState state;
-  std::unique_ptr<Integrator> integrator;
-  std::unique_ptr<Integrator> cg;
-  bool use_cg = false;
-  SelfCollision self;
-  bool self_enabled;
+  World world;
   TriangleBvh counter_bvh;
   std::vector<TrianglePair> counter_pairs;
   uint64_t max_intersections = 0;
   uint64_t max_contacts = 0;
 
-  Scene(ClothModel m, const ScenarioOptions& options)
-      : model(std::move(m)), state(make_rest_state(model)),
-        integrator(make_integrator(IntegratorKind::ApproximateImplicit, model, SolverOptions{.iterations = 3})),
-        cg(make_integrator(IntegratorKind::ConjugateGradient, model)),
-        self(model, SelfCollisionConfig{.thickness = options.thickness}), self_enabled(options.self_collision),
-        counter_bvh(model) {}
+  Scene(const Mesh& mesh, const ScenarioOptions& options)
+      : world(build_cloth_model(mesh, scenario_material()), scenario_config(options)), counter_bvh(world.model()) {
+    world.add_collider(floor_plane());
+  }
 
   void step() {
-    if (self_enabled) self.begin_step(state);
-    (use_cg ? cg : integrator)->step(model, state, kTick);
-    floor_clamp(state, 0.f, kFloorFriction);
-    if (self_enabled) {
-      self.resolve(model, state, kTick);
-      max_contacts = std::max(max_contacts, self.stats().vertex_triangle + self.stats().edge_edge);
-      floor_clamp(state, 0.f, kFloorFriction);
-    }
+    world.step();
+    if (const SelfCollision* self = world.self_collision())
+      max_contacts = std::max(max_contacts, self->stats().vertex_triangle + self->stats().edge_edge);
   }
   uint64_t intersections() {
-    const uint64_t n = count_self_intersections(model, state.position, counter_bvh, counter_pairs).edge_triangle;
+    const uint64_t n =
+        count_self_intersections(world.model(), world.state().position, counter_bvh, counter_pairs).edge_triangle;
     max_intersections = std::max(max_intersections, n);
     return n;
+  }
+  float top() const {
+    float y = -std::numeric_limits<float>::infinity();
+    for (const auto& p : world.state().position) y = std::max(y, p.y);
+    return y;
+  }
+  bool finite() const {
+    for (const auto& p : world.state().position)
+      if (!std::isfinite(p.x + p.y + p.z)) return false;
+    return true;
   }
 };
 
@@ -86,22 +96,15 @@ void append_mesh(Mesh& dst, const Mesh& src) {
   for (auto t : src.triangles) dst.triangles.push_back({t[0] + base, t[1] + base, t[2] + base});
 }
 
-}  // namespace
-
-void floor_clamp(ClothState& state, float y, float friction) {
-  for (size_t i = 0; i < state.position.size(); ++i) {
-    if (state.kinematic[i] || state.position[i].y > y) continue;
-    state.position[i].y = y;
-    glm::vec3& v = state.velocity[i];
-    if (v.y >= 0.f) continue;
-    const float jn = -v.y;
-    v.y = 0.f;
-    const float vt = std::hypot(v.x, v.z);
-    const float keep = vt > 0.f ? std::max(0.f, vt - friction * jn) / vt : 0.f;
-    v.x *= keep;
-    v.z *= keep;
-  }
+PoseSample hand_sample(Hand hand, double t, const glm::vec3& p) {
+  PoseSample s;
+  s.time = t;
+  s.device = hand_device(hand);
+  s.pose.position = p;
+  return s;
 }
+
+}  // namespace
 
 std::vector<ScenarioCheck> run_drop_fold(const ScenarioOptions& options) {
   const uint32_t cells = options.reduced ? 14 : 20;
@@ -115,20 +118,17 @@ std::vector<ScenarioCheck> run_drop_fold(const ScenarioOptions& options) {
     const float d = std::max(p.x - hinge, 0.f);
     p = glm::vec3(std::min(p.x, hinge) + d * std::cos(angle), 0.01f + d * std::sin(angle), p.z);
   }
-  Scene scene(build_cloth_model(mesh, scenario_material()), options);
-  scene.use_cg = true;
+  Scene scene(mesh, options);
   for (int s = 0; s < steps; ++s) {
     scene.step();
     if (s % 8 == 0) scene.intersections();
   }
   const uint64_t final_count = scene.intersections();
-  float top = 0.f;
-  for (const auto& p : scene.state.position) top = std::max(top, p.y);
   return {
       {"drop_fold.final_intersections", double(final_count), 0},
       {"drop_fold.max_intersections", double(scene.max_intersections), 0},
       {"drop_fold.max_self_contacts", double(scene.max_contacts), 1, true},  // it did fold onto itself
-      {"drop_fold.final_height_m", double(top), double(size) * 0.5, false},  // it fell over
+      {"drop_fold.final_height_m", scene.finite() ? double(scene.top()) : 1e9, double(size) * 0.5, false},  // it fell over
   };
 }
 
@@ -137,32 +137,34 @@ std::vector<ScenarioCheck> run_stacked_press(const ScenarioOptions& options) {
   const float size = options.reduced ? 0.3f : 0.5f;
   const int steps = int((options.reduced ? 0.6f : 1.5f) / kTick);
   const float cell = size / float(cells);
-  // Lower sheet on the floor, upper sheet 2 cm above, shifted by a third of a cell so no vertex
-  // lands on a vertex.
-  Mesh mesh = horizontal_grid(size, cells, glm::vec3(0.f));
+  // Lower sheet on the floor (at the collider thickness), upper sheet 2 cm above, shifted by a third
+  // of a cell so no vertex lands on a vertex.
+  const float rest = WorldConfig{}.interaction.thickness;
+  Mesh mesh = horizontal_grid(size, cells, glm::vec3(0.f, rest, 0.f));
   const size_t lower_vertices = mesh.positions.size(), lower_triangles = mesh.triangles.size();
-  append_mesh(mesh, horizontal_grid(size, cells, glm::vec3(cell / 3, 0.02f, cell / 3)));
-  Scene scene(build_cloth_model(mesh, scenario_material()), options);
-  scene.use_cg = true;
-  const size_t n = scene.model.vertex_count();
-  for (size_t i = lower_vertices; i < n; ++i) scene.state.velocity[i].y = -1.f;  // thrown down
+  append_mesh(mesh, horizontal_grid(size, cells, glm::vec3(cell / 3, rest + 0.02f, cell / 3)));
+  Scene scene(mesh, options);
+  const size_t n = scene.world.model().vertex_count();
+  glm::vec3* v = scene.world.mutable_state().velocity.data();
+  for (size_t i = lower_vertices; i < n; ++i) v[i].y = -1.f;  // thrown down
   const float press = 9.81f;  // a hand pressing the upper sheet: 1 g on top of gravity
   for (int s = 0; s < steps; ++s) {
-    for (size_t i = lower_vertices; i < n; ++i) scene.state.velocity[i].y -= press * kTick;
+    for (size_t i = lower_vertices; i < n; ++i) v[i].y -= press * kTick;
     scene.step();
     if (s % 8 == 0) scene.intersections();
   }
   const uint64_t final_count = scene.intersections();
-  // Smallest distance from an upper vertex to the lower sheet, and upper vertices under it.
-  const auto& x = scene.state.position;
+  // Smallest distance from an upper vertex to the lower sheet.
+  const auto& x = scene.world.state().position;
   float min_gap = std::numeric_limits<float>::infinity();
   for (size_t i = lower_vertices; i < n; ++i)
     for (size_t t = 0; t < lower_triangles; ++t) {
-      const auto& tri = scene.model.triangle[t];
+      const auto& tri = scene.world.model().triangle[t];
       const glm::vec3 w = closest_point_on_triangle(x[i], x[tri[0]], x[tri[1]], x[tri[2]]);
       const glm::vec3 q = w.x * x[tri[0]] + w.y * x[tri[1]] + w.z * x[tri[2]];
       min_gap = std::min(min_gap, glm::length(x[i] - q));
     }
+  if (!scene.finite()) min_gap = 0.f;
   return {
       {"stacked_press.final_intersections", double(final_count), 0},
       {"stacked_press.max_intersections", double(scene.max_intersections), 0},
@@ -174,39 +176,51 @@ std::vector<ScenarioCheck> run_stacked_press(const ScenarioOptions& options) {
 std::vector<ScenarioCheck> run_hand_fold(const ScenarioOptions& options) {
   const uint32_t cells = options.reduced ? 12 : 24;
   const float size = options.reduced ? 0.3f : 0.5f;
-  const float fold_time = options.reduced ? 0.8f : 1.2f, rest_time = options.reduced ? 0.5f : 1.5f;
-  Mesh mesh = horizontal_grid(size, cells, glm::vec3(0.f));
-  Scene scene(build_cloth_model(mesh, scenario_material()), options);
-  // The hands hold the two corners of the edge x = 0 (each the corner vertex and its edge neighbour)
-  // and carry them over a half-ellipse to x = size, landing just above the lower half.
+  const float fold_time = options.reduced ? 0.8f : 1.2f, rest_time = options.reduced ? 0.7f : 1.5f;
+  const float rest = WorldConfig{}.interaction.thickness;
+  Mesh mesh = horizontal_grid(size, cells, glm::vec3(0.f, rest, 0.f));
+  Scene scene(mesh, options);
+  World& world = scene.world;
+  // The hands grab the two corners of one edge (grid vertices 0 and cells * (cells + 1)) and carry
+  // them over a half-ellipse across the sheet, landing just above its other half, then let go.
   const uint32_t stride = cells + 1;
-  const std::vector<uint32_t> held = {0, stride, (cells - 1) * stride, cells * stride};
-  std::vector<glm::vec3> start;
-  for (uint32_t i : held) start.push_back(scene.state.position[i]);
-  const float radius = 0.5f * size, lift = 0.4f * size, land = 3.f * options.thickness;
+  const std::array<Hand, 2> hands = {Hand::Left, Hand::Right};
+  const std::array<glm::vec3, 2> start = {world.state().position[0], world.state().position[cells * stride]};
+  const float edge_x = start[0].x;
+  float far_x = edge_x;
+  for (const auto& p : world.state().position) far_x = std::max(far_x, p.x);
+  const float span = far_x - edge_x;
+  const float radius = 0.5f * span, lift = 0.4f * span, land = 3.f * options.thickness;
+  const float grab_radius = 1.5f * span / float(cells);
+  size_t held = 0;
+  for (int k = 0; k < 2; ++k) {
+    Pose p;
+    p.position = start[k];
+    held += world.grab(hands[k], p, grab_radius);
+    world.submit_pose(hand_sample(hands[k], world.state().time, start[k]));
+  }
   const int fold_steps = int(fold_time / kTick), rest_steps = int(rest_time / kTick);
   for (int s = 0; s < fold_steps + rest_steps; ++s) {
-    const bool holding = s < fold_steps;
-    for (size_t k = 0; k < held.size(); ++k) {
-      const uint32_t i = held[k];
-      scene.state.kinematic[i] = holding ? 1 : 0;
-      if (!holding) continue;
-      // Target at the end of this step; velocity that gets there (kinematic vertices move by h v).
+    if (s < fold_steps) {
+      // The hand pose at the end of this tick, on the sim clock.
       const float th = glm::pi<float>() * float(s + 1) / float(fold_steps);
-      const glm::vec3 target(start[k].x + radius - radius * std::cos(th), land * float(s + 1) / float(fold_steps) +
-                                                                             lift * std::sin(th), start[k].z);
-      scene.state.kinematic_velocity[i] = (target - scene.state.position[i]) / kTick;
+      const float dx = radius - radius * std::cos(th), dy = land * float(s + 1) / float(fold_steps) + lift * std::sin(th);
+      for (int k = 0; k < 2; ++k)
+        world.submit_pose(hand_sample(hands[k], world.state().time + double(kTick), start[k] + glm::vec3(dx, dy, 0.f)));
+    } else if (s == fold_steps) {
+      world.release(Hand::Left);
+      world.release(Hand::Right);
     }
     scene.step();
     if (s % 8 == 0) scene.intersections();
   }
   const uint64_t final_count = scene.intersections();
-  float folded_x = 0.f;
-  for (uint32_t i : held) folded_x += scene.state.position[i].x / float(held.size());
+  const float folded_x = 0.5f * (world.state().position[0].x + world.state().position[cells * stride].x);
   return {
+      {"hand_fold.held_vertices", double(held), 2, true},
       {"hand_fold.final_intersections", double(final_count), 0},
       {"hand_fold.max_intersections", double(scene.max_intersections), 0},
-      {"hand_fold.held_edge_x_over_size", double(folded_x / size), 0.75, true},  // it is folded
+      {"hand_fold.held_edge_x_over_size", scene.finite() ? double((folded_x - edge_x) / span) : 0., 0.75, true},  // folded
       {"hand_fold.max_self_contacts", double(scene.max_contacts), 1, true},
   };
 }

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -14,15 +15,22 @@ void register_validate_self_collision(CLI::App& validate) {
   struct Args {
     bool json = false;
     bool reduced = false;
+    bool no_self = false;
+    std::string solver = "cg";
   };
   auto args = std::make_shared<Args>();
   auto* cmd = validate.add_subcommand(
       "self-collision", "Cloth folding onto itself: drop on a floor, stacked sheets pressed, fold by two hands");
   cmd->add_flag("--json", args->json, "Print the checks as JSON on stdout");
   cmd->add_flag("--reduced", args->reduced, "Coarse meshes and short runs (as the tests)");
+  cmd->add_option("--solver", args->solver, "cg (default) | approx (the runtime's approximate implicit, k = 3)")
+      ->check(CLI::IsMember({"approx", "cg"}));
+  cmd->add_flag("--no-self-collision", args->no_self, "Turn self-collision off (to see the checks fail)");
   cmd->callback([args] {
     ScenarioOptions options;
     options.reduced = args->reduced;
+    options.self_collision = !args->no_self;
+    options.integrator = args->solver == "cg" ? IntegratorKind::ConjugateGradient : IntegratorKind::ApproximateImplicit;
     nlohmann::json checks = nlohmann::json::array();
     bool all_pass = true;
     for (auto run : {run_drop_fold, run_stacked_press, run_hand_fold}) {

@@ -278,9 +278,21 @@ void read_interaction(const Reader& r, const json& root, Scene& scene) {
   c.grasp.min_weight = float(r.number(j, place, "min_weight", c.grasp.min_weight, 0.01, 1));
 }
 
+void read_self_collision(const Reader& r, const json& root, Scene& scene) {
+  if (!root.contains("self_collision")) return;
+  const json& j = root.at("self_collision");
+  const std::string place = "/self_collision";
+  r.object(j, place, {"enabled", "thickness", "friction", "iterations"});
+  SelfCollisionConfig& c = scene.world.self_collision;
+  c.enabled = r.boolean(j, place, "enabled", true);
+  c.thickness = float(r.number(j, place, "thickness", c.thickness, 1e-5, 0.1));
+  c.friction = float(r.number(j, place, "friction", c.friction, 0, 10));
+  c.iterations = int(r.integer(j, place, "iterations", uint32_t(c.iterations), 1, 100));
+}
+
 Scene read_scene(const Reader& r, const json& root, const std::string& base_dir) {
-  r.object(root, "", {"name", "sim", "cloth", "interaction", "pins", "colliders", "rigid_boxes", "hands", "trackers",
-                      "seams"});
+  r.object(root, "", {"name", "sim", "cloth", "interaction", "self_collision", "pins", "colliders", "rigid_boxes",
+                      "hands", "trackers", "seams"});
   Scene scene;
   scene.name = r.string(root, "", "name", "unnamed");
   if (root.contains("sim")) {
@@ -300,6 +312,7 @@ Scene read_scene(const Reader& r, const json& root, const std::string& base_dir)
   scene.mesh = read_mesh(r, cloth, base_dir);
   scene.material = read_material(r, cloth);
   read_interaction(r, root, scene);
+  read_self_collision(r, root, scene);
 
   if (root.contains("pins")) {
     const json& pins = r.array(root.at("pins"), "/pins");

@@ -14,6 +14,8 @@
 //   interaction: { tau, max_speed, seam_tau, thickness, strain_limit (false or max strain),
 //                  strain_iterations, extrapolation_horizon, grasp_radius,
 //                  falloff: "uniform"|"linear"|"smooth", core_fraction, min_weight }
+//   self_collision: { enabled (default true once the key is there), thickness, friction, iterations }
+//                   (cloth against itself, sim/self_collision.h; off when the key is absent)
 //   pins: [ { vertex } | { near: [x,y,z], radius } ]   (near: every vertex within radius, or the nearest)
 //   colliders: [ { type: "plane"|"sphere"|"capsule"|"box", position, rotation_deg, radius, half_length,
 //                  half_extents, velocity, angular_velocity, mu_static, mu_kinetic } ]

@@ -108,7 +108,8 @@ bool collider_bounds(const Collider& c, glm::vec3& lo, glm::vec3& hi) {
 }
 
 void resolve_collisions(const Collider* colliders, size_t ncollider, float thickness, float h, const float* inv_mass,
-                        const glm::vec3* x_prev, glm::vec3* x, glm::vec3* v, size_t nvert, CollisionStats& stats) {
+                        const glm::vec3* x_prev, glm::vec3* x, glm::vec3* v, size_t nvert, CollisionStats& stats,
+                        uint8_t* in_contact) {
   stats.contacts = 0;
   // Culling: the cloth's bounding box against each collider's world box, then each vertex against that
   // box grown by the thickness; most vertex-collider pairs are rejected with a few comparisons.
@@ -136,6 +137,7 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
       float d = collider_contact(col, x[i], x_prev[i], n);
       if (d >= thickness) continue;
       ++stats.contacts;
+      if (in_contact) in_contact[i] = 1;
       const glm::vec3 vc = collider_point_velocity(col, x[i]);
       const glm::vec3 v_rel = v[i] - vc;
       if (glm::dot(v_rel, n) < 0.f) {

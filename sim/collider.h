@@ -64,8 +64,10 @@ struct CollisionStats {
 // Post-step pass over all free vertices (inv_mass > 0): a vertex closer than `thickness` to a collider
 // gets its velocity through contact_response and the step's h v motion redone with that velocity (so
 // static friction really holds it), then is pushed out to the thickness along the normal. x_prev (the
-// positions at the start of the step) tells through which face a vertex entered a box.
+// positions at the start of the step) tells through which face a vertex entered a box. When in_contact
+// (nvert) is given, a vertex found in contact gets its entry set to 1 (others are left as they are).
 void resolve_collisions(const Collider* colliders, size_t ncollider, float thickness, float h, const float* inv_mass,
-                        const glm::vec3* x_prev, glm::vec3* x, glm::vec3* v, size_t nvert, CollisionStats& stats);
+                        const glm::vec3* x_prev, glm::vec3* x, glm::vec3* v, size_t nvert, CollisionStats& stats,
+                        uint8_t* in_contact = nullptr);
 
 }  // namespace weft

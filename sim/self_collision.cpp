@@ -25,7 +25,7 @@ void SelfCollision::begin_step(const ClothState& state) {
   have_previous_ = true;
 }
 
-void SelfCollision::resolve(const ClothModel& model, ClothState& state, float h) {
+void SelfCollision::resolve(const ClothModel& model, ClothState& state, float h, const uint8_t* immovable) {
   stats_ = {};
   contacts_.clear();
   if (!config_.enabled || model.triangle_count() == 0) {
@@ -37,7 +37,7 @@ void SelfCollision::resolve(const ClothModel& model, ClothState& state, float h)
   glm::vec3* v = state.velocity.data();
   for (size_t i = 0; i < n; ++i) {
     if (!have_previous_) previous_[i] = x[i] - h * v[i];
-    inv_mass_[i] = state.kinematic[i] ? 0.f : model.inv_mass[i];
+    inv_mass_[i] = (state.kinematic[i] || (immovable && immovable[i])) ? 0.f : model.inv_mass[i];
   }
   have_previous_ = false;
   detect(model, x);

@@ -11,7 +11,8 @@
 // contacts) and resolve after it and after anything else that moves the cloth during the tick
 // (colliders). Without begin_step the start positions are taken as x - h v, exact only when nothing
 // but an integrator ending with x += h v moved the cloth. Several disconnected pieces in one model
-// share one tree. Kinematic vertices are never moved (infinite mass).
+// share one tree. Kinematic vertices are never moved (infinite mass), nor are those marked immovable
+// (World marks the vertices touching a collider, so a pile on the floor is pushed up, not into it).
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -65,8 +66,9 @@ class SelfCollision {
   // Records the positions at the start of the tick (a copy, no allocation).
   void begin_step(const ClothState& state);
   // Detects and answers self-contacts of state after a step of h seconds. No allocation once the
-  // contact and pair buffers have reached their largest size.
-  void resolve(const ClothModel& model, ClothState& state, float h);
+  // contact and pair buffers have reached their largest size. immovable (nvert, optional): nonzero
+  // entries are treated as infinite mass for this step.
+  void resolve(const ClothModel& model, ClothState& state, float h, const uint8_t* immovable = nullptr);
 
   const SelfCollisionConfig& config() const { return config_; }
   void set_config(const SelfCollisionConfig& config) { config_ = config; }

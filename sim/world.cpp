@@ -33,6 +33,18 @@ World::World(ClothModel model, const WorldConfig& config)
     tethers_[d].anchor.resize(n);
     tethers_[d].length.resize(n);
   }
+  collider_contact_.resize(n);
+  set_self_collision(config.self_collision);
+}
+
+void World::set_self_collision(const SelfCollisionConfig& config) {
+  config_.self_collision = config;
+  if (!config.enabled) {
+    self_collision_.reset();
+    return;
+  }
+  if (self_collision_) self_collision_->set_config(config);
+  else self_collision_ = std::make_unique<SelfCollision>(model_, config);
 }
 World::~World() = default;
 World::World(World&&) noexcept = default;
@@ -52,6 +64,7 @@ void World::step() {
 
   // 3. the dynamic step
   std::memcpy(x_prev_.data(), state_.position.data(), x_prev_.size() * sizeof(glm::vec3));
+  if (self_collision_) self_collision_->begin_step(state_);
   integrator_->step(model_, state_, h);
   const auto t2 = Clock::now();
 
@@ -101,15 +114,31 @@ void World::apply_corrections(float h) {
   limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, h, strain_scratch_, x, v, strain_stats_);
   const auto t_strain = Clock::now();
   const float thickness = config_.interaction.thickness;
+  std::memset(collider_contact_.data(), 0, n);
   resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x, v,
-                     n, collision_stats_);
+                     n, collision_stats_, collider_contact_.data());
   for (RigidBox& b : boxes_) {
     collision_stats_.contacts += resolve_cloth_box(b, thickness, model_.inv_mass.data(), x_prev_.data(), x, v, n);
     for (const Collider& c : colliders_)
       if (c.shape == ColliderShape::Plane) resolve_box_plane(b, c);
   }
+  const auto t_collide = Clock::now();
+  timing_.self_collision_ms = 0;
+  if (self_collision_) {
+    // Layers touching a collider are held by it: the self-contacts push the layer above them away,
+    // rather than the lower layer into the floor (which the colliders would undo next tick, so a pile
+    // would never settle).
+    self_collision_->resolve(model_, state_, h, collider_contact_.data());
+    const SelfCollisionStats& st = self_collision_->stats();
+    if (st.vertex_triangle + st.edge_edge > 0 && !colliders_.empty()) {
+      CollisionStats again;
+      resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x,
+                         v, n, again);
+    }
+    timing_.self_collision_ms = ms_between(t_collide, Clock::now());
+  }
   timing_.strain_ms = ms_between(t_start, t_strain);
-  timing_.collision_ms = ms_between(t_strain, Clock::now());
+  timing_.collision_ms = ms_between(t_strain, t_collide);
 }
 
 void World::reset() {

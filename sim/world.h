@@ -16,6 +16,7 @@
 #include "sim/pose.h"
 #include "sim/pose_track.h"
 #include "sim/rigid_body.h"
+#include "sim/self_collision.h"
 #include "sim/strain_limit.h"
 #include "sim/tether.h"
 
@@ -52,6 +53,8 @@ struct WorldConfig {
     return o;
   }
   InteractionConfig interaction;
+  // Cloth against itself (issue 8); off unless the scene asks, it costs a BVH refit and a pair search.
+  SelfCollisionConfig self_collision{.enabled = false};
 };
 
 enum class Hand : uint8_t { Left = 0, Right = 1 };
@@ -61,9 +64,10 @@ inline constexpr Device hand_device(Hand h) { return h == Hand::Left ? Device::L
 struct StepTiming {
   double elastic_ms = 0;     // pose sampling, elastic targets, seams
   double integrator_ms = 0;  // the dynamic step
-  double correction_ms = 0;  // strain limiting, collisions, rigid boxes (the two below)
+  double correction_ms = 0;  // strain limiting, collisions, rigid boxes, self-collision (the three below)
   double strain_ms = 0;      //   tethers and strain-limiting sweeps
   double collision_ms = 0;   //   colliders and rigid boxes
+  double self_collision_ms = 0;  //   cloth against itself
   double total_ms = 0;
 };
 
@@ -79,7 +83,9 @@ class World {
   //   2. elastics (grasps, trackers, pins) set kinematic velocities (B) or rim corrections (A), seams (A);
   //   3. the integrator's dynamic step;
   //   4. corrections (Volino's (A), done right after the step so every published state satisfies them):
-  //      strain limiting, then collisions with colliders and rigid boxes (last: nothing ends inside).
+  //      strain limiting, collisions with colliders and rigid boxes, then self-collision with the
+  //      vertices touching a collider held immovable, then colliders again if it moved anything
+  //      (nothing ends inside a collider).
   void step();
   // Back to the rest state at time 0: grasps released, pose tracks cleared, colliders and boxes at
   // their initial poses. Tracker attachments, pins and seams stay (they belong to the scene).
@@ -105,6 +111,8 @@ class World {
   void add_seam(uint32_t a, uint32_t b);
   size_t add_collider(const Collider& collider);
   size_t add_rigid_box(const RigidBox& box);
+  // Turns self-collision on or off or changes its settings (builds the hierarchy: not for the tick path).
+  void set_self_collision(const SelfCollisionConfig& config);
 
   // --- access
   const ClothModel& model() const { return model_; }
@@ -130,6 +138,8 @@ class World {
   const StepTiming& last_timing() const { return timing_; }
   const StrainLimitStats& strain_stats() const { return strain_stats_; }
   const CollisionStats& collision_stats() const { return collision_stats_; }
+  // Null while self-collision is off.
+  const SelfCollision* self_collision() const { return self_collision_.get(); }
 
   // FNV-1a hash of positions and velocities, bit-exact: equal states hash equal.
   uint64_t state_hash() const;
@@ -167,6 +177,8 @@ class World {
   StepTiming timing_;
   StrainLimitStats strain_stats_;
   CollisionStats collision_stats_;
+  std::unique_ptr<SelfCollision> self_collision_;  // built when enabled
+  std::vector<uint8_t> collider_contact_;           // 1 where a vertex touched a collider this tick (nvert)
 };
 
 }  // namespace weft

@@ -80,8 +80,21 @@ TEST_CASE("scene errors name the file, the place and the problem") {
   expect_error(scene_text(R"("sim": {"iterations": 2})"), "/sim/iterations", "odd");
   expect_error(scene_text(R"("interaction": {"tau": 0})"), "/interaction/tau", "out of range");
   expect_error(scene_text(R"("interaction": {"strain_limit": true})"), "/interaction/strain_limit", "number, or false");
+  expect_error(scene_text(R"("self_collision": {"thickness": 0})"), "/self_collision/thickness", "out of range");
+  expect_error(scene_text(R"("self_collision": {"enabled": 1})"), "/self_collision/enabled", "true or false");
+  expect_error(scene_text(R"("self_collision": {"radius": 1})"), "/self_collision/radius", "unknown key");
   expect_error(scene_text(R"("rigid_boxes": [{"half_extents": [0.1, 0, 0.1]}])"), "/rigid_boxes/0/half_extents", "positive");
   expect_error(scene_text(R"("hands": {"left": {"position": [0, "a", 0]}})"), "/hands/left/position/1", "expected a number");
+}
+
+TEST_CASE("self-collision is off unless the scene turns it on") {
+  CHECK_FALSE(parse_scene(scene_text(), "test.json").world.self_collision.enabled);
+  const Scene on = parse_scene(scene_text(R"("self_collision": {"thickness": 0.006, "friction": 0.2})"), "test.json");
+  CHECK(on.world.self_collision.enabled);
+  CHECK(on.world.self_collision.thickness == doctest::Approx(0.006f));
+  CHECK(on.world.self_collision.friction == doctest::Approx(0.2f));
+  CHECK(build_world(on).self_collision() != nullptr);
+  CHECK_FALSE(parse_scene(scene_text(R"("self_collision": {"enabled": false})"), "test.json").world.self_collision.enabled);
 }
 
 TEST_CASE("a missing scene file is an error naming it") {

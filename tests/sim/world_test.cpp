@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <new>
@@ -206,4 +207,64 @@ TEST_CASE("the per-tick path and grab and release do not allocate") {
     w.step();
   }
   CHECK(g_allocations.load() - before == 0);
+}
+
+namespace {
+// Two 0.2 m sheets, 8 x 8 cells, in one model: the lower one resting on the floor at the collider
+// thickness, the upper one 1 cm above it (shifted by a third of a cell) and thrown down at 1 m/s.
+World stacked_on_floor(bool self_collision) {
+  auto sheet = [](float y, float shift) {
+    Mesh m = make_grid({.width = 0.2f, .height = 0.2f, .columns = 8, .rows = 8});
+    transform_mesh(m, glm::translate(glm::mat4(1.f), glm::vec3(shift, y, shift)) *
+                          glm::rotate(glm::mat4(1.f), -glm::half_pi<float>(), glm::vec3(1, 0, 0)));
+    return m;
+  };
+  Mesh mesh = sheet(0.004f, 0.f);
+  const Mesh upper = sheet(0.014f, 0.025f / 3.f);
+  const uint32_t base = uint32_t(mesh.positions.size());
+  mesh.positions.insert(mesh.positions.end(), upper.positions.begin(), upper.positions.end());
+  mesh.material.insert(mesh.material.end(), upper.material.begin(), upper.material.end());
+  for (auto t : upper.triangles) mesh.triangles.push_back({t[0] + base, t[1] + base, t[2] + base});
+  WorldConfig config;
+  config.integrator = IntegratorKind::ConjugateGradient;
+  config.solver = SolverOptions{};
+  config.self_collision = {.enabled = self_collision, .thickness = 0.004f};
+  World w(build_cloth_model(mesh, {}), config);
+  w.add_collider(Collider{});
+  for (size_t i = base; i < w.model().vertex_count(); ++i) w.mutable_state().velocity[i].y = -1.f;
+  return w;
+}
+// Smallest height of the upper sheet above the lower one (both stay nearly flat).
+float layer_gap(const World& w) {
+  const size_t half = w.model().vertex_count() / 2;
+  float lower = -1e9f, upper = 1e9f;
+  for (size_t i = 0; i < half; ++i) lower = std::max(lower, w.state().position[i].y);
+  for (size_t i = half; i < 2 * half; ++i) upper = std::min(upper, w.state().position[i].y);
+  return upper - lower;
+}
+}  // namespace
+
+TEST_CASE("self-collision in the tick: a sheet thrown onto another on the floor stays on top, without allocating") {
+  World off = stacked_on_floor(false);
+  CHECK(off.self_collision() == nullptr);
+  for (int k = 0; k < 72; ++k) off.step();
+  CHECK(layer_gap(off) < 0.001f);  // without it the sheets merge into one layer
+
+  World w = stacked_on_floor(true);
+  REQUIRE(w.self_collision() != nullptr);
+  for (int k = 0; k < 24; ++k) w.step();  // warm-up: the sheets meet
+  const uint64_t before = g_allocations.load();
+  uint64_t contacts = 0;
+  for (int k = 0; k < 48; ++k) {
+    w.step();
+    contacts += w.self_collision()->stats().vertex_triangle + w.self_collision()->stats().edge_edge;
+  }
+  CHECK(g_allocations.load() - before == 0);
+  CHECK(contacts > 0);
+  CHECK(layer_gap(w) > 0.5f * 0.004f);
+  for (const glm::vec3& x : w.state().position) CHECK(x.y >= 0.004f - 1e-4f);  // nothing pushed into the floor
+  CHECK(w.last_timing().self_collision_ms > 0);
+
+  w.set_self_collision({.enabled = false});
+  CHECK(w.self_collision() == nullptr);
 }
