@@ -91,4 +91,19 @@ void image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect
   vkCmdPipelineBarrier2(cmd, &dep);
 }
 
+void host_read_barrier(VkCommandBuffer cmd, VkBuffer buffer) {
+  VkBufferMemoryBarrier2 host{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
+  host.srcStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT;
+  host.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+  host.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
+  host.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
+  host.srcQueueFamilyIndex = host.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  host.buffer = buffer;
+  host.size = VK_WHOLE_SIZE;
+  VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+  dep.bufferMemoryBarrierCount = 1;
+  dep.pBufferMemoryBarriers = &host;
+  vkCmdPipelineBarrier2(cmd, &dep);
+}
+
 }  // namespace weft

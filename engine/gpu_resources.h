@@ -36,4 +36,7 @@ void image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect
                    VkImageLayout to, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
                    VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access);
 
+// Makes a transfer's writes into a host-visible buffer visible to the host (read-back after a copy).
+void host_read_barrier(VkCommandBuffer cmd, VkBuffer buffer);
+
 }  // namespace weft

@@ -1,5 +1,7 @@
 #include "engine/offscreen_target.h"
 
+#include "engine/gpu_resources.h"
+
 #include <cstring>
 #include <stdexcept>
 
@@ -58,18 +60,7 @@ const std::vector<uint8_t>& OffscreenTarget::render(Renderer& renderer, const Cl
   copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
   copy.imageExtent = {extent_.width, extent_.height, 1};
   vkCmdCopyImageToBuffer(cmd_, color_.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback_.buffer, 1, &copy);
-  VkBufferMemoryBarrier2 host{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
-  host.srcStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT;
-  host.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-  host.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
-  host.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
-  host.srcQueueFamilyIndex = host.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  host.buffer = readback_.buffer;
-  host.size = VK_WHOLE_SIZE;
-  VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-  dep.bufferMemoryBarrierCount = 1;
-  dep.pBufferMemoryBarriers = &host;
-  vkCmdPipelineBarrier2(cmd_, &dep);
+  host_read_barrier(cmd_, readback_.buffer);
   WEFT_VK_CHECK(vkEndCommandBuffer(cmd_));
 
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};

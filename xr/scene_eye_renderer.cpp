@@ -1,5 +1,7 @@
 #include "xr/scene_eye_renderer.h"
 
+#include "engine/gpu_resources.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -143,18 +145,7 @@ void SceneEyeRenderer::render(double time_s, const std::array<XrEyeFrame, 2>& fr
       image_barrier(cmd, target.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                     VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
                     VK_ACCESS_2_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT);
-      VkBufferMemoryBarrier2 host = vk_struct<VkBufferMemoryBarrier2>(VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2);
-      host.srcStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT;
-      host.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-      host.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
-      host.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
-      host.srcQueueFamilyIndex = host.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-      host.buffer = readback_.buffer;
-      host.size = VK_WHOLE_SIZE;
-      VkDependencyInfo dep = vk_struct<VkDependencyInfo>(VK_STRUCTURE_TYPE_DEPENDENCY_INFO);
-      dep.bufferMemoryBarrierCount = 1;
-      dep.pBufferMemoryBarriers = &host;
-      vkCmdPipelineBarrier2(cmd, &dep);
+      host_read_barrier(cmd, readback_.buffer);
     }
   }
   XR_VK_CHECK(vkEndCommandBuffer(cmd));
