@@ -33,8 +33,6 @@ nlohmann::json timing_stats(std::vector<double> ms) {
 }  // namespace
 
 int run_headless_render(const RunOptions& options) {
-  if (!options.scene.empty())
-    std::fprintf(stderr, "weft: scene files are not read by the renderer yet; using the built-in table scene\n");
   const uint64_t frames = options.frames > 0 ? options.frames : 120;
   const std::filesystem::path out = options.out_dir.empty() ? "weft_frames" : options.out_dir;
   std::error_code ec;
@@ -46,6 +44,7 @@ int run_headless_render(const RunOptions& options) {
 
   TableSceneSpec spec;
   spec.tick_hz = options.tick_hz;
+  spec.scene_file = options.scene;
   HeadlessDemo demo(spec);
   VulkanContextOptions vk;
   vk.validation = validation_requested(false);
@@ -124,6 +123,7 @@ int run_window(const RunOptions& options) {
   o.width = options.width;
   o.height = options.height;
   o.tick_hz = options.tick_hz;
+  o.scene_file = options.scene;
   o.validation = validation_requested(false);
   DesktopApp desktop(o);
   std::fprintf(stderr, "weft: window on %s; press H for help\n", desktop.device_name().c_str());

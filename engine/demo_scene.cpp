@@ -1,12 +1,55 @@
 #include "engine/demo_scene.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "engine/scene_loader.h"
 #include "sim/mesh_generators.h"
+#include "sim/scene.h"
 
 namespace weft {
+namespace {
+
+DemoScene scene_from_file(const TableSceneSpec& spec) {
+  const Scene file = load_scene(spec.scene_file);
+  SceneProps props;
+  for (const Collider& c : file.colliders) {
+    if (c.shape == ColliderShape::Plane) props.floor_height = c.pose.position.y;
+    if (c.shape == ColliderShape::Box && !props.table) {
+      // Drawn as the table: its top face and footprint.
+      TableProp t;
+      t.center_xz = glm::vec2(c.pose.position.x, c.pose.position.z);
+      t.size_xz = 2.f * glm::vec2(c.half_extents.x, c.half_extents.z);
+      t.top_height = c.pose.position.y + c.half_extents.y - props.floor_height;
+      props.table = t;
+    }
+  }
+  World world = build_world(file);
+  // The scripted demo takes the two cloth vertices nearest the low corners on the camera's (+z) side.
+  glm::vec3 lo(INFINITY), hi(-INFINITY);
+  const auto& rest = world.model().rest_position;
+  for (const glm::vec3& p : rest) { lo = glm::min(lo, p); hi = glm::max(hi, p); }
+  auto nearest = [&](const glm::vec3& q) {
+    uint32_t best = 0;
+    for (uint32_t i = 1; i < rest.size(); ++i)
+      if (glm::distance(rest[i], q) < glm::distance(rest[best], q)) best = i;
+    return best;
+  };
+  const uint32_t left = nearest({lo.x, lo.y, hi.z}), right = nearest({hi.x, lo.y, hi.z});
+  DemoScene scene{std::move(world), props, {left, right}, OrbitCamera{}};
+  scene.camera.target = 0.5f * (lo + hi);
+  scene.camera.distance = std::max(1.2f, 2.4f * glm::length(hi - lo));
+  scene.camera.pitch = 0.35f;
+  scene.camera.yaw = 0.35f;
+  return scene;
+}
+
+}  // namespace
 
 DemoScene make_table_scene(const TableSceneSpec& spec) {
+  if (!spec.scene_file.empty()) return scene_from_file(spec);
   SceneProps props;
   props.table = TableProp{};
   const float top = props.floor_height + props.table->top_height;

@@ -3,6 +3,7 @@
 // stand-in table/floor contact used until the simulator's own collisions (issue 3) land.
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include "engine/camera.h"
 #include "engine/scene_props.h"
@@ -18,6 +19,7 @@ struct TableSceneSpec {
   // Full implicit Euler by CG: falls and drapes correctly; Kang & Cho's one-iteration Jacobi
   // approximation slows free fall badly at this stiffness and resolution.
   IntegratorKind integrator = IntegratorKind::ConjugateGradient;
+  std::string scene_file;      // a scene JSON (assets/scenes/); when set it replaces the built-in table
 };
 
 struct DemoScene {
@@ -27,6 +29,8 @@ struct DemoScene {
   OrbitCamera camera;                      // frames the table from the front
 };
 
+// The built-in table scene, or spec.scene_file's scene (its world, colliders as props, a camera on the
+// cloth, the near corners for the scripted demo). Throws SceneError for a malformed file.
 DemoScene make_table_scene(const TableSceneSpec& spec = {});
 
 // Pushes vertices that sank into the table top or the floor back onto the surface, removes their

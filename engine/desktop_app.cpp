@@ -39,6 +39,7 @@ DesktopApp::DesktopApp(const DesktopAppOptions& options)
     : options_(options), scene_(make_table_scene([&] {
         TableSceneSpec s;
         s.tick_hz = options.tick_hz;
+        s.scene_file = options.scene_file;
         return s;
       }())),
       input_(scene_.world), mesh_(make_snapshot_mesh(scene_.world.model())) {

@@ -27,6 +27,7 @@ struct DesktopAppOptions {
   int fixed_steps_per_frame = 0;  // > 0: exactly this many sim steps per frame (tests); 0: real time
   std::string title = "Weft";
   std::string record_path;           // non-empty: every input sample goes to this pose stream (issue 7)
+  std::string scene_file;            // non-empty: this scene JSON instead of the built-in table
   std::string noise_profile = "all";  // what the J key injects (engine/pose_noise.h)
   uint64_t noise_seed = 1;
 };
