@@ -33,6 +33,11 @@ void register_run(CLI::App& app) {
       ->check(CLI::Range(1, 1024));
   cmd->callback([opts] {
     RunOptions o = *opts;
+    if (!o.record_path.empty() && o.mode != "window")
+      throw CLI::ValidationError("--record", "records the window's mouse hands (--mode window); use `weft record` "
+                                             "for the headless scripted session");
+    if (!o.record_path.empty() && !o.scene.empty())
+      throw CLI::ValidationError("--record", "recordings replay on the built-in table scene; drop --scene");
     int rc = 0;
     if (o.mode == "headless") rc = o.render ? run_headless_render(o) : run_headless_sim(o);
     else if (o.mode == "window") rc = run_window(o);

@@ -124,6 +124,7 @@ int run_window(const RunOptions& options) {
   o.height = options.height;
   o.tick_hz = options.tick_hz;
   o.scene_file = options.scene;
+  o.record_path = options.record_path;
   o.validation = validation_requested(false);
   DesktopApp desktop(o);
   std::fprintf(stderr, "weft: window on %s; press H for help\n", desktop.device_name().c_str());
@@ -135,6 +136,7 @@ int run_window(const RunOptions& options) {
     if (options.frames > 0 && frames >= options.frames) break;
     if (options.seconds > 0 && ms_since(t0) > options.seconds * 1000.0) break;
   }
+  if (!options.record_path.empty()) desktop.finish_recording();
   if (options.json) {
     nlohmann::json summary = {{"mode", "window"}, {"frames", frames}, {"wall_s", ms_since(t0) / 1000.0},
                               {"validation_errors", desktop.validation_errors()}};
