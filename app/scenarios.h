@@ -7,8 +7,8 @@
 
 namespace weft::app {
 
-// A square cloth of side `size` in the vertical x-y plane... or horizontal (x-z) when `horizontal`,
-// pinned at the two corners of its top edge (y max for vertical, z min for horizontal).
+// A square cloth of side `size`, hanging in the vertical x-y plane or, when `horizontal`, lying flat at
+// y = 1 (x-z plane); pinned at the two corners of one edge (the top edge, or the z = 0 edge when flat).
 struct HangingCloth {
   Mesh mesh;
   std::vector<uint32_t> pins;

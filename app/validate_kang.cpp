@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <iostream>
 
 #include <nlohmann/json.hpp>
 
+#include "app/check_report.h"
 #include "app/commands.h"
 #include "app/scenarios.h"
 #include "app/trajectory.h"
@@ -137,9 +137,7 @@ nlohmann::json validate_kang(int checks, uint32_t quads, bool verbose) {
                             {"required", false}});
     }
   }
-  bool pass = true;
-  for (const auto& c : checks_out)
-    if (c.value("required", true)) pass = pass && c["pass"].get<bool>();
+  const bool pass = required_checks_pass(checks_out);
   out["runs"] = runs;
   out["checks"] = checks_out;
   out["pass"] = pass;
@@ -162,15 +160,7 @@ void register_validate_kang(CLI::App& validate) {
   cmd->callback([args] {
     const int checks = args->quick ? 12 : args->checks;
     const nlohmann::json out = validate_kang(checks, args->quads, true);
-    if (args->json) {
-      std::cout << out.dump(2) << "\n";
-    } else {
-      for (const auto& c : out["checks"])
-        std::printf("%-38s value %-10.5g bound %-18s %s\n", c["check"].get<std::string>().c_str(),
-                    c["value"].get<double>(), c["bound"].dump().c_str(),
-                    c["pass"].get<bool>() ? "PASS" : (c.value("required", true) ? "FAIL" : "MISS (not required)"));
-    }
-    if (!out["pass"].get<bool>()) throw CLI::RuntimeError(1);
+    report_checks(out, args->json);
   });
 }
 
