@@ -21,8 +21,12 @@ glm::vec3 TwoHandScript::hand_position(int hand, double t) const {
   p += glm::vec3(0.f, 0.55f, -0.45f) * ease(kGrabTime, kLiftEnd, t);  // lift, back over the table centre
   p += glm::vec3(side * 0.10f, 0.f, 0.f) * ease(kLiftEnd, kStretchEnd, t);                  // stretch
   if (t > kStretchEnd && t < kShakeEnd) {                                                   // shake, 3 Hz
+    // Swelling and fading amplitude: the hands are still when they let go, so the cloth drops rather than
+    // being flung off the table.
+    const double s = (t - kStretchEnd) / (kShakeEnd - kStretchEnd);
+    const float amplitude = float(std::sin(3.14159265358979 * s));
     const double w = 2.0 * 3.14159265358979 * 3.0 * (t - kStretchEnd);
-    p += glm::vec3(0.f, 0.06f * float(std::sin(w)), 0.03f * float(std::sin(2.0 * w)));
+    p += amplitude * glm::vec3(0.f, 0.06f * float(std::sin(w)), 0.03f * float(std::sin(2.0 * w)));
   }
   p += glm::vec3(side * 0.15f, 0.25f, 0.f) * ease(kShakeEnd, kShakeEnd + 0.5, t);  // hands away
   return p;

@@ -1,5 +1,7 @@
 #include "sim/approximate_implicit.h"
 
+#include "sim/link_pass_simd.h"
+#include "sim/link_scatter.h"
 #include "sim/translation_correction.h"
 
 #include <algorithm>
@@ -40,7 +42,8 @@ ApproximateImplicitIntegrator::ApproximateImplicitIntegrator(const ClothModel& m
       p_(model.vertex_count()),
       dv_(model.vertex_count()),
       dv_next_(model.vertex_count()),
-      coupling_(model.vertex_count()) {
+      coupling_(kCouplingRecord * model.vertex_count()),
+      dv_record_(kCouplingRecord * model.vertex_count()) {
   for (auto* c : {&cix_, &ciy_, &ciz_, &cjx_, &cjy_, &cjz_}) c->resize(kBlock);
 }
 
@@ -65,27 +68,38 @@ void ApproximateImplicitIntegrator::step(const ClothModel& model, ClothState& st
   }
 
   // dv^(k+1)_i = p_i + W_i'^-1 sum_j B_ij dv^(k)_j with B_ij = h^2 J_ij + h C_d I (Eq. 19 and 27):
-  // a vectorised pass computes each link's term for both ends, a scalar pass adds them up.
+  // a vectorised pass computes each link's term for both ends, a second pass adds them up.
   std::copy(p_.begin(), p_.end(), dv_.begin());
   const uint32_t* __restrict I = model.link_first.data();
   const uint32_t* __restrict Jv = model.link_second.data();
   const LinkBlocks& J = forces_.link_jacobian;
   const float hcd = h * cd;
   for (int it = 0; it < iterations_; ++it) {
-    std::fill(coupling_.begin(), coupling_.end(), glm::vec3(0.f));
-    // Blocks of kBlock links: the vectorised terms stay in L1 until the scalar pass adds them up.
-    for (size_t begin = 0; begin < nlink; begin += kBlock) {
+    std::fill(coupling_.begin(), coupling_.end(), 0.f);
+    float* coupling = coupling_.data();
+    size_t done = 0;
+#if defined(WEFT_LINK_PASS_SIMD)
+    for (size_t i = 0; i < n; ++i) {
+      float* r = dv_record_.data() + kCouplingRecord * i;
+      r[0] = dv_[i].x; r[1] = dv_[i].y; r[2] = dv_[i].z; r[3] = 0.f;
+    }
+    done = coupling_pass_simd(I, Jv, J.xx.data(), J.xy.data(), J.xz.data(), J.yy.data(), J.yz.data(), J.zz.data(),
+                              dv_record_.data(), h2, hcd, 0, nlink, coupling);
+#endif
+    // Blocks of kBlock links (the links the SIMD pass left, or all): the vectorised terms stay in L1 until
+    // they are added onto the vertices.
+    for (size_t begin = done; begin < nlink; begin += kBlock) {
       const size_t end = std::min(nlink, begin + kBlock);
       link_coupling(begin, end, I, Jv, &dv_[0].x, J.xx.data(), J.xy.data(), J.xz.data(), J.yy.data(), J.yz.data(),
                     J.zz.data(), h2, hcd, cix_.data(), ciy_.data(), ciz_.data(), cjx_.data(), cjy_.data(),
                     cjz_.data());
-      for (size_t l = begin; l < end; ++l) {
-        const size_t o = l - begin;
-        coupling_[I[l]] += glm::vec3(cix_[o], ciy_[o], ciz_[o]);
-        coupling_[Jv[l]] += glm::vec3(cjx_[o], cjy_[o], cjz_[o]);
-      }
+      scatter_coupling(begin, end, I, Jv, cix_.data(), ciy_.data(), ciz_.data(), cjx_.data(), cjy_.data(), cjz_.data(),
+                       coupling);
     }
-    for (size_t i = 0; i < n; ++i) dv_next_[i] = p_[i] + w_inverse_[i] * coupling_[i];
+    for (size_t i = 0; i < n; ++i) {
+      const float* c = coupling + kCouplingRecord * i;
+      dv_next_[i] = p_[i] + w_inverse_[i] * glm::vec3(c[0], c[1], c[2]);
+    }
     std::swap(dv_, dv_next_);
   }
 

@@ -23,7 +23,8 @@ class ApproximateImplicitIntegrator final : public Integrator {
   std::vector<glm::vec3> p_;        // p_i = h W_i'^-1 f~_i (Eq. 18), or the imposed dv (nvert)
   std::vector<glm::vec3> dv_;       // current iterate of dv (nvert)
   std::vector<glm::vec3> dv_next_;  // next iterate (nvert)
-  std::vector<glm::vec3> coupling_; // sum_j B_ij dv_j per vertex (nvert)
+  AlignedFloats coupling_;          // sum_j B_ij dv_j per vertex, 4 floats each (link_scatter.h)
+  AlignedFloats dv_record_;         // dv_ in 4-float records for the SIMD pass (link_pass_simd.h)
   static constexpr size_t kBlock = 512;  // links per vectorised block
   std::vector<float> cix_, ciy_, ciz_, cjx_, cjy_, cjz_;  // per-link coupling onto each end (kBlock)
 };

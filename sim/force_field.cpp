@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "sim/force_kernels.h"
+#include "sim/link_pass_simd.h"
+#include "sim/link_scatter.h"
 
 namespace weft {
 
@@ -12,10 +14,13 @@ ForceBuffers::ForceBuffers(const ClothModel& model)
       jacobian_sum(model.vertex_count()),
       drag_coefficient(model.vertex_count(), 0.f),
       normal(model.vertex_count()),
-      tension(model.link_count_total(), 0.f),
+      tension(model.edge_count, 0.f),
       link_fx(ForceBuffers::kLinkBlock),
       link_fy(ForceBuffers::kLinkBlock),
-      link_fz(ForceBuffers::kLinkBlock) {
+      link_fz(ForceBuffers::kLinkBlock),
+      vertex_record(kForceRecord * model.vertex_count()),
+      vertex_record_zz(model.vertex_count()),
+      vertex_xv(8 * model.vertex_count()) {
   link_jacobian.resize(model.link_count_total());
 }
 
@@ -56,10 +61,10 @@ namespace {
 
 // Links [begin, end): force on the first end and Jacobian block, written per link only. Written with
 // plain floats and selects so that GCC vectorises it (gathers of x and v, 8 links at a time).
-// With tension_given the tension comes from the Volino triangles; otherwise Hooke (Kang & Cho Eq. 1).
+// With tension_given the tension comes from the Volino triangles (T); otherwise Hooke (Kang & Cho Eq. 1).
 template <bool tension_given, bool jacobian>
 void link_pass_kernel(const uint32_t* __restrict I, const uint32_t* __restrict J, const float* __restrict K,
-                      const float* __restrict L0, float* __restrict T, const float* __restrict X,
+                      const float* __restrict L0, const float* __restrict T, const float* __restrict X,
                       const float* __restrict V, size_t block, size_t begin, size_t end, float cd, float hv,
                       float* __restrict Fx,
                       float* __restrict Fy, float* __restrict Fz, float* __restrict Axx, float* __restrict Axy,
@@ -72,7 +77,7 @@ void link_pass_kernel(const uint32_t* __restrict I, const uint32_t* __restrict J
     const float ux = dx * inv, uy = dy * inv, uz = dz * inv;
     float t;
     if constexpr (tension_given) t = T[l];
-    else t = T[l] = K[l] * (len - L0[l]);
+    else t = K[l] * (len - L0[l]);
     const float vx = V[j] - V[i], vy = V[j + 1] - V[i + 1], vz = V[j + 2] - V[i + 2];
     // spring + relative damping (Kang & Cho Eq. 26)
     float fx = t * ux + cd * vx, fy = t * uy + cd * vy, fz = t * uz + cd * vz;
@@ -97,6 +102,14 @@ template <bool tension_given, bool jacobian>
 void link_pass(const ClothModel& model, const float* X, const float* V, size_t block, size_t begin, size_t end, float cd,
                float hv, ForceBuffers& out) {
   LinkBlocks& B = out.link_jacobian;
+#if defined(WEFT_LINK_PASS_SIMD)
+  if constexpr (jacobian)
+    begin = link_pass_simd<tension_given>(model.link_first.data(), model.link_second.data(), model.stiffness.data(),
+                                          model.rest_length.data(), out.tension.data(), out.vertex_xv.data(), block,
+                                          begin, end, cd, hv, out.link_fx.data(), out.link_fy.data(),
+                                          out.link_fz.data(), B.xx.data(), B.xy.data(), B.xz.data(), B.yy.data(),
+                                          B.yz.data(), B.zz.data());
+#endif
   link_pass_kernel<tension_given, jacobian>(model.link_first.data(), model.link_second.data(), model.stiffness.data(),
                                             model.rest_length.data(), out.tension.data(), X, V, block, begin, end, cd, hv,
                                             out.link_fx.data(), out.link_fy.data(), out.link_fz.data(), B.xx.data(),
@@ -116,14 +129,34 @@ void evaluate_forces(const ClothModel& model, const glm::vec3* x, const glm::vec
   const float cd = m.damping, hv = options.jacobian ? options.viscosity_h : 0.f;
 
   glm::vec3* f = out.force.data();
-  for (size_t i = 0; i < n; ++i) f[i] = model.mass[i] * m.gravity;
-  Sym3* js = out.jacobian_sum.data();
-  if (options.jacobian) std::fill(js, js + n, Sym3{});
+  float* record = out.vertex_record.data();
+  float* record_zz = out.vertex_record_zz.data();
+#if defined(WEFT_LINK_PASS_SIMD)
+  if (options.jacobian) {
+    float* xv = out.vertex_xv.data();
+    for (size_t i = 0; i < n; ++i, xv += kVertexRecord) {
+      xv[0] = x[i].x; xv[1] = x[i].y; xv[2] = x[i].z; xv[3] = 0.f;
+      xv[4] = v[i].x; xv[5] = v[i].y; xv[6] = v[i].z; xv[7] = 0.f;
+    }
+  }
+#endif
+  if (options.jacobian) {
+    // gravity, then the links, in padded per-vertex records (link_scatter.h)
+    for (size_t i = 0; i < n; ++i) {
+      const glm::vec3 g = model.mass[i] * m.gravity;
+      float* r = record + kForceRecord * i;
+      r[0] = g.x; r[1] = g.y; r[2] = g.z;
+      for (size_t k = 3; k < kForceRecord; ++k) r[k] = 0.f;
+      record_zz[i] = 0.f;
+    }
+  } else {
+    for (size_t i = 0; i < n; ++i) f[i] = model.mass[i] * m.gravity;
+  }
   const uint32_t* I = model.link_first.data();
   const uint32_t* J = model.link_second.data();
   const LinkBlocks& B = out.link_jacobian;
-  // Blocks of ForceBuffers::kLinkBlock links: a vectorised pass computes them, a scalar pass adds them onto their two
-  // vertices while the block is still in L1.
+  // Blocks of ForceBuffers::kLinkBlock links: a vectorised pass computes them, a second pass adds them onto their
+  // two vertices while the block is still in L1.
   for (size_t begin = 0; begin < nlink; begin += ForceBuffers::kLinkBlock) {
     const size_t end = std::min(nlink, begin + ForceBuffers::kLinkBlock);
     const bool given = volino && begin < model.edge_count;
@@ -131,25 +164,24 @@ void evaluate_forces(const ClothModel& model, const glm::vec3* x, const glm::vec
     if (options.jacobian) {
       if (split > begin) link_pass<true, true>(model, X, V, begin, begin, split, cd, hv, out);
       link_pass<false, true>(model, X, V, begin, split, end, cd, hv, out);
+      scatter_force_jacobian(begin, end, I, J, out.link_fx.data(), out.link_fy.data(), out.link_fz.data(), B.xx.data(),
+                             B.xy.data(), B.xz.data(), B.yy.data(), B.yz.data(), B.zz.data(), record, record_zz);
     } else {
       if (split > begin) link_pass<true, false>(model, X, V, begin, begin, split, cd, hv, out);
       link_pass<false, false>(model, X, V, begin, split, end, cd, hv, out);
+      for (size_t l = begin; l < end; ++l) {
+        const glm::vec3 fl(out.link_fx[l - begin], out.link_fy[l - begin], out.link_fz[l - begin]);
+        f[I[l]] += fl;
+        f[J[l]] -= fl;
+      }
     }
-    if (options.jacobian) {
-      for (size_t l = begin; l < end; ++l) {
-        const glm::vec3 fl(out.link_fx[l - begin], out.link_fy[l - begin], out.link_fz[l - begin]);
-        const Sym3 b = B.get(l);
-        f[I[l]] += fl;
-        js[I[l]] += b;
-        f[J[l]] -= fl;
-        js[J[l]] += b;
-      }
-    } else {
-      for (size_t l = begin; l < end; ++l) {
-        const glm::vec3 fl(out.link_fx[l - begin], out.link_fy[l - begin], out.link_fz[l - begin]);
-        f[I[l]] += fl;
-        f[J[l]] -= fl;
-      }
+  }
+  if (options.jacobian) {
+    Sym3* js = out.jacobian_sum.data();
+    for (size_t i = 0; i < n; ++i) {
+      const float* r = record + kForceRecord * i;
+      f[i] = glm::vec3(r[0], r[1], r[2]);
+      js[i] = Sym3{r[3], r[4], r[5], r[6], r[7], record_zz[i]};
     }
   }
 

@@ -4,11 +4,12 @@
 // per link. Buffers are sized once per model; evaluation never allocates.
 //
 // Per-link results are kept as structs of arrays so the link pass vectorises (8 links per AVX2
-// instruction); a second, scalar pass adds them onto the vertices.
+// instruction); a second pass adds them onto the vertices (link_scatter.h).
 #include <vector>
 
 #include <glm/glm.hpp>
 
+#include "sim/aligned_allocator.h"
 #include "sim/cloth_model.h"
 #include "sim/sym3.h"
 
@@ -26,11 +27,14 @@ struct ForceBuffers {
   std::vector<Sym3> jacobian_sum;      // sum of J_ij over the links of each vertex, = -J_ii (nvert)
   std::vector<float> drag_coefficient; // linear air-drag coefficient per vertex (nvert), N s/m
   std::vector<glm::vec3> normal;       // unit vertex normal (nvert), only filled when air forces are on
-  std::vector<float> tension;          // tension per link (nlink), N; positive when stretched
+  std::vector<float> tension;          // Volino edge tensions (edge_count), N; positive when stretched
   LinkBlocks link_jacobian;            // J_ij = df_i/dx_j per link, N/m
   static constexpr size_t kLinkBlock = 512;      // links per vectorised block
   std::vector<float> link_fx, link_fy, link_fz;  // force of each link of the current block on its first
                                                  // vertex (kLinkBlock), N
+  AlignedFloats vertex_record;     // force and Jacobian sum per vertex while links are added (link_scatter.h)
+  std::vector<float> vertex_record_zz;
+  AlignedFloats vertex_xv;         // {x y z 0 vx vy vz 0} per vertex for the SIMD link pass (link_pass_simd.h)
 
   explicit ForceBuffers(const ClothModel& model);
 };
