@@ -51,6 +51,9 @@ struct Rig {
   std::vector<uint32_t> pushed;  // hand sweep: the vertices in the hand's path (its driven patch)
 
   double duration() const { return release_time + kSettle; }
+  // End of the time the devices drive the cloth: the release; for the sweep the turn of the hand (on the
+  // way back the hand withdraws faster than the cloth swings after it: the patch swings free).
+  double drive_end() const { return kind == Kind::HandSweep ? 1.0 : release_time; }
 
   // Centre of the driven patch: the vertices the devices hold right now, or for the sweep (which holds
   // nothing) the patch in the hand's path; 0 when none.
@@ -75,6 +78,9 @@ struct Rig {
           const double w = 2.0 * 3.14159265358979 * 3.0 * (t - 1.8);
           p += glm::vec3(0.f, 0.05f * float(std::sin(w)), 0.03f * float(std::sin(2.0 * w)));
         }
+        // lay it down: lower to 5 cm above the floor while moving forward, so the hanging part falls flat
+        // in front (dropped from hanging straight down it topples either way: docs/stress.md)
+        p += glm::vec3(0.f, -0.40f, 0.35f) * ease(3.0, 4.0, t);
         return p;
       }
       case Kind::TrackerCircle: {  // circles of 10 cm radius at 1 Hz, across the cloth's plane
@@ -158,7 +164,7 @@ Rig make_rig(Kind kind, uint32_t quads) {
     r.corner[0] = r.world->model().rest_position[0];
     r.corner[1] = r.world->model().rest_position[quads];
     r.devices = {Device::LeftHand, Device::RightHand};
-    r.grab_time = 0.3, r.release_time = 3.3;
+    r.grab_time = 0.3, r.release_time = 4.0;
   } else {
     HangingCloth c = make_hanging_grid(quads, kClothSize, false);
     r.world = std::make_unique<World>(build_cloth_model(c.mesh, stress_material(), c.pins), config);
@@ -226,7 +232,7 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
   const size_t n = model.vertex_count();
   const double h = world.time_step();
   const uint64_t ticks = uint64_t(std::llround(rig.duration() / h));
-  const uint64_t release_tick = uint64_t(std::llround(rig.release_time / h));
+  const uint64_t drive_end = uint64_t(std::llround(rig.drive_end() / h));
 
   StressRun run;
   run.scenario = scenario, run.noise = profile.name, run.seed = seed;
@@ -302,8 +308,8 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
     // deviation only while the hands (or the tracker) drive the cloth, and of the driven patch only: the
     // free part of the cloth folds and swings chaotically (1 um of input jitter moves its centre by
     // centimetres, docs/stress.md); the centre's deviation is reported, not bounded.
-    if (baseline && k < baseline->com.size() && k >= drive_begin && k < release_tick) {
-      const uint64_t kb = k >= lag ? k - lag : 0;
+    if (baseline && k < baseline->com.size() && k >= drive_begin && k < drive_end) {
+      const uint64_t kb = std::max(k - std::min(k, lag), drive_begin);  // the grab is scripted, not delayed
       deviation[k] = float(glm::length(driven - baseline->held[kb]));
       run.centre_deviation_m = std::max(run.centre_deviation_m, glm::length(com - baseline->com[kb]));
     }
@@ -321,7 +327,7 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
   }
   if (options.keep_series) run.deviation = deviation;
   for (size_t di = 0; di < rig.devices.size(); ++di)  // a gap still open when the drive ends
-    if (rig.release_time - last_delivered[di] > gap_s) mark_gap(last_delivered[di], rig.release_time);
+    if (rig.drive_end() - last_delivered[di] > gap_s) mark_gap(last_delivered[di], rig.drive_end());
   for (uint64_t k = 0; k < ticks; ++k)
     if (!in_gap[k]) run.deviation_m = std::max(run.deviation_m, double(deviation[k]));
 
