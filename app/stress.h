@@ -28,7 +28,9 @@ struct StressRun {
   uint64_t nan_count = 0;
   double max_strain = 0, max_vertex_speed = 0, peak_kinetic_energy = 0;
   double recovery_s = 0, deviation_m = 0, rest_error_m = 0;
+  double centre_deviation_m = 0;      // the cloth's centre of mass vs the noise-free run while driven (not bounded)
   uint64_t spikes = 0, samples = 0, rejected_conditioning = 0, rejected_world = 0;
+  uint64_t input_gaps = 0;            // tracking gaps (3+ samples of a device lost or rejected in a row)
   bool pass = true;
   std::string failed;                 // which bounds broke, comma separated
   // per tick (seed 0 only, for the plots)
@@ -44,6 +46,7 @@ struct StressOptions {
   bool one_euro = true;                // One Euro filter in the conditioning
   bool keep_series = true;
   double recovery_deviation_m = 0.05;  // recovery_s: back within this deviation (StressBounds::deviation_m)
+  double recovery_s = 0.25;            // after a tracking gap, this long is recovery, not deviation (StressBounds)
 };
 
 const std::vector<std::string>& stress_scenario_names();  // two_hand, tracker_circle, hand_sweep
@@ -58,7 +61,7 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise,
 struct StressBaseline {
   double tick_h = 0;
   std::vector<glm::dvec3> com;   // the cloth's centre of mass per tick (nticks), m
-  std::vector<glm::dvec3> held;  // centre of the held/attached vertices per tick (nticks; 0 when none), m
+  std::vector<glm::dvec3> held;  // centre of the driven patch per tick (nticks; 0 when none), m
   glm::dvec3 rest_com{0.0}, rest_extent{0.0};  // centre and bounding-box size at the end, m
   size_t nvert = 0;
   double peak_kinetic_energy = 0;

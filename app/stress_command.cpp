@@ -35,6 +35,8 @@ nlohmann::json to_json(const StressRun& r) {
           {"recovery_s", r.recovery_s},
           {"deviation_m", r.deviation_m},
           {"rest_error_m", r.rest_error_m},
+          {"centre_deviation_m", r.centre_deviation_m},
+          {"input_gaps", r.input_gaps},
           {"spikes", r.spikes},
           {"samples", r.samples},
           {"rejected_conditioning", r.rejected_conditioning},

@@ -22,6 +22,9 @@ struct StrainLimitParams {
   // Also turn each position correction into velocity (dx / h), as position-based dynamics does, so the
   // next dynamic step starts from motion that respects the limit instead of re-stretching the cloth.
   bool velocity_from_correction = false;
+  // World: after the colliders push vertices out, limit and collide again at most this many times
+  // (the push-out stretches the edges around a contact; each round shrinks that excess).
+  int contact_passes = 4;
 };
 
 struct StrainLimitStats {

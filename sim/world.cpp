@@ -117,6 +117,16 @@ void World::apply_corrections(float h) {
   std::memset(collider_contact_.data(), 0, n);
   resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x, v,
                      n, collision_stats_, collider_contact_.data());
+  // A collider pushing vertices out undoes part of the limiting (a hand pressing into the cloth stretches
+  // the edges around the contact): alternate the two a few more times while there are contacts.
+  for (int pass = 0; pass < config_.interaction.strain.contact_passes && collision_stats_.contacts > 0; ++pass) {
+    StrainLimitStats again;
+    limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, h, strain_scratch_, x, v, again);
+    if (again.corrected == 0) break;
+    strain_stats_.corrected += again.corrected;
+    resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x,
+                       v, n, collision_stats_, collider_contact_.data());
+  }
   for (RigidBox& b : boxes_) {
     collision_stats_.contacts += resolve_cloth_box(b, thickness, model_.inv_mass.data(), x_prev_.data(), x, v, n);
     for (const Collider& c : colliders_)

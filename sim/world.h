@@ -83,7 +83,8 @@ class World {
   //   2. elastics (grasps, trackers, pins) set kinematic velocities (B) or rim corrections (A), seams (A);
   //   3. the integrator's dynamic step;
   //   4. corrections (Volino's (A), done right after the step so every published state satisfies them):
-  //      strain limiting, collisions with colliders and rigid boxes, then self-collision with the
+  //      strain limiting, collisions with colliders (then limiting and colliders again, up to
+  //      strain.contact_passes times while there are contacts), rigid boxes, then self-collision with the
   //      vertices touching a collider held immovable, then colliders again if it moved anything
   //      (nothing ends inside a collider).
   void step();
