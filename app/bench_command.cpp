@@ -25,7 +25,25 @@ void register_bench(CLI::App& app) {
     if (all || args->suite == "solvers") out["solvers"] = bench_solvers(args->options);
     if (all || args->suite == "interaction") out["interaction"] = bench_interaction(args->options);
     if (all || args->suite == "self-collision") out["self_collision"] = bench_self_collision(args->options);
-    std::cout << (args->json ? out.dump(2) : out.dump(2)) << "\n";
+    if (args->json) {
+      std::cout << out.dump(2) << "\n";
+      return;
+    }
+    // Human summary: the per-run lines went to stderr as the runs finished; here each suite's totals.
+    for (const auto& [suite, result] : out.items()) {
+      std::printf("%s:\n", suite.c_str());
+      for (const auto& [key, value] : result.items()) {
+        if (value.is_array()) {
+          std::printf("  %s: %zu (per-run lines above; --json for all fields)\n", key.c_str(), value.size());
+        } else if (value.is_object()) {
+          std::printf("  %s:", key.c_str());
+          for (const auto& [k, v] : value.items()) std::printf(" %s=%s", k.c_str(), v.dump().c_str());
+          std::printf("\n");
+        } else {
+          std::printf("  %s: %s\n", key.c_str(), value.dump().c_str());
+        }
+      }
+    }
   });
 }
 
