@@ -19,6 +19,15 @@ namespace weft {
 
 constexpr size_t kVertexRecord = 8;  // floats per vertex record {x y z 0 vx vy vz 0}
 
+// Record addresses of the first and second ends of 8 links.
+inline void end_records(const uint32_t* I, const uint32_t* J, const float* records, size_t stride, const float* ri[8],
+                        const float* rj[8]) {
+  for (int k = 0; k < 8; ++k) {
+    ri[k] = records + stride * I[k];
+    rj[k] = records + stride * J[k];
+  }
+}
+
 // Rows x, y, z of 8 link ends whose records start at r[0..7], `offset` 0 for positions, 4 for velocities.
 // Lanes are links 0..7 in order: the low half holds ends 0-3, the high half ends 4-7.
 inline void load_ends(const float* const r[8], int offset, __m256& x, __m256& y, __m256& z) {
@@ -46,12 +55,8 @@ size_t link_pass_simd(const uint32_t* __restrict I, const uint32_t* __restrict J
   const __m256 cd = _mm256_set1_ps(cd_s), hv = _mm256_set1_ps(hv_s);
   size_t l = begin;
   for (; l + 8 <= end; l += 8) {
-    const float* ri[8];
-    const float* rj[8];
-    for (int k = 0; k < 8; ++k) {
-      ri[k] = record + kVertexRecord * I[l + k];
-      rj[k] = record + kVertexRecord * J[l + k];
-    }
+    const float *ri[8], *rj[8];
+    end_records(I + l, J + l, record, kVertexRecord, ri, rj);
     __m256 xi, yi, zi, xj, yj, zj;
     load_ends(ri, 0, xi, yi, zi);
     load_ends(rj, 0, xj, yj, zj);
@@ -101,12 +106,8 @@ inline size_t coupling_pass_simd(const uint32_t* __restrict I, const uint32_t* _
   const __m256 h2 = _mm256_set1_ps(h2_s), hcd = _mm256_set1_ps(hcd_s), zero = _mm256_setzero_ps();
   size_t l = begin;
   for (; l + 8 <= end; l += 8) {
-    const float* ri[8];
-    const float* rj[8];
-    for (int k = 0; k < 8; ++k) {
-      ri[k] = dv + kCouplingRecord * I[l + k];
-      rj[k] = dv + kCouplingRecord * J[l + k];
-    }
+    const float *ri[8], *rj[8];
+    end_records(I + l, J + l, dv, kCouplingRecord, ri, rj);
     __m256 ax, ay, az, bx, by, bz;
     load_ends(rj, 0, ax, ay, az);  // dv_j, acting on i
     load_ends(ri, 0, bx, by, bz);  // dv_i, acting on j
