@@ -160,7 +160,9 @@ void SelfCollision::add_vertex_triangle(const glm::vec3* x, uint32_t v, const st
   if (!(glm::dot(normal_prev, normal_prev) > 0.f)) normal_prev = normal;
   const float side_prev = glm::dot(xp[v] - (w.x * pa + w.y * pb + w.z * pc), normal_prev);
   const float side_now = glm::dot(d, normal);
-  const bool crossed = (side_prev >= 0.f) != (side_now >= 0.f);
+  // A start-of-step side within rounding of zero says nothing: not a crossing.
+  const bool crossed = std::abs(side_prev) > 1e-3f * config_.thickness * std::sqrt(glm::dot(normal_prev, normal_prev)) &&
+                       (side_prev > 0.f) != (side_now > 0.f);
   const bool interior = w.x > 1e-4f && w.y > 1e-4f && w.z > 1e-4f;
   if (crossed) {
     if (!interior) return;  // passed beside the triangle, not through it
@@ -188,24 +190,26 @@ void SelfCollision::add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, 
                        std::max(displacement(x, xp, j0), displacement(x, xp, j1));
   if (dist >= reach + travel) return;
 
+  // Side at the start of the step, measured along ONE axis for both times: the current common normal
+  // of the two edges (or their separation when they are nearly parallel). Comparing d_prev . axis_prev
+  // with d . axis, as a side test per time, is wrong for edges of two layers that rotate relative to
+  // each other in their plane: e_i x e_j flips sign as they pass through parallel, which reads as a
+  // crossing of layers 5 mm apart, and the "pull back" then pushes them through each other (the
+  // full-size stacked press and drop fold blew up from exactly this).
+  const glm::vec3 d_prev = (xp[i0] + st.s * (xp[i1] - xp[i0])) - (xp[j0] + st.t * (xp[j1] - xp[j0]));
   glm::vec3 axis = glm::cross(x[i1] - x[i0], x[j1] - x[j0]);
   const float alen = glm::length(axis);
-  const glm::vec3 d_prev = (xp[i0] + st.s * (xp[i1] - xp[i0])) - (xp[j0] + st.t * (xp[j1] - xp[j0]));
-  bool crossed = false;
-  float sign = 1.f;
   if (alen > 1e-3f * glm::length(x[i1] - x[i0]) * glm::length(x[j1] - x[j0])) {
     axis /= alen;
-    const glm::vec3 axis_prev = glm::cross(xp[i1] - xp[i0], xp[j1] - xp[j0]);
-    const float side_prev = glm::dot(d_prev, axis_prev), side_now = glm::dot(d, axis);
-    crossed = (side_prev >= 0.f) != (side_now >= 0.f);
-    sign = side_prev >= 0.f ? 1.f : -1.f;
   } else {
-    // Nearly parallel edges: no reliable axis; use the separation direction and its history.
+    // Nearly parallel edges: no reliable common normal; use the separation direction.
     if (!(dist > 1e-3f * config_.thickness)) return;
     axis = d / dist;
-    crossed = glm::dot(d_prev, d) < 0.f;
-    sign = crossed ? -1.f : 1.f;
   }
+  const float side_prev = glm::dot(d_prev, axis), side_now = glm::dot(d, axis);
+  // A start-of-step side within rounding of zero says nothing: not a crossing.
+  const bool crossed = std::abs(side_prev) > 1e-3f * config_.thickness && (side_prev > 0.f) != (side_now > 0.f);
+  const float sign = side_prev >= 0.f ? 1.f : -1.f;
   if (crossed) ++stats_.crossed;
   else if (dist >= reach) return;
   const glm::vec3 n = (!crossed && dist > 1e-3f * config_.thickness) ? d / dist : sign * axis;
