@@ -15,7 +15,9 @@ float displacement(const glm::vec3* x, const glm::vec3* xp, uint32_t i) { return
 }  // namespace
 
 SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig& config)
-    : config_(config), bvh_(model), previous_(model.vertex_count()), inv_mass_(model.vertex_count()) {
+    : config_(config), bvh_(model), previous_(model.vertex_count()), inv_mass_(model.vertex_count()),
+      zone_parent_(model.vertex_count()), zone_momentum_(model.vertex_count()), zone_mass_(model.vertex_count()),
+      zoned_(model.vertex_count()), resolve_start_(model.vertex_count()) {
   pairs_.reserve(8 * model.triangle_count());
   contacts_.reserve(2 * model.vertex_count());
 }
@@ -45,6 +47,8 @@ void SelfCollision::resolve(const ClothModel& model, ClothState& state, float h,
   // Positions: project every violated contact, mass-weighted so that sum m dx = 0 (section 3.5).
   const float thickness = config_.thickness;
   const float* im = inv_mass_.data();
+  const float max_move = config_.max_move * thickness;
+  std::copy(x, x + n, resolve_start_.begin());
   for (int pass = 0; pass < config_.iterations; ++pass) {
     float worst = 0.f;
     for (SelfContact& c : contacts_) {
@@ -54,12 +58,23 @@ void SelfCollision::resolve(const ClothModel& model, ClothState& state, float h,
       if (gap >= 0.f) continue;
       worst = std::max(worst, -gap);
       const float lambda = -gap / c.inv_mass_sum;
-      for (int k = 0; k < 4; ++k) x[c.vertex[k]] += (lambda * c.weight[k] * im[c.vertex[k]]) * c.normal;
+      for (int k = 0; k < 4; ++k) {
+        const uint32_t i = c.vertex[k];
+        x[i] += (lambda * c.weight[k] * im[i]) * c.normal;
+        // Bounded: conflicting contacts (a vertex in a crumple, pushed by contacts on every side) make
+        // the passes drift a vertex by many thicknesses (the approximate-solver hand fold threw vertices
+        // 9 cm in one step). What the bound leaves violated goes to the impact zones below.
+        const glm::vec3 moved = x[i] - resolve_start_[i];
+        const float moved2 = glm::dot(moved, moved);
+        if (moved2 > max_move * max_move) x[i] = resolve_start_[i] + (max_move / std::sqrt(moved2)) * moved;
+      }
       c.pushed -= gap;
     }
     stats_.position_passes = pass + 1;
     if (worst < 1e-3f * thickness) break;
   }
+
+  impact_zones(model, state, h);
 
   // Velocities: perfectly inelastic along the normal, Coulomb friction bounded by mu times the normal
   // impulse of the same contact, both momentum-conserving (section 3.5).
@@ -128,8 +143,19 @@ void SelfCollision::push_contact(const std::array<uint32_t, 4>& vert, const std:
   c.vertex = vert;
   c.weight = w;
   c.normal = normal;
-  for (int k = 0; k < 4; ++k) c.inv_mass_sum += w[k] * w[k] * inv_mass_[vert[k]];
+  float mobility = 0.f;  // largest |w_k| / m_k
+  for (int k = 0; k < 4; ++k) {
+    c.inv_mass_sum += w[k] * w[k] * inv_mass_[vert[k]];
+    mobility = std::max(mobility, std::abs(w[k]) * inv_mass_[vert[k]]);
+  }
   if (!(c.inv_mass_sum > 0.f)) return;  // every vertex kinematic: nothing can move
+  // A correction moves vertex k by gap w_k / (m_k sum w^2 / m). When the only free vertices carry a
+  // small weight (an edge point next to a held or floor-bound end), that is gap / w_k: a vertex thrown
+  // by ten times the gap, which then crossed the layers around it (the approximate-solver hand fold
+  // threw vertices 11 cm in one pass). Bounding the denominator moves each vertex by at most twice the
+  // gap; the contact then closes over the passes or through the neighbouring vertex's own contacts.
+  // The impulse keeps the weights, so momentum is still conserved.
+  c.inv_mass_sum = std::max(c.inv_mass_sum, 0.5f * mobility);
   if (contacts_.size() >= config_.max_contacts_per_vertex * previous_.size()) {
     ++stats_.dropped;
     return;
@@ -215,6 +241,85 @@ void SelfCollision::add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, 
   const glm::vec3 n = (!crossed && dist > 1e-3f * config_.thickness) ? d / dist : sign * axis;
   push_contact({i0, i1, j0, j1}, {1.f - st.s, st.s, st.t - 1.f, -st.t}, n);
   ++stats_.edge_edge;
+}
+
+uint32_t SelfCollision::zone_root(uint32_t i) {
+  while (zone_parent_[i] != i) {
+    zone_parent_[i] = zone_parent_[zone_parent_[i]];  // path halving
+    i = zone_parent_[i];
+  }
+  return i;
+}
+
+// Failsafe after the Gauss-Seidel passes (a deviation from Volino, whose iterations are trusted to
+// converge): where contacts conflict (a vertex squeezed between two layers closer than twice the
+// thickness, a crumpled patch next to a held vertex) the passes fight and leave contacts violated, or
+// throw vertices. Every contact still closer than (1 - zone_violation) x thickness joins its free
+// vertices into an impact zone; each zone then moves as one rigid translation from its start-of-step
+// position with its mass-weighted mean velocity (momentum kept), so nothing inside it can cross what it
+// did not cross at the start of the step (Provot 1997's and Bridson et al. 2002's rigid impact zones,
+// translation only). Contacts the zones newly violate join them, for a few rounds.
+void SelfCollision::impact_zones(const ClothModel& model, ClothState& state, float h) {
+  glm::vec3* x = state.position.data();
+  glm::vec3* v = state.velocity.data();
+  const uint8_t* kinematic = state.kinematic.data();
+  const float limit = config_.thickness * (1.f - config_.zone_violation);
+  auto violated = [&](const SelfContact& c) {
+    glm::vec3 r(0.f);
+    for (int k = 0; k < 4; ++k) r += c.weight[k] * x[c.vertex[k]];
+    return glm::dot(r, c.normal) < limit;
+  };
+  bool started = false;
+  for (int round = 0; round < config_.zone_rounds; ++round) {
+    bool grew = false;
+    for (const SelfContact& c : contacts_) {
+      if (!violated(c)) continue;
+      if (!started) {  // first violated contact this step: reset the sets (O(n), only when needed)
+        started = true;
+        for (size_t i = 0; i < zone_parent_.size(); ++i) zone_parent_[i] = uint32_t(i);
+        std::fill(zoned_.begin(), zoned_.end(), uint8_t(0));
+      }
+      int64_t first = -1;
+      for (int k = 0; k < 4; ++k) {
+        const uint32_t i = c.vertex[k];
+        if (kinematic[i] || c.weight[k] == 0.f) continue;
+        if (!zoned_[i]) {
+          zoned_[i] = 1;
+          grew = true;
+        }
+        const uint32_t r = zone_root(i);
+        if (first < 0) first = r;
+        else if (uint32_t(first) != r) {
+          zone_parent_[r] = uint32_t(first);
+          grew = true;
+        }
+      }
+    }
+    if (!grew) break;
+    const size_t n = zone_parent_.size();
+    for (size_t i = 0; i < n; ++i)
+      if (zoned_[i]) {
+        zone_momentum_[zone_root(uint32_t(i))] = glm::vec3(0.f);
+        zone_mass_[zone_root(uint32_t(i))] = 0.f;
+      }
+    for (size_t i = 0; i < n; ++i)
+      if (zoned_[i]) {
+        const uint32_t r = zone_root(uint32_t(i));
+        zone_momentum_[r] += model.mass[i] * v[i];
+        zone_mass_[r] += model.mass[i];
+      }
+    stats_.zone_vertices = 0;
+    stats_.zones = 0;
+    for (size_t i = 0; i < n; ++i)
+      if (zoned_[i]) {
+        const uint32_t r = zone_root(uint32_t(i));
+        const glm::vec3 vbar = zone_momentum_[r] / zone_mass_[r];
+        x[i] = previous_[i] + h * vbar;
+        v[i] = vbar;
+        ++stats_.zone_vertices;
+        stats_.zones += r == i;
+      }
+  }
 }
 
 }  // namespace weft

@@ -36,6 +36,10 @@ struct SelfCollisionConfig {
   size_t max_contacts_per_vertex = 16;  // cap on contacts (x nvert) so a blown-up state cannot grow memory
   float detection_scale = 1.5f;  // contacts are kept from thickness x scale, so corrections that close a
                                  // gap during the iterations are still seen
+  float max_move = 2.f;           // the position passes move a vertex by at most this x thickness per step
+  float zone_violation = 0.5f;   // failsafe: a contact still closer than (1 - this) x thickness after the
+                                 // passes joins its vertices into a rigid impact zone (fraction of thickness)
+  int zone_rounds = 4;           // rounds of growing the zones over contacts they newly violate
 };
 
 struct SelfCollisionStats {
@@ -47,6 +51,8 @@ struct SelfCollisionStats {
   uint64_t dropped = 0;           // contacts left out because the cap was reached
   int position_passes = 0;        // Gauss-Seidel passes taken (stops early when all are satisfied)
   float max_violation = 0;        // largest remaining (thickness - distance) after the passes, m
+  uint64_t zone_vertices = 0;     // vertices moved rigidly by the impact-zone failsafe
+  uint64_t zones = 0;             // impact zones formed
 };
 
 // One contact: the relative position r = sum_k weight_k x_k (first feature minus second) must keep
@@ -80,6 +86,8 @@ class SelfCollision {
   void add_vertex_triangle(const glm::vec3* x, uint32_t v, const std::array<uint32_t, 3>& tri);
   void add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1);
   void push_contact(const std::array<uint32_t, 4>& v, const std::array<float, 4>& w, const glm::vec3& n);
+  void impact_zones(const ClothModel& model, ClothState& state, float h);
+  uint32_t zone_root(uint32_t i);
 
   SelfCollisionConfig config_;
   TriangleBvh bvh_;
@@ -88,6 +96,11 @@ class SelfCollision {
   std::vector<float> inv_mass_;          // 1 / m per vertex, 0 for kinematic vertices (nvert)
   std::vector<TrianglePair> pairs_;      // candidate triangle pairs
   std::vector<SelfContact> contacts_;    // this step's contacts
+  std::vector<uint32_t> zone_parent_;    // impact zones: union-find parent per vertex (nvert)
+  std::vector<glm::vec3> zone_momentum_; // per zone root: sum m v (nvert)
+  std::vector<float> zone_mass_;         // per zone root: sum m (nvert)
+  std::vector<uint8_t> zoned_;           // 1 if the vertex is in an impact zone this step (nvert)
+  std::vector<glm::vec3> resolve_start_; // positions before the position passes (nvert)
   SelfCollisionStats stats_;
 };
 
