@@ -28,30 +28,63 @@ void SelfCollision::begin_step(const ClothState& state) {
 }
 
 void SelfCollision::resolve(const ClothModel& model, ClothState& state, float h, const uint8_t* immovable) {
+  if (!begin_resolve(model, state, h, immovable)) return;
+  project(model, state, h);
+  answer_velocities(state, h);
+}
+
+bool SelfCollision::begin_resolve(const ClothModel& model, ClothState& state, float h, const uint8_t* immovable) {
   stats_ = {};
   contacts_.clear();
   if (!config_.enabled || model.triangle_count() == 0) {
     have_previous_ = false;
-    return;
+    return false;
   }
   const size_t n = model.vertex_count();
   glm::vec3* x = state.position.data();
-  glm::vec3* v = state.velocity.data();
+  const glm::vec3* v = state.velocity.data();
   for (size_t i = 0; i < n; ++i) {
     if (!have_previous_) previous_[i] = x[i] - h * v[i];
     inv_mass_[i] = (state.kinematic[i] || (immovable && immovable[i])) ? 0.f : model.inv_mass[i];
   }
   have_previous_ = false;
+  kinematic_ = state.kinematic.data();
   detect(model, x);
+  std::copy(x, x + n, resolve_start_.begin());
+  return true;
+}
 
+void SelfCollision::set_immovable(const ClothModel& model, const ClothState& state, const uint8_t* immovable) {
+  for (size_t i = 0; i < inv_mass_.size(); ++i)
+    inv_mass_[i] = (state.kinematic[i] || (immovable && immovable[i])) ? 0.f : model.inv_mass[i];
+  for (SelfContact& c : contacts_) c.inv_mass_sum = effective_inv_mass(c.vertex, c.weight);
+}
+
+float SelfCollision::effective_inv_mass(const std::array<uint32_t, 4>& vert, const std::array<float, 4>& w) const {
+  float sum = 0.f, mobility = 0.f;  // sum w_k^2 / m_k and the largest |w_k| / m_k
+  for (int k = 0; k < 4; ++k) {
+    sum += w[k] * w[k] * inv_mass_[vert[k]];
+    mobility = std::max(mobility, std::abs(w[k]) * inv_mass_[vert[k]]);
+  }
+  // A correction moves vertex k by gap w_k / (m_k sum w^2 / m). When the only free vertices carry a
+  // small weight (an edge point next to a held or floor-bound end), that is gap / w_k: a vertex thrown
+  // by ten times the gap, which then crossed the layers around it (the approximate-solver hand fold
+  // threw vertices 11 cm in one pass). Bounding the denominator moves each vertex by at most twice the
+  // gap; the contact then closes over the passes or through the neighbouring vertex's own contacts.
+  // The impulse keeps the weights, so momentum is still conserved. Zero when nothing can move.
+  return std::max(sum, 0.5f * mobility);
+}
+
+void SelfCollision::project(const ClothModel& model, ClothState& state, float h) {
   // Positions: project every violated contact, mass-weighted so that sum m dx = 0 (section 3.5).
+  glm::vec3* x = state.position.data();
   const float thickness = config_.thickness;
   const float* im = inv_mass_.data();
   const float max_move = config_.max_move * thickness;
-  std::copy(x, x + n, resolve_start_.begin());
   for (int pass = 0; pass < config_.iterations; ++pass) {
     float worst = 0.f;
     for (SelfContact& c : contacts_) {
+      if (!(c.inv_mass_sum > 0.f)) continue;  // every vertex held: nothing can move
       glm::vec3 r(0.f);
       for (int k = 0; k < 4; ++k) r += c.weight[k] * x[c.vertex[k]];
       const float gap = glm::dot(r, c.normal) - thickness;
@@ -70,18 +103,24 @@ void SelfCollision::resolve(const ClothModel& model, ClothState& state, float h,
       }
       c.pushed -= gap;
     }
-    stats_.position_passes = pass + 1;
+    stats_.position_passes = std::max(stats_.position_passes, pass + 1);
     if (worst < 1e-3f * thickness) break;
   }
-
   impact_zones(model, state, h);
+}
 
+void SelfCollision::answer_velocities(ClothState& state, float h) {
+  glm::vec3* x = state.position.data();
+  glm::vec3* v = state.velocity.data();
+  const float thickness = config_.thickness;
+  const float* im = inv_mass_.data();
   // Velocities: perfectly inelastic along the normal, Coulomb friction bounded by mu times the normal
   // impulse of the same contact, both momentum-conserving (section 3.5).
   const float mu = config_.friction;
   const int velocity_passes = 1 + config_.iterations / 4;
   for (int pass = 0; pass < velocity_passes; ++pass) {
     for (SelfContact& c : contacts_) {
+      if (!(c.inv_mass_sum > 0.f)) continue;
       glm::vec3 vr(0.f);
       for (int k = 0; k < 4; ++k) vr += c.weight[k] * v[c.vertex[k]];
       const float vn = glm::dot(vr, c.normal);
@@ -143,19 +182,13 @@ void SelfCollision::push_contact(const std::array<uint32_t, 4>& vert, const std:
   c.vertex = vert;
   c.weight = w;
   c.normal = normal;
-  float mobility = 0.f;  // largest |w_k| / m_k
-  for (int k = 0; k < 4; ++k) {
-    c.inv_mass_sum += w[k] * w[k] * inv_mass_[vert[k]];
-    mobility = std::max(mobility, std::abs(w[k]) * inv_mass_[vert[k]]);
-  }
-  if (!(c.inv_mass_sum > 0.f)) return;  // every vertex kinematic: nothing can move
-  // A correction moves vertex k by gap w_k / (m_k sum w^2 / m). When the only free vertices carry a
-  // small weight (an edge point next to a held or floor-bound end), that is gap / w_k: a vertex thrown
-  // by ten times the gap, which then crossed the layers around it (the approximate-solver hand fold
-  // threw vertices 11 cm in one pass). Bounding the denominator moves each vertex by at most twice the
-  // gap; the contact then closes over the passes or through the neighbouring vertex's own contacts.
-  // The impulse keeps the weights, so momentum is still conserved.
-  c.inv_mass_sum = std::max(c.inv_mass_sum, 0.5f * mobility);
+  c.inv_mass_sum = effective_inv_mass(vert, w);
+  // Every vertex kinematic: nothing can move. A contact whose free vertices are only held by a collider
+  // (inv_mass_sum 0) stays: the passes skip it, but if it is violated (an upper layer that landed on the
+  // floor beside the lower one within the step) the impact zones take it.
+  bool any_free = false;
+  for (int k = 0; k < 4; ++k) any_free = any_free || (w[k] != 0.f && !kinematic_[vert[k]]);
+  if (!any_free) return;
   if (contacts_.size() >= config_.max_contacts_per_vertex * previous_.size()) {
     ++stats_.dropped;
     return;

@@ -76,6 +76,15 @@ class SelfCollision {
   // entries are treated as infinite mass for this step.
   void resolve(const ClothModel& model, ClothState& state, float h, const uint8_t* immovable = nullptr);
 
+  // resolve in parts, for a caller that alternates the position corrections with another constraint
+  // (World: the colliders) over the same contacts: begin_resolve detects (false: nothing to do),
+  // project corrects positions (passes, then impact zones), set_immovable changes which vertices are
+  // held (the contacts keep), answer_velocities ends the step.
+  bool begin_resolve(const ClothModel& model, ClothState& state, float h, const uint8_t* immovable = nullptr);
+  void project(const ClothModel& model, ClothState& state, float h);
+  void set_immovable(const ClothModel& model, const ClothState& state, const uint8_t* immovable);
+  void answer_velocities(ClothState& state, float h);
+
   const SelfCollisionConfig& config() const { return config_; }
   void set_config(const SelfCollisionConfig& config) { config_ = config; }
   const SelfCollisionStats& stats() const { return stats_; }
@@ -86,6 +95,7 @@ class SelfCollision {
   void add_vertex_triangle(const glm::vec3* x, uint32_t v, const std::array<uint32_t, 3>& tri);
   void add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1);
   void push_contact(const std::array<uint32_t, 4>& v, const std::array<float, 4>& w, const glm::vec3& n);
+  float effective_inv_mass(const std::array<uint32_t, 4>& vert, const std::array<float, 4>& w) const;
   void impact_zones(const ClothModel& model, ClothState& state, float h);
   uint32_t zone_root(uint32_t i);
 
@@ -93,6 +103,7 @@ class SelfCollision {
   TriangleBvh bvh_;
   std::vector<glm::vec3> previous_;      // start-of-step positions (nvert)
   bool have_previous_ = false;           // begin_step was called for this tick
+  const uint8_t* kinematic_ = nullptr;   // the state's kinematic flags, during detection
   std::vector<float> inv_mass_;          // 1 / m per vertex, 0 for kinematic vertices (nvert)
   std::vector<TrianglePair> pairs_;      // candidate triangle pairs
   std::vector<SelfContact> contacts_;    // this step's contacts
