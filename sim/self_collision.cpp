@@ -12,6 +12,31 @@ bool has_vertex(const std::array<uint32_t, 3>& t, uint32_t v) { return t[0] == v
 
 float displacement(const glm::vec3* x, const glm::vec3* xp, uint32_t i) { return glm::length(x[i] - xp[i]); }
 
+// Position of vertex i at time t of the step (0: start, 1: now), moving on a straight line.
+glm::vec3 at(const glm::vec3* x, const glm::vec3* xp, uint32_t i, float t) { return xp[i] + t * (x[i] - xp[i]); }
+
+// Signed volume of (a, b, c, d): zero when the four points are coplanar.
+float volume(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c, const glm::vec3& d) {
+  return glm::dot(b - a, glm::cross(c - a, d - a));
+}
+
+// First time in (0, 1] at which four vertices moving linearly over the step become coplanar (the cubic
+// volume changes sign), from kCoplanarSamples samples and a linear root in the bracketing interval; -1 if
+// the sign never changes. The continuous check behind the discrete start/end side tests, for features
+// that crossed and moved on within one step.
+constexpr int kCoplanarSamples = 8;
+float coplanar_time(const glm::vec3* x, const glm::vec3* xp, const std::array<uint32_t, 4>& q) {
+  auto f = [&](float t) { return volume(at(x, xp, q[0], t), at(x, xp, q[1], t), at(x, xp, q[2], t), at(x, xp, q[3], t)); };
+  float t0 = 0.f, f0 = f(0.f);
+  for (int k = 1; k <= kCoplanarSamples; ++k) {
+    const float t1 = float(k) / float(kCoplanarSamples), f1 = f(t1);
+    if ((f0 < 0.f && f1 >= 0.f) || (f0 > 0.f && f1 <= 0.f)) return t0 + (t1 - t0) * f0 / (f0 - f1);
+    t0 = t1;
+    f0 = f1;
+  }
+  return -1.f;
+}
+
 }  // namespace
 
 SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig& config)
@@ -76,8 +101,24 @@ float SelfCollision::effective_inv_mass(const std::array<uint32_t, 4>& vert, con
 }
 
 void SelfCollision::project(const ClothModel& model, ClothState& state, float h) {
-  // Positions: project every violated contact, mass-weighted so that sum m dx = 0 (section 3.5).
   glm::vec3* x = state.position.data();
+  zones_started_ = false;
+  for (int sweep = 0; sweep < kZoneSweeps; ++sweep) {
+    position_passes(x);
+    impact_zones(model, state, h);
+    if (stats_.zone_vertices == 0 || sweep + 1 == kZoneSweeps) break;
+    // The zones moved their vertices back along their own motion, where no contact was looked for:
+    // detect again, with the zones held (the passes move only the rest; what they cannot satisfy
+    // joins a zone), until no zone grows.
+    for (size_t i = 0; i < zoned_.size(); ++i)
+      if (zoned_[i]) inv_mass_[i] = 0.f;
+    contacts_.clear();
+    detect(model, x);
+  }
+}
+
+void SelfCollision::position_passes(glm::vec3* x) {
+  // Positions: project every violated contact, mass-weighted so that sum m dx = 0 (section 3.5).
   const float thickness = config_.thickness;
   const float* im = inv_mass_.data();
   const float max_move = config_.max_move * thickness;
@@ -96,7 +137,7 @@ void SelfCollision::project(const ClothModel& model, ClothState& state, float h)
         x[i] += (lambda * c.weight[k] * im[i]) * c.normal;
         // Bounded: conflicting contacts (a vertex in a crumple, pushed by contacts on every side) make
         // the passes drift a vertex by many thicknesses (the approximate-solver hand fold threw vertices
-        // 9 cm in one step). What the bound leaves violated goes to the impact zones below.
+        // 9 cm in one step). What the bound leaves violated goes to the impact zones.
         const glm::vec3 moved = x[i] - resolve_start_[i];
         const float moved2 = glm::dot(moved, moved);
         if (moved2 > max_move * max_move) x[i] = resolve_start_[i] + (max_move / std::sqrt(moved2)) * moved;
@@ -106,7 +147,6 @@ void SelfCollision::project(const ClothModel& model, ClothState& state, float h)
     stats_.position_passes = std::max(stats_.position_passes, pass + 1);
     if (worst < 1e-3f * thickness) break;
   }
-  impact_zones(model, state, h);
 }
 
 void SelfCollision::answer_velocities(ClothState& state, float h) {
@@ -200,7 +240,7 @@ void SelfCollision::add_vertex_triangle(const glm::vec3* x, uint32_t v, const st
   if (has_vertex(tri, v)) return;
   const glm::vec3* xp = previous_.data();
   const glm::vec3 &a = x[tri[0]], &b = x[tri[1]], &c = x[tri[2]];
-  const glm::vec3 w = closest_point_on_triangle(x[v], a, b, c);
+  glm::vec3 w = closest_point_on_triangle(x[v], a, b, c);
   const glm::vec3 d = x[v] - (w.x * a + w.y * b + w.z * c);
   const float dist = glm::length(d);
   const float reach = config_.thickness * config_.detection_scale;
@@ -224,7 +264,17 @@ void SelfCollision::add_vertex_triangle(const glm::vec3* x, uint32_t v, const st
                        (side_prev > 0.f) != (side_now > 0.f);
   const bool interior = w.x > 1e-4f && w.y > 1e-4f && w.z > 1e-4f;
   if (crossed) {
-    if (!interior) return;  // passed beside the triangle, not through it
+    if (!interior) {
+      // Crossed the triangle's plane and is now beside the triangle: it passed beside it, or went
+      // through near an edge and moved on (fast hands: 2.5 cm a tick against a 4 mm thickness). Where
+      // it met the plane decides; the contact then acts at that point of the triangle.
+      const float tc = coplanar_time(x, xp, {tri[0], tri[1], tri[2], v});
+      if (tc < 0.f) return;
+      const glm::vec3 ta = at(x, xp, tri[0], tc), tb = at(x, xp, tri[1], tc), tcn = at(x, xp, tri[2], tc);
+      const glm::vec3 wc = closest_point_on_triangle(at(x, xp, v, tc), ta, tb, tcn);
+      if (!(wc.x > 1e-4f && wc.y > 1e-4f && wc.z > 1e-4f)) return;  // passed beside the triangle
+      w = wc;
+    }
     ++stats_.crossed;
   } else if (dist >= reach) {
     return;
@@ -238,15 +288,39 @@ void SelfCollision::add_vertex_triangle(const glm::vec3* x, uint32_t v, const st
 void SelfCollision::add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1) {
   if (i0 == j0 || i0 == j1 || i1 == j0 || i1 == j1) return;
   const glm::vec3* xp = previous_.data();
-  const SegmentParams st = closest_points_on_segments(x[i0], x[i1], x[j0], x[j1]);
-  // End points are vertex proximities, which the vertex-triangle tests cover.
-  if (st.s <= 0.f || st.s >= 1.f || st.t <= 0.f || st.t >= 1.f) return;
-  const glm::vec3 p = x[i0] + st.s * (x[i1] - x[i0]), q = x[j0] + st.t * (x[j1] - x[j0]);
-  const glm::vec3 d = p - q;
-  const float dist = glm::length(d);
+  SegmentParams st = closest_points_on_segments(x[i0], x[i1], x[j0], x[j1]);
   const float reach = config_.thickness * config_.detection_scale;
   const float travel = std::max(displacement(x, xp, i0), displacement(x, xp, i1)) +
                        std::max(displacement(x, xp, j0), displacement(x, xp, j1));
+  if (st.s <= 0.f || st.s >= 1.f || st.t <= 0.f || st.t >= 1.f) {
+    // End points are vertex proximities, which the vertex-triangle tests cover; but two edges that
+    // crossed during the step and moved on can be closest at an end now. Checked only when they moved
+    // by more than a thickness (a crossing needs that much), where they became coplanar.
+    if (!(travel > config_.thickness)) return;
+    const glm::vec3 gap_now = x[i0] + st.s * (x[i1] - x[i0]) - (x[j0] + st.t * (x[j1] - x[j0]));
+    if (glm::length(gap_now) >= reach + travel) return;
+    const float tc = coplanar_time(x, xp, {i0, i1, j0, j1});
+    if (tc < 0.f) return;
+    const glm::vec3 a0 = at(x, xp, i0, tc), a1 = at(x, xp, i1, tc), b0 = at(x, xp, j0, tc), b1 = at(x, xp, j1, tc);
+    const SegmentParams sc = closest_points_on_segments(a0, a1, b0, b1);
+    if (sc.s <= 0.f || sc.s >= 1.f || sc.t <= 0.f || sc.t >= 1.f) return;
+    const glm::vec3 dc = (a0 + sc.s * (a1 - a0)) - (b0 + sc.t * (b1 - b0));
+    if (glm::length(dc) > 0.25f * config_.thickness) return;  // coplanar but apart: no crossing
+    glm::vec3 axis = glm::cross(x[i1] - x[i0], x[j1] - x[j0]);
+    const glm::vec3 d_prev = (xp[i0] + sc.s * (xp[i1] - xp[i0])) - (xp[j0] + sc.t * (xp[j1] - xp[j0]));
+    if (!(glm::dot(axis, axis) > 0.f)) axis = d_prev;
+    if (!(glm::dot(axis, axis) > 0.f)) return;
+    axis = glm::normalize(axis);
+    const float side_prev = glm::dot(d_prev, axis);
+    if (!(std::abs(side_prev) > 1e-3f * config_.thickness)) return;
+    ++stats_.crossed;
+    push_contact({i0, i1, j0, j1}, {1.f - sc.s, sc.s, sc.t - 1.f, -sc.t}, side_prev > 0.f ? axis : -axis);
+    ++stats_.edge_edge;
+    return;
+  }
+  const glm::vec3 p = x[i0] + st.s * (x[i1] - x[i0]), q = x[j0] + st.t * (x[j1] - x[j0]);
+  const glm::vec3 d = p - q;
+  const float dist = glm::length(d);
   if (dist >= reach + travel) return;
 
   // Side at the start of the step, measured along ONE axis for both times: the current common normal
@@ -302,7 +376,7 @@ void SelfCollision::impact_zones(const ClothModel& model, ClothState& state, flo
     for (int k = 0; k < 4; ++k) r += c.weight[k] * x[c.vertex[k]];
     return glm::dot(r, c.normal) < limit;
   };
-  bool started = false;
+  bool& started = zones_started_;  // the sets persist over the sweeps of one project()
   for (int round = 0; round < config_.zone_rounds; ++round) {
     bool grew = false;
     for (const SelfContact& c : contacts_) {

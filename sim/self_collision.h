@@ -96,6 +96,7 @@ class SelfCollision {
   void add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1);
   void push_contact(const std::array<uint32_t, 4>& v, const std::array<float, 4>& w, const glm::vec3& n);
   float effective_inv_mass(const std::array<uint32_t, 4>& vert, const std::array<float, 4>& w) const;
+  void position_passes(glm::vec3* x);
   void impact_zones(const ClothModel& model, ClothState& state, float h);
   uint32_t zone_root(uint32_t i);
 
@@ -110,6 +111,8 @@ class SelfCollision {
   std::vector<uint32_t> zone_parent_;    // impact zones: union-find parent per vertex (nvert)
   std::vector<glm::vec3> zone_momentum_; // per zone root: sum m v (nvert)
   std::vector<float> zone_mass_;         // per zone root: sum m (nvert)
+  static constexpr int kZoneSweeps = 2;  // zone, detect again around the zones, ... (project)
+  bool zones_started_ = false;           // the zone sets were reset during this project()
   std::vector<uint8_t> zoned_;           // 1 if the vertex is in an impact zone this step (nvert)
   std::vector<glm::vec3> resolve_start_; // positions before the position passes (nvert)
   SelfCollisionStats stats_;
