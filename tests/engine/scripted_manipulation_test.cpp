@@ -38,9 +38,9 @@ TEST_CASE("scripted two-hand demo: grabs both corners, lifts, releases, and the 
 // bounded and land. It does not end free of intersections: the shake drives layers through each other
 // faster than the discrete detection follows (docs/self_collision.md, about 300-800 edge-triangle
 // crossings at the end against about 180 with self-collision off); the count is printed, not checked.
-// About 11 s: validation suite.
+// About 11 s: validation suite (no comma in the name: doctest filters split on it).
 TEST_SUITE("validation") {
-TEST_CASE("scripted two-hand demo on table.json: self-collision on, stays bounded and lands on the table") {
+TEST_CASE("scripted two-hand demo on table.json with self-collision on stays bounded and lands on the table") {
   TableSceneSpec spec;
   spec.scene_file = std::string(WEFT_SOURCE_DIR) + "/assets/scenes/table.json";
   HeadlessDemo demo(spec);
