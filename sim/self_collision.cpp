@@ -105,8 +105,10 @@ void SelfCollision::project(const ClothModel& model, ClothState& state, float h)
   zones_started_ = false;
   for (int sweep = 0; sweep < kZoneSweeps; ++sweep) {
     position_passes(x);
+    zones_grew_ = false;
     impact_zones(model, state, h);
-    if (stats_.zone_vertices == 0 || sweep + 1 == kZoneSweeps) break;
+    // Done when the zones did not grow: the contacts found around them are satisfied or inside one.
+    if (!zones_grew_ || sweep + 1 == kZoneSweeps) break;
     // The zones moved their vertices back along their own motion, where no contact was looked for:
     // detect again, with the zones held (the passes move only the rest; what they cannot satisfy
     // joins a zone), until no zone grows.
@@ -134,6 +136,7 @@ void SelfCollision::position_passes(glm::vec3* x) {
       const float lambda = -gap / c.inv_mass_sum;
       for (int k = 0; k < 4; ++k) {
         const uint32_t i = c.vertex[k];
+        if (im[i] == 0.f) continue;  // held (kinematic, on a collider, in an impact zone): not moved
         x[i] += (lambda * c.weight[k] * im[i]) * c.normal;
         // Bounded: conflicting contacts (a vertex in a crumple, pushed by contacts on every side) make
         // the passes drift a vertex by many thicknesses (the approximate-solver hand fold threw vertices
@@ -271,8 +274,11 @@ void SelfCollision::add_vertex_triangle(const glm::vec3* x, uint32_t v, const st
       const float tc = coplanar_time(x, xp, {tri[0], tri[1], tri[2], v});
       if (tc < 0.f) return;
       const glm::vec3 ta = at(x, xp, tri[0], tc), tb = at(x, xp, tri[1], tc), tcn = at(x, xp, tri[2], tc);
-      const glm::vec3 wc = closest_point_on_triangle(at(x, xp, v, tc), ta, tb, tcn);
-      if (!(wc.x > 1e-4f && wc.y > 1e-4f && wc.z > 1e-4f)) return;  // passed beside the triangle
+      const glm::vec3 vc = at(x, xp, v, tc);
+      const glm::vec3 wc = closest_point_on_triangle(vc, ta, tb, tcn);
+      // At the sampled root the vertex is in the plane, up to the motion of one sample interval.
+      const float beside = glm::length(vc - (wc.x * ta + wc.y * tb + wc.z * tcn));
+      if (beside > 1e-3f * config_.thickness + travel / float(kCoplanarSamples)) return;  // passed beside
       w = wc;
     }
     ++stats_.crossed;
@@ -305,7 +311,8 @@ void SelfCollision::add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, 
     const SegmentParams sc = closest_points_on_segments(a0, a1, b0, b1);
     if (sc.s <= 0.f || sc.s >= 1.f || sc.t <= 0.f || sc.t >= 1.f) return;
     const glm::vec3 dc = (a0 + sc.s * (a1 - a0)) - (b0 + sc.t * (b1 - b0));
-    if (glm::length(dc) > 0.25f * config_.thickness) return;  // coplanar but apart: no crossing
+    // Coplanar but apart: no crossing (up to the motion of one sample interval at the sampled root).
+    if (glm::length(dc) > 0.25f * config_.thickness + travel / float(kCoplanarSamples)) return;
     glm::vec3 axis = glm::cross(x[i1] - x[i0], x[j1] - x[j0]);
     const glm::vec3 d_prev = (xp[i0] + sc.s * (xp[i1] - xp[i0])) - (xp[j0] + sc.t * (xp[j1] - xp[j0]));
     if (!(glm::dot(axis, axis) > 0.f)) axis = d_prev;
@@ -403,6 +410,7 @@ void SelfCollision::impact_zones(const ClothModel& model, ClothState& state, flo
       }
     }
     if (!grew) break;
+    zones_grew_ = true;
     const size_t n = zone_parent_.size();
     for (size_t i = 0; i < n; ++i)
       if (zoned_[i]) {

@@ -39,7 +39,7 @@ struct SelfCollisionConfig {
   float max_move = 2.f;           // the position passes move a vertex by at most this x thickness per step
   float zone_violation = 0.5f;   // failsafe: a contact still closer than (1 - this) x thickness after the
                                  // passes joins its vertices into a rigid impact zone (fraction of thickness)
-  int zone_rounds = 4;           // rounds of growing the zones over contacts they newly violate
+  int zone_rounds = 16;          // rounds of growing the zones over contacts they newly violate
 };
 
 struct SelfCollisionStats {
@@ -111,8 +111,9 @@ class SelfCollision {
   std::vector<uint32_t> zone_parent_;    // impact zones: union-find parent per vertex (nvert)
   std::vector<glm::vec3> zone_momentum_; // per zone root: sum m v (nvert)
   std::vector<float> zone_mass_;         // per zone root: sum m (nvert)
-  static constexpr int kZoneSweeps = 2;  // zone, detect again around the zones, ... (project)
+  static constexpr int kZoneSweeps = 4;  // zone, detect again around the zones, ... (project)
   bool zones_started_ = false;           // the zone sets were reset during this project()
+  bool zones_grew_ = false;              // the last impact_zones call added or merged a zone
   std::vector<uint8_t> zoned_;           // 1 if the vertex is in an impact zone this step (nvert)
   std::vector<glm::vec3> resolve_start_; // positions before the position passes (nvert)
   SelfCollisionStats stats_;
