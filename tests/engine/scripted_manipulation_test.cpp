@@ -38,7 +38,7 @@ TEST_CASE("scripted two-hand demo: grabs both corners, lifts, releases, and the 
 // not end free of intersections: the shake still drives layers through each other once in a while faster
 // than the detection follows, and the tangle is kept (docs/self_collision.md: 45 edge-triangle crossings
 // at the end, about 180 with self-collision off); the count is printed, not checked.
-// About 11 s: validation suite (no comma in the name: doctest filters split on it).
+// About 20 s: validation suite (no comma in the name: doctest filters split on it).
 TEST_SUITE("validation") {
 TEST_CASE("scripted two-hand demo on table.json with self-collision on stays bounded and falls") {
   TableSceneSpec spec;
