@@ -5,7 +5,10 @@
 // perfectly inelastic along the normal with Coulomb friction along the tangent, iterated over all
 // contacts (section 3.5). Each contact is oriented by the side its features were on at the start of
 // the step (the "cinematical tracking" of section 4.3), so layers that touch stay on their own side
-// and a feature that crossed during the step is pulled back.
+// and a feature that crossed during the step is pulled back. Deviations from the paper, for robustness
+// (docs/self_collision.md): corrections are bounded per contact and per vertex, crossings are also
+// looked for at the time the features became coplanar, and contacts the passes cannot satisfy fall back
+// to rigid impact zones (Provot 1997; Bridson, Fedkiw & Anderson 2002).
 //
 // Call begin_step before the integrator (it records the start-of-step positions, which orient the
 // contacts) and resolve after it and after anything else that moves the cloth during the tick
