@@ -1,7 +1,7 @@
 // `weft bench --suite self-collision`: a ~4k-vertex cloth crumpled on a floor (a plane collider) in a
 // World with self-collision on; times the whole step and the self-collision share (issue 8: at most
-// 40 %). Timed with CG; the runtime's approximate solver (k = 3) blows up once the layers touch, so
-// its run stops at the first sign of it (a speed over 20 m/s or a step over 200 ms) and says when.
+// 40 %), with CG and with the runtime's approximate solver (k = 3). A run that blows up stops at the
+// first sign of it (a speed over 20 m/s or a step over 200 ms) and says when.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

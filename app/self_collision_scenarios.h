@@ -22,8 +22,8 @@ struct ScenarioOptions {
   bool reduced = false;     // coarse meshes and short runs (tests)
   float thickness = 0.005f; // self-collision thickness, m
   bool self_collision = true;
-  // CG: with the runtime's approximate solver (k = 3) these scenes blow up once layers touch (see
-  // docs/self_collision.md); `weft validate self-collision --solver approx` shows it.
+  // CG by default; `weft validate self-collision --solver approx` runs the runtime's approximate solver
+  // (k = 3), which passes them too since the corrections are bounded (docs/self_collision.md).
   IntegratorKind integrator = IntegratorKind::ConjugateGradient;
 };
 

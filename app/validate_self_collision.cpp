@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +18,7 @@ void register_validate_self_collision(CLI::App& validate) {
     bool reduced = false;
     bool no_self = false;
     std::string solver = "cg";
+    std::string scene = "all";
   };
   auto args = std::make_shared<Args>();
   auto* cmd = validate.add_subcommand(
@@ -25,6 +27,8 @@ void register_validate_self_collision(CLI::App& validate) {
   cmd->add_flag("--reduced", args->reduced, "Coarse meshes and short runs (as the tests)");
   cmd->add_option("--solver", args->solver, "cg (default) | approx (the runtime's approximate implicit, k = 3)")
       ->check(CLI::IsMember({"approx", "cg"}));
+  cmd->add_option("--scene", args->scene, "all (default) | drop | stack | fold: run one experiment only")
+      ->check(CLI::IsMember({"all", "drop", "stack", "fold"}));
   cmd->add_flag("--no-self-collision", args->no_self, "Turn self-collision off (to see the checks fail)");
   cmd->callback([args] {
     ScenarioOptions options;
@@ -33,7 +37,10 @@ void register_validate_self_collision(CLI::App& validate) {
     options.integrator = args->solver == "cg" ? IntegratorKind::ConjugateGradient : IntegratorKind::ApproximateImplicit;
     nlohmann::json checks = nlohmann::json::array();
     bool all_pass = true;
-    for (auto run : {run_drop_fold, run_stacked_press, run_hand_fold}) {
+    const std::pair<const char*, decltype(&run_drop_fold)> runs[] = {
+        {"drop", run_drop_fold}, {"stack", run_stacked_press}, {"fold", run_hand_fold}};
+    for (const auto& [name, run] : runs) {
+      if (args->scene != "all" && args->scene != name) continue;
       for (const ScenarioCheck& c : run(options)) {
         checks.push_back({{"check", c.check}, {"value", c.value}, {"bound", c.bound}, {"pass", c.pass()}});
         all_pass = all_pass && c.pass();

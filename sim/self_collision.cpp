@@ -12,10 +12,37 @@ bool has_vertex(const std::array<uint32_t, 3>& t, uint32_t v) { return t[0] == v
 
 float displacement(const glm::vec3* x, const glm::vec3* xp, uint32_t i) { return glm::length(x[i] - xp[i]); }
 
+// Position of vertex i at time t of the step (0: start, 1: now), moving on a straight line.
+glm::vec3 at(const glm::vec3* x, const glm::vec3* xp, uint32_t i, float t) { return xp[i] + t * (x[i] - xp[i]); }
+
+// Signed volume of (a, b, c, d): zero when the four points are coplanar.
+float volume(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c, const glm::vec3& d) {
+  return glm::dot(b - a, glm::cross(c - a, d - a));
+}
+
+// First time in (0, 1] at which four vertices moving linearly over the step become coplanar (the cubic
+// volume changes sign), from kCoplanarSamples samples and a linear root in the bracketing interval; -1 if
+// the sign never changes. The continuous check behind the discrete start/end side tests, for features
+// that crossed and moved on within one step.
+constexpr int kCoplanarSamples = 8;
+float coplanar_time(const glm::vec3* x, const glm::vec3* xp, const std::array<uint32_t, 4>& q) {
+  auto f = [&](float t) { return volume(at(x, xp, q[0], t), at(x, xp, q[1], t), at(x, xp, q[2], t), at(x, xp, q[3], t)); };
+  float t0 = 0.f, f0 = f(0.f);
+  for (int k = 1; k <= kCoplanarSamples; ++k) {
+    const float t1 = float(k) / float(kCoplanarSamples), f1 = f(t1);
+    if ((f0 < 0.f && f1 >= 0.f) || (f0 > 0.f && f1 <= 0.f)) return t0 + (t1 - t0) * f0 / (f0 - f1);
+    t0 = t1;
+    f0 = f1;
+  }
+  return -1.f;
+}
+
 }  // namespace
 
 SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig& config)
-    : config_(config), bvh_(model), previous_(model.vertex_count()), inv_mass_(model.vertex_count()) {
+    : config_(config), bvh_(model), previous_(model.vertex_count()), inv_mass_(model.vertex_count()),
+      zone_parent_(model.vertex_count()), zone_momentum_(model.vertex_count()), zone_mass_(model.vertex_count()),
+      zoned_(model.vertex_count()), resolve_start_(model.vertex_count()) {
   pairs_.reserve(8 * model.triangle_count());
   contacts_.reserve(2 * model.vertex_count());
 }
@@ -26,47 +53,117 @@ void SelfCollision::begin_step(const ClothState& state) {
 }
 
 void SelfCollision::resolve(const ClothModel& model, ClothState& state, float h, const uint8_t* immovable) {
+  if (!begin_resolve(model, state, h, immovable)) return;
+  project(model, state, h);
+  answer_velocities(state, h);
+}
+
+bool SelfCollision::begin_resolve(const ClothModel& model, ClothState& state, float h, const uint8_t* immovable) {
   stats_ = {};
   contacts_.clear();
   if (!config_.enabled || model.triangle_count() == 0) {
     have_previous_ = false;
-    return;
+    return false;
   }
   const size_t n = model.vertex_count();
   glm::vec3* x = state.position.data();
-  glm::vec3* v = state.velocity.data();
+  const glm::vec3* v = state.velocity.data();
   for (size_t i = 0; i < n; ++i) {
     if (!have_previous_) previous_[i] = x[i] - h * v[i];
     inv_mass_[i] = (state.kinematic[i] || (immovable && immovable[i])) ? 0.f : model.inv_mass[i];
   }
   have_previous_ = false;
+  kinematic_ = state.kinematic.data();
   detect(model, x);
+  std::copy(x, x + n, resolve_start_.begin());
+  return true;
+}
 
+void SelfCollision::set_immovable(const ClothModel& model, const ClothState& state, const uint8_t* immovable) {
+  for (size_t i = 0; i < inv_mass_.size(); ++i)
+    inv_mass_[i] = (state.kinematic[i] || (immovable && immovable[i])) ? 0.f : model.inv_mass[i];
+  for (SelfContact& c : contacts_) c.inv_mass_sum = effective_inv_mass(c.vertex, c.weight);
+}
+
+float SelfCollision::effective_inv_mass(const std::array<uint32_t, 4>& vert, const std::array<float, 4>& w) const {
+  float sum = 0.f, mobility = 0.f;  // sum w_k^2 / m_k and the largest |w_k| / m_k
+  for (int k = 0; k < 4; ++k) {
+    sum += w[k] * w[k] * inv_mass_[vert[k]];
+    mobility = std::max(mobility, std::abs(w[k]) * inv_mass_[vert[k]]);
+  }
+  // A correction moves vertex k by gap w_k / (m_k sum w^2 / m). When the only free vertices carry a
+  // small weight (an edge point next to a held or floor-bound end), that is gap / w_k: a vertex thrown
+  // by ten times the gap, which then crossed the layers around it (the approximate-solver hand fold
+  // threw vertices 11 cm in one pass). Bounding the denominator moves each vertex by at most twice the
+  // gap; the contact then closes over the passes or through the neighbouring vertex's own contacts.
+  // The impulse keeps the weights, so momentum is still conserved. Zero when nothing can move.
+  return std::max(sum, 0.5f * mobility);
+}
+
+void SelfCollision::project(const ClothModel& model, ClothState& state, float h) {
+  glm::vec3* x = state.position.data();
+  zones_started_ = false;
+  for (int sweep = 0; sweep < kZoneSweeps; ++sweep) {
+    position_passes(x);
+    zones_grew_ = false;
+    impact_zones(model, state, h);
+    // Done when the zones did not grow: the contacts found around them are satisfied or inside one.
+    if (!zones_grew_ || sweep + 1 == kZoneSweeps) break;
+    // The zones moved their vertices back along their own motion, where no contact was looked for:
+    // detect again, with the zones held (the passes move only the rest; what they cannot satisfy
+    // joins a zone), until no zone grows.
+    for (size_t i = 0; i < zoned_.size(); ++i)
+      if (zoned_[i]) inv_mass_[i] = 0.f;
+    contacts_.clear();
+    detect(model, x);
+  }
+}
+
+void SelfCollision::position_passes(glm::vec3* x) {
   // Positions: project every violated contact, mass-weighted so that sum m dx = 0 (section 3.5).
   const float thickness = config_.thickness;
   const float* im = inv_mass_.data();
+  const float max_move = config_.max_move * thickness;
   for (int pass = 0; pass < config_.iterations; ++pass) {
     float worst = 0.f;
     for (SelfContact& c : contacts_) {
+      if (!(c.inv_mass_sum > 0.f)) continue;  // every vertex held: nothing can move
       glm::vec3 r(0.f);
       for (int k = 0; k < 4; ++k) r += c.weight[k] * x[c.vertex[k]];
       const float gap = glm::dot(r, c.normal) - thickness;
       if (gap >= 0.f) continue;
       worst = std::max(worst, -gap);
       const float lambda = -gap / c.inv_mass_sum;
-      for (int k = 0; k < 4; ++k) x[c.vertex[k]] += (lambda * c.weight[k] * im[c.vertex[k]]) * c.normal;
+      for (int k = 0; k < 4; ++k) {
+        const uint32_t i = c.vertex[k];
+        if (im[i] == 0.f) continue;  // held (kinematic, on a collider, in an impact zone): not moved
+        x[i] += (lambda * c.weight[k] * im[i]) * c.normal;
+        // Bounded: conflicting contacts (a vertex in a crumple, pushed by contacts on every side) make
+        // the passes drift a vertex by many thicknesses (the approximate-solver hand fold threw vertices
+        // 9 cm in one step). What the bound leaves violated goes to the impact zones.
+        const glm::vec3 moved = x[i] - resolve_start_[i];
+        const float moved2 = glm::dot(moved, moved);
+        if (moved2 > max_move * max_move) x[i] = resolve_start_[i] + (max_move / std::sqrt(moved2)) * moved;
+      }
       c.pushed -= gap;
     }
-    stats_.position_passes = pass + 1;
+    stats_.position_passes = std::max(stats_.position_passes, pass + 1);
     if (worst < 1e-3f * thickness) break;
   }
+}
 
+void SelfCollision::answer_velocities(ClothState& state, float h) {
+  glm::vec3* x = state.position.data();
+  glm::vec3* v = state.velocity.data();
+  const float thickness = config_.thickness;
+  const float* im = inv_mass_.data();
   // Velocities: perfectly inelastic along the normal, Coulomb friction bounded by mu times the normal
   // impulse of the same contact, both momentum-conserving (section 3.5).
   const float mu = config_.friction;
   const int velocity_passes = 1 + config_.iterations / 4;
   for (int pass = 0; pass < velocity_passes; ++pass) {
     for (SelfContact& c : contacts_) {
+      if (!(c.inv_mass_sum > 0.f)) continue;
       glm::vec3 vr(0.f);
       for (int k = 0; k < 4; ++k) vr += c.weight[k] * v[c.vertex[k]];
       const float vn = glm::dot(vr, c.normal);
@@ -128,8 +225,13 @@ void SelfCollision::push_contact(const std::array<uint32_t, 4>& vert, const std:
   c.vertex = vert;
   c.weight = w;
   c.normal = normal;
-  for (int k = 0; k < 4; ++k) c.inv_mass_sum += w[k] * w[k] * inv_mass_[vert[k]];
-  if (!(c.inv_mass_sum > 0.f)) return;  // every vertex kinematic: nothing can move
+  c.inv_mass_sum = effective_inv_mass(vert, w);
+  // Every vertex kinematic: nothing can move. A contact whose free vertices are only held by a collider
+  // (inv_mass_sum 0) stays: the passes skip it, but if it is violated (an upper layer that landed on the
+  // floor beside the lower one within the step) the impact zones take it.
+  bool any_free = false;
+  for (int k = 0; k < 4; ++k) any_free = any_free || (w[k] != 0.f && !kinematic_[vert[k]]);
+  if (!any_free) return;
   if (contacts_.size() >= config_.max_contacts_per_vertex * previous_.size()) {
     ++stats_.dropped;
     return;
@@ -141,7 +243,7 @@ void SelfCollision::add_vertex_triangle(const glm::vec3* x, uint32_t v, const st
   if (has_vertex(tri, v)) return;
   const glm::vec3* xp = previous_.data();
   const glm::vec3 &a = x[tri[0]], &b = x[tri[1]], &c = x[tri[2]];
-  const glm::vec3 w = closest_point_on_triangle(x[v], a, b, c);
+  glm::vec3 w = closest_point_on_triangle(x[v], a, b, c);
   const glm::vec3 d = x[v] - (w.x * a + w.y * b + w.z * c);
   const float dist = glm::length(d);
   const float reach = config_.thickness * config_.detection_scale;
@@ -160,10 +262,25 @@ void SelfCollision::add_vertex_triangle(const glm::vec3* x, uint32_t v, const st
   if (!(glm::dot(normal_prev, normal_prev) > 0.f)) normal_prev = normal;
   const float side_prev = glm::dot(xp[v] - (w.x * pa + w.y * pb + w.z * pc), normal_prev);
   const float side_now = glm::dot(d, normal);
-  const bool crossed = (side_prev >= 0.f) != (side_now >= 0.f);
+  // A start-of-step side within rounding of zero says nothing: not a crossing.
+  const bool crossed = std::abs(side_prev) > 1e-3f * config_.thickness * std::sqrt(glm::dot(normal_prev, normal_prev)) &&
+                       (side_prev > 0.f) != (side_now > 0.f);
   const bool interior = w.x > 1e-4f && w.y > 1e-4f && w.z > 1e-4f;
   if (crossed) {
-    if (!interior) return;  // passed beside the triangle, not through it
+    if (!interior) {
+      // Crossed the triangle's plane and is now beside the triangle: it passed beside it, or went
+      // through near an edge and moved on (fast hands: 2.5 cm a tick against a 4 mm thickness). Where
+      // it met the plane decides; the contact then acts at that point of the triangle.
+      const float tc = coplanar_time(x, xp, {tri[0], tri[1], tri[2], v});
+      if (tc < 0.f) return;
+      const glm::vec3 ta = at(x, xp, tri[0], tc), tb = at(x, xp, tri[1], tc), tcn = at(x, xp, tri[2], tc);
+      const glm::vec3 vc = at(x, xp, v, tc);
+      const glm::vec3 wc = closest_point_on_triangle(vc, ta, tb, tcn);
+      // At the sampled root the vertex is in the plane, up to the motion of one sample interval.
+      const float beside = glm::length(vc - (wc.x * ta + wc.y * tb + wc.z * tcn));
+      if (beside > 1e-3f * config_.thickness + travel / float(kCoplanarSamples)) return;  // passed beside
+      w = wc;
+    }
     ++stats_.crossed;
   } else if (dist >= reach) {
     return;
@@ -177,40 +294,147 @@ void SelfCollision::add_vertex_triangle(const glm::vec3* x, uint32_t v, const st
 void SelfCollision::add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1) {
   if (i0 == j0 || i0 == j1 || i1 == j0 || i1 == j1) return;
   const glm::vec3* xp = previous_.data();
-  const SegmentParams st = closest_points_on_segments(x[i0], x[i1], x[j0], x[j1]);
-  // End points are vertex proximities, which the vertex-triangle tests cover.
-  if (st.s <= 0.f || st.s >= 1.f || st.t <= 0.f || st.t >= 1.f) return;
-  const glm::vec3 p = x[i0] + st.s * (x[i1] - x[i0]), q = x[j0] + st.t * (x[j1] - x[j0]);
-  const glm::vec3 d = p - q;
-  const float dist = glm::length(d);
+  SegmentParams st = closest_points_on_segments(x[i0], x[i1], x[j0], x[j1]);
   const float reach = config_.thickness * config_.detection_scale;
   const float travel = std::max(displacement(x, xp, i0), displacement(x, xp, i1)) +
                        std::max(displacement(x, xp, j0), displacement(x, xp, j1));
+  if (st.s <= 0.f || st.s >= 1.f || st.t <= 0.f || st.t >= 1.f) {
+    // End points are vertex proximities, which the vertex-triangle tests cover; but two edges that
+    // crossed during the step and moved on can be closest at an end now. Checked only when they moved
+    // by more than a thickness (a crossing needs that much), where they became coplanar.
+    if (!(travel > config_.thickness)) return;
+    const glm::vec3 gap_now = x[i0] + st.s * (x[i1] - x[i0]) - (x[j0] + st.t * (x[j1] - x[j0]));
+    if (glm::length(gap_now) >= reach + travel) return;
+    const float tc = coplanar_time(x, xp, {i0, i1, j0, j1});
+    if (tc < 0.f) return;
+    const glm::vec3 a0 = at(x, xp, i0, tc), a1 = at(x, xp, i1, tc), b0 = at(x, xp, j0, tc), b1 = at(x, xp, j1, tc);
+    const SegmentParams sc = closest_points_on_segments(a0, a1, b0, b1);
+    if (sc.s <= 0.f || sc.s >= 1.f || sc.t <= 0.f || sc.t >= 1.f) return;
+    const glm::vec3 dc = (a0 + sc.s * (a1 - a0)) - (b0 + sc.t * (b1 - b0));
+    // Coplanar but apart: no crossing (up to the motion of one sample interval at the sampled root).
+    if (glm::length(dc) > 0.25f * config_.thickness + travel / float(kCoplanarSamples)) return;
+    glm::vec3 axis = glm::cross(x[i1] - x[i0], x[j1] - x[j0]);
+    const glm::vec3 d_prev = (xp[i0] + sc.s * (xp[i1] - xp[i0])) - (xp[j0] + sc.t * (xp[j1] - xp[j0]));
+    if (!(glm::dot(axis, axis) > 0.f)) axis = d_prev;
+    if (!(glm::dot(axis, axis) > 0.f)) return;
+    axis = glm::normalize(axis);
+    const float side_prev = glm::dot(d_prev, axis);
+    if (!(std::abs(side_prev) > 1e-3f * config_.thickness)) return;
+    ++stats_.crossed;
+    push_contact({i0, i1, j0, j1}, {1.f - sc.s, sc.s, sc.t - 1.f, -sc.t}, side_prev > 0.f ? axis : -axis);
+    ++stats_.edge_edge;
+    return;
+  }
+  const glm::vec3 p = x[i0] + st.s * (x[i1] - x[i0]), q = x[j0] + st.t * (x[j1] - x[j0]);
+  const glm::vec3 d = p - q;
+  const float dist = glm::length(d);
   if (dist >= reach + travel) return;
 
+  // Side at the start of the step, measured along ONE axis for both times: the current common normal
+  // of the two edges (or their separation when they are nearly parallel). Comparing d_prev . axis_prev
+  // with d . axis, as a side test per time, is wrong for edges of two layers that rotate relative to
+  // each other in their plane: e_i x e_j flips sign as they pass through parallel, which reads as a
+  // crossing of layers 5 mm apart, and the "pull back" then pushes them through each other (the
+  // full-size stacked press and drop fold blew up from exactly this).
+  const glm::vec3 d_prev = (xp[i0] + st.s * (xp[i1] - xp[i0])) - (xp[j0] + st.t * (xp[j1] - xp[j0]));
   glm::vec3 axis = glm::cross(x[i1] - x[i0], x[j1] - x[j0]);
   const float alen = glm::length(axis);
-  const glm::vec3 d_prev = (xp[i0] + st.s * (xp[i1] - xp[i0])) - (xp[j0] + st.t * (xp[j1] - xp[j0]));
-  bool crossed = false;
-  float sign = 1.f;
   if (alen > 1e-3f * glm::length(x[i1] - x[i0]) * glm::length(x[j1] - x[j0])) {
     axis /= alen;
-    const glm::vec3 axis_prev = glm::cross(xp[i1] - xp[i0], xp[j1] - xp[j0]);
-    const float side_prev = glm::dot(d_prev, axis_prev), side_now = glm::dot(d, axis);
-    crossed = (side_prev >= 0.f) != (side_now >= 0.f);
-    sign = side_prev >= 0.f ? 1.f : -1.f;
   } else {
-    // Nearly parallel edges: no reliable axis; use the separation direction and its history.
+    // Nearly parallel edges: no reliable common normal; use the separation direction.
     if (!(dist > 1e-3f * config_.thickness)) return;
     axis = d / dist;
-    crossed = glm::dot(d_prev, d) < 0.f;
-    sign = crossed ? -1.f : 1.f;
   }
+  const float side_prev = glm::dot(d_prev, axis), side_now = glm::dot(d, axis);
+  // A start-of-step side within rounding of zero says nothing: not a crossing.
+  const bool crossed = std::abs(side_prev) > 1e-3f * config_.thickness && (side_prev > 0.f) != (side_now > 0.f);
+  const float sign = side_prev >= 0.f ? 1.f : -1.f;
   if (crossed) ++stats_.crossed;
   else if (dist >= reach) return;
   const glm::vec3 n = (!crossed && dist > 1e-3f * config_.thickness) ? d / dist : sign * axis;
   push_contact({i0, i1, j0, j1}, {1.f - st.s, st.s, st.t - 1.f, -st.t}, n);
   ++stats_.edge_edge;
+}
+
+uint32_t SelfCollision::zone_root(uint32_t i) {
+  while (zone_parent_[i] != i) {
+    zone_parent_[i] = zone_parent_[zone_parent_[i]];  // path halving
+    i = zone_parent_[i];
+  }
+  return i;
+}
+
+// Failsafe after the Gauss-Seidel passes (a deviation from Volino, whose iterations are trusted to
+// converge): where contacts conflict (a vertex squeezed between two layers closer than twice the
+// thickness, a crumpled patch next to a held vertex) the passes fight and leave contacts violated, or
+// throw vertices. Every contact still closer than (1 - zone_violation) x thickness joins its free
+// vertices into an impact zone; each zone then moves as one rigid translation from its start-of-step
+// position with its mass-weighted mean velocity (momentum kept), so nothing inside it can cross what it
+// did not cross at the start of the step (Provot 1997's and Bridson et al. 2002's rigid impact zones,
+// translation only). Contacts the zones newly violate join them, for a few rounds.
+void SelfCollision::impact_zones(const ClothModel& model, ClothState& state, float h) {
+  glm::vec3* x = state.position.data();
+  glm::vec3* v = state.velocity.data();
+  const uint8_t* kinematic = state.kinematic.data();
+  const float limit = config_.thickness * (1.f - config_.zone_violation);
+  auto violated = [&](const SelfContact& c) {
+    glm::vec3 r(0.f);
+    for (int k = 0; k < 4; ++k) r += c.weight[k] * x[c.vertex[k]];
+    return glm::dot(r, c.normal) < limit;
+  };
+  bool& started = zones_started_;  // the sets persist over the sweeps of one project()
+  for (int round = 0; round < config_.zone_rounds; ++round) {
+    bool grew = false;
+    for (const SelfContact& c : contacts_) {
+      if (!violated(c)) continue;
+      if (!started) {  // first violated contact this step: reset the sets (O(n), only when needed)
+        started = true;
+        for (size_t i = 0; i < zone_parent_.size(); ++i) zone_parent_[i] = uint32_t(i);
+        std::fill(zoned_.begin(), zoned_.end(), uint8_t(0));
+      }
+      int64_t first = -1;
+      for (int k = 0; k < 4; ++k) {
+        const uint32_t i = c.vertex[k];
+        if (kinematic[i] || c.weight[k] == 0.f) continue;
+        if (!zoned_[i]) {
+          zoned_[i] = 1;
+          grew = true;
+        }
+        const uint32_t r = zone_root(i);
+        if (first < 0) first = r;
+        else if (uint32_t(first) != r) {
+          zone_parent_[r] = uint32_t(first);
+          grew = true;
+        }
+      }
+    }
+    if (!grew) break;
+    zones_grew_ = true;
+    const size_t n = zone_parent_.size();
+    for (size_t i = 0; i < n; ++i)
+      if (zoned_[i]) {
+        zone_momentum_[zone_root(uint32_t(i))] = glm::vec3(0.f);
+        zone_mass_[zone_root(uint32_t(i))] = 0.f;
+      }
+    for (size_t i = 0; i < n; ++i)
+      if (zoned_[i]) {
+        const uint32_t r = zone_root(uint32_t(i));
+        zone_momentum_[r] += model.mass[i] * v[i];
+        zone_mass_[r] += model.mass[i];
+      }
+    stats_.zone_vertices = 0;
+    stats_.zones = 0;
+    for (size_t i = 0; i < n; ++i)
+      if (zoned_[i]) {
+        const uint32_t r = zone_root(uint32_t(i));
+        const glm::vec3 vbar = zone_momentum_[r] / zone_mass_[r];
+        x[i] = previous_[i] + h * vbar;
+        v[i] = vbar;
+        ++stats_.zone_vertices;
+        stats_.zones += r == i;
+      }
+  }
 }
 
 }  // namespace weft

@@ -5,7 +5,10 @@
 // perfectly inelastic along the normal with Coulomb friction along the tangent, iterated over all
 // contacts (section 3.5). Each contact is oriented by the side its features were on at the start of
 // the step (the "cinematical tracking" of section 4.3), so layers that touch stay on their own side
-// and a feature that crossed during the step is pulled back.
+// and a feature that crossed during the step is pulled back. Deviations from the paper, for robustness
+// (docs/self_collision.md): corrections are bounded per contact and per vertex, crossings are also
+// looked for at the time the features became coplanar, and contacts the passes cannot satisfy fall back
+// to rigid impact zones (Provot 1997; Bridson, Fedkiw & Anderson 2002).
 //
 // Call begin_step before the integrator (it records the start-of-step positions, which orient the
 // contacts) and resolve after it and after anything else that moves the cloth during the tick
@@ -36,6 +39,10 @@ struct SelfCollisionConfig {
   size_t max_contacts_per_vertex = 16;  // cap on contacts (x nvert) so a blown-up state cannot grow memory
   float detection_scale = 1.5f;  // contacts are kept from thickness x scale, so corrections that close a
                                  // gap during the iterations are still seen
+  float max_move = 2.f;           // the position passes move a vertex by at most this x thickness per step
+  float zone_violation = 0.5f;   // failsafe: a contact still closer than (1 - this) x thickness after the
+                                 // passes joins its vertices into a rigid impact zone (fraction of thickness)
+  int zone_rounds = 16;          // rounds of growing the zones over contacts they newly violate
 };
 
 struct SelfCollisionStats {
@@ -47,6 +54,8 @@ struct SelfCollisionStats {
   uint64_t dropped = 0;           // contacts left out because the cap was reached
   int position_passes = 0;        // Gauss-Seidel passes taken (stops early when all are satisfied)
   float max_violation = 0;        // largest remaining (thickness - distance) after the passes, m
+  uint64_t zone_vertices = 0;     // vertices moved rigidly by the impact-zone failsafe
+  uint64_t zones = 0;             // impact zones formed
 };
 
 // One contact: the relative position r = sum_k weight_k x_k (first feature minus second) must keep
@@ -70,6 +79,15 @@ class SelfCollision {
   // entries are treated as infinite mass for this step.
   void resolve(const ClothModel& model, ClothState& state, float h, const uint8_t* immovable = nullptr);
 
+  // resolve in parts, for a caller that alternates the position corrections with another constraint
+  // (World: the colliders) over the same contacts: begin_resolve detects (false: nothing to do),
+  // project corrects positions (passes, then impact zones), set_immovable changes which vertices are
+  // held (the contacts keep), answer_velocities ends the step.
+  bool begin_resolve(const ClothModel& model, ClothState& state, float h, const uint8_t* immovable = nullptr);
+  void project(const ClothModel& model, ClothState& state, float h);
+  void set_immovable(const ClothModel& model, const ClothState& state, const uint8_t* immovable);
+  void answer_velocities(ClothState& state, float h);
+
   const SelfCollisionConfig& config() const { return config_; }
   void set_config(const SelfCollisionConfig& config) { config_ = config; }
   const SelfCollisionStats& stats() const { return stats_; }
@@ -80,14 +98,27 @@ class SelfCollision {
   void add_vertex_triangle(const glm::vec3* x, uint32_t v, const std::array<uint32_t, 3>& tri);
   void add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1);
   void push_contact(const std::array<uint32_t, 4>& v, const std::array<float, 4>& w, const glm::vec3& n);
+  float effective_inv_mass(const std::array<uint32_t, 4>& vert, const std::array<float, 4>& w) const;
+  void position_passes(glm::vec3* x);
+  void impact_zones(const ClothModel& model, ClothState& state, float h);
+  uint32_t zone_root(uint32_t i);
 
   SelfCollisionConfig config_;
   TriangleBvh bvh_;
   std::vector<glm::vec3> previous_;      // start-of-step positions (nvert)
   bool have_previous_ = false;           // begin_step was called for this tick
+  const uint8_t* kinematic_ = nullptr;   // the state's kinematic flags, during detection
   std::vector<float> inv_mass_;          // 1 / m per vertex, 0 for kinematic vertices (nvert)
   std::vector<TrianglePair> pairs_;      // candidate triangle pairs
   std::vector<SelfContact> contacts_;    // this step's contacts
+  std::vector<uint32_t> zone_parent_;    // impact zones: union-find parent per vertex (nvert)
+  std::vector<glm::vec3> zone_momentum_; // per zone root: sum m v (nvert)
+  std::vector<float> zone_mass_;         // per zone root: sum m (nvert)
+  static constexpr int kZoneSweeps = 4;  // zone, detect again around the zones, ... (project)
+  bool zones_started_ = false;           // the zone sets were reset during this project()
+  bool zones_grew_ = false;              // the last impact_zones call added or merged a zone
+  std::vector<uint8_t> zoned_;           // 1 if the vertex is in an impact zone this step (nvert)
+  std::vector<glm::vec3> resolve_start_; // positions before the position passes (nvert)
   SelfCollisionStats stats_;
 };
 

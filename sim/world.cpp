@@ -8,6 +8,7 @@ namespace weft {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+constexpr int kSelfColliderRounds = 3;  // self-collision position passes alternated with the colliders
 double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
@@ -138,12 +139,21 @@ void World::apply_corrections(float h) {
     // Layers touching a collider are held by it: the self-contacts push the layer above them away,
     // rather than the lower layer into the floor (which the colliders would undo next tick, so a pile
     // would never settle).
-    self_collision_->resolve(model_, state_, h, collider_contact_.data());
-    const SelfCollisionStats& st = self_collision_->stats();
-    if (st.vertex_triangle + st.edge_edge > 0 && !colliders_.empty()) {
-      CollisionStats again;
-      resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x,
-                         v, n, again);
+    SelfCollision& self = *self_collision_;
+    if (self.begin_resolve(model_, state_, h, collider_contact_.data())) {
+      // The colliders push out what the self-contacts pushed into them, which can push it through the
+      // layer above (measured: the intersections of the approximate-solver hand fold appeared in that
+      // pass). So the two alternate over the same contacts, the newly floor-bound vertices held.
+      for (int round = 0; round < kSelfColliderRounds; ++round) {
+        self.project(model_, state_, h);
+        if (colliders_.empty() || self.contacts().empty()) break;
+        CollisionStats again;
+        resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(),
+                           x, v, n, again, collider_contact_.data());
+        if (again.contacts == 0 || round + 1 == kSelfColliderRounds) break;
+        self.set_immovable(model_, state_, collider_contact_.data());
+      }
+      self.answer_velocities(state_, h);
     }
     timing_.self_collision_ms = ms_between(t_collide, Clock::now());
   }

@@ -85,8 +85,9 @@ class World {
   //   4. corrections (Volino's (A), done right after the step so every published state satisfies them):
   //      strain limiting, collisions with colliders (then limiting and colliders again, up to
   //      strain.contact_passes times while there are contacts), rigid boxes, then self-collision with the
-  //      vertices touching a collider held immovable, then colliders again if it moved anything
-  //      (nothing ends inside a collider).
+  //      vertices touching a collider held immovable, its position corrections alternated with the
+  //      colliders over the same contacts (up to 3 rounds; nothing ends inside a collider), then its
+  //      velocity corrections.
   void step();
   // Back to the rest state at time 0: grasps released, pose tracks cleared, colliders and boxes at
   // their initial poses. Tracker attachments, pins and seams stay (they belong to the scene).

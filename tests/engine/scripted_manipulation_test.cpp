@@ -1,6 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <string>
+
 #include "engine/headless_demo.h"
+#include "sim/intersection_count.h"
 
 namespace weft {
 
@@ -31,6 +35,43 @@ TEST_CASE("scripted two-hand demo: grabs both corners, lifts, releases, and the 
   CHECK(max_y < top + 0.25f);
   CHECK(on_table > int(demo.world().model().vertex_count() / 2));
   CHECK(demo.world().invalid_pose_count() == 0);
+}
+
+// The fold demo scene as shipped (assets/scenes/table.json: 48 x 48 cloth, self-collision on, CG) under the
+// same script: lifted, stretched, shaken at up to 6 m/s and dropped. It must stay bounded and fall. It does
+// not end free of intersections: the shake still drives layers through each other once in a while faster
+// than the detection follows, and the tangle is kept (docs/self_collision.md: 45 edge-triangle crossings
+// at the end, about 180 with self-collision off); the count is printed, not checked.
+// About 20 s: validation suite (no comma in the name: doctest filters split on it).
+TEST_SUITE("validation") {
+TEST_CASE("scripted two-hand demo on table.json with self-collision on stays bounded and falls") {
+  TableSceneSpec spec;
+  spec.scene_file = std::string(WEFT_SOURCE_DIR) + "/assets/scenes/table.json";
+  HeadlessDemo demo(spec);
+  REQUIRE(demo.world().self_collision() != nullptr);
+  float max_speed = 0.f;
+  uint64_t max_contacts = 0;
+  for (double t = 0.1; t <= TwoHandScript::kEnd + 1e-9; t += 0.1) {
+    demo.advance_to(t);
+    for (const glm::vec3& v : demo.world().state().velocity) max_speed = std::max(max_speed, glm::length(v));
+    const SelfCollisionStats& st = demo.world().self_collision()->stats();
+    max_contacts = std::max(max_contacts, st.vertex_triangle + st.edge_edge);
+  }
+  const float top = demo.scene().props.floor_height + demo.scene().props.table->top_height;
+  float max_y = -1e9f, min_y = 1e9f;
+  for (const glm::vec3& p : demo.world().state().position) {
+    max_y = std::max(max_y, p.y);
+    min_y = std::min(min_y, p.y);
+  }
+  const uint64_t crossings = count_self_intersections(demo.world().model(), demo.world().state().position).edge_triangle;
+  MESSAGE("max speed " << max_speed << " m/s, max self-contacts " << max_contacts << ", final edge-triangle crossings "
+                       << crossings);
+  CHECK(max_speed < 10.f);  // bounded: the hands move at most 6 m/s (interaction max_speed)
+  CHECK(max_contacts > 0);  // the layers did touch
+  // Fell (the hands let go in front of the table's edge: the heap ends on the table or slides off it).
+  CHECK(max_y < top + 0.25f);
+  CHECK(min_y >= demo.scene().props.floor_height);  // finite, nothing below the floor
+}
 }
 
 }  // namespace weft

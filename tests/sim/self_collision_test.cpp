@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "sim/intersection_count.h"
 #include "sim/mesh_generators.h"
 #include "sim/self_collision.h"
@@ -27,6 +30,23 @@ struct TwoSheets {
     glm::vec3 p(0.f);
     for (size_t i = 0; i < state.velocity.size(); ++i) p += model.mass[i] * state.velocity[i];
     return p;
+  }
+};
+
+// Two loose triangles: a lower one (0, 1, 2) in the plane z = 0 with its right angle at the origin, an
+// upper one (3, 4, 5) from `tip` up to two corners 3 cm above.
+struct TwoTriangles {
+  ClothModel model;
+  ClothState state;
+  explicit TwoTriangles(const glm::vec3& tip) {
+    Mesh m;
+    m.positions = {{0.f, 0.f, 0.f}, {0.05f, 0.f, 0.f}, {0.f, 0.05f, 0.f},
+                   tip, tip + glm::vec3(0.05f, 0.f, 0.03f), tip + glm::vec3(0.f, 0.05f, 0.03f)};
+    m.material.resize(6, glm::vec2(0.f));
+    for (size_t i = 0; i < 6; ++i) m.material[i] = glm::vec2(m.positions[i].x, m.positions[i].y + (i >= 3 ? 1.f : 0.f));
+    m.triangles = {{0, 1, 2}, {3, 4, 5}};
+    model = build_cloth_model(m, Material{});
+    state = make_rest_state(model);
   }
 };
 }  // namespace
@@ -104,4 +124,107 @@ TEST_CASE("self-collision: disabled does nothing and no allocation after warm-up
   for (int k = 0; k < 5; ++k) sc.resolve(s.model, s.state, 1.f / 240.f);
   CHECK(sc.contacts().capacity() == capacity);
   CHECK(sc.contacts().data() == data);
+}
+
+TEST_CASE("self-collision: layers turning in their plane are not taken for crossing (edge-edge side)") {
+  // The upper sheet, 4 mm above, turns from +4 to -4 degrees about the normal during the step: its edges
+  // pass through parallel to the lower sheet's ones, where e_i x e_j flips sign. Measuring each time's
+  // side along its own e_i x e_j read that as a crossing and pushed the layers through each other.
+  TwoSheets s(0.004f, 0.f);
+  const size_t n = s.state.position.size();
+  glm::vec3 centre(0.f);
+  for (size_t i = s.base; i < n; ++i) centre += s.state.position[i];
+  centre = centre / float(n - s.base) + glm::vec3(0.013f, 0.021f, 0.f);  // off the grid lines: crossings inside edges
+  const std::vector<glm::vec3> rest = s.state.position;
+  auto turn = [&](float degrees) {
+    const float a = glm::radians(degrees), c = std::cos(a), sn = std::sin(a);
+    for (size_t i = s.base; i < n; ++i) {
+      const glm::vec3 r = rest[i] - centre;
+      s.state.position[i] = centre + glm::vec3(c * r.x - sn * r.y, sn * r.x + c * r.y, r.z);
+    }
+  };
+  turn(4.f);
+  SelfCollision sc(s.model, {.thickness = 0.005f, .friction = 0.f});
+  sc.begin_step(s.state);
+  turn(-4.f);
+  sc.resolve(s.model, s.state, 1.f / 240.f);
+  CHECK(sc.stats().edge_edge > 0);
+  CHECK(sc.stats().crossed == 0);
+  float lower_top = -1.f, upper_bottom = 1.f;
+  for (size_t i = 0; i < s.base; ++i) lower_top = std::max(lower_top, s.state.position[i].z);
+  for (size_t i = s.base; i < n; ++i) upper_bottom = std::min(upper_bottom, s.state.position[i].z);
+  CHECK(upper_bottom - lower_top > 0.0045f);  // pushed apart to the thickness, not through
+  CHECK(count_self_intersections(s.model, s.state.position).edge_triangle == 0);
+}
+
+TEST_CASE("self-collision: a free vertex with a small weight in a contact moves at most twice the gap") {
+  // The upper tip 1 mm above the lower triangle near its corner 0: weights (0.9, 0.05, 0.05). Only corner
+  // 2 may move: mass-weighting alone would move it by gap / 0.05 = 8 cm.
+  TwoTriangles t(glm::vec3(0.0025f, 0.0025f, 0.001f));
+  for (uint32_t i : {0u, 1u, 3u, 4u, 5u}) t.state.kinematic[i] = 1;
+  const glm::vec3 before = t.state.position[2];
+  SelfCollision sc(t.model, {.thickness = 0.005f, .friction = 0.f, .iterations = 1, .max_move = 100.f, .zone_rounds = 0});
+  sc.resolve(t.model, t.state, 1.f / 240.f);
+  REQUIRE(sc.stats().vertex_triangle >= 1);
+  const float moved = glm::length(t.state.position[2] - before);
+  CHECK(moved > 0.f);
+  CHECK(moved <= 2.f * 0.004f + 1e-5f);
+}
+
+TEST_CASE("self-collision: a vertex that went through a triangle near its edge and moved on is pulled back") {
+  // Within one step the tip goes from 2 mm above the lower triangle to 6 mm below and beside it; it met
+  // the plane inside the triangle (at a quarter of the step), so it went through, not past.
+  TwoTriangles t(glm::vec3(0.015f, 0.015f, 0.002f));
+  for (uint32_t i : {0u, 1u, 2u, 4u, 5u}) t.state.kinematic[i] = 1;
+  SelfCollision sc(t.model, {.thickness = 0.004f, .friction = 0.f, .max_move = 4.f, .zone_rounds = 0});
+  sc.begin_step(t.state);
+  t.state.position[3] = glm::vec3(0.035f, 0.035f, -0.006f);  // now beside the hypotenuse x + y = 0.05
+  sc.resolve(t.model, t.state, 1.f / 240.f);
+  CHECK(sc.stats().crossed >= 1);
+  // The tip against the triangle, acting where it went through (inside, near the hypotenuse).
+  bool through = false;
+  for (const SelfContact& c : sc.contacts())
+    if (c.vertex == std::array<uint32_t, 4>{3, 0, 1, 2})
+      through = -c.weight[1] > 0.f && -c.weight[2] > 0.f && -c.weight[3] > 0.f && c.normal.z > 0.99f;
+  CHECK(through);
+  CHECK(t.state.position[3].z > 0.f);  // back on its side
+  CHECK(count_self_intersections(t.model, t.state.position).edge_triangle == 0);
+}
+
+TEST_CASE("self-collision: a sheet squeezed between two held sheets moves as one rigid impact zone") {
+  // Held sheets 6 mm apart, a free sheet between them, thickness 5 mm: no position satisfies both
+  // sides, the passes leave contacts violated and the failsafe moves the free sheet rigidly from its
+  // start-of-step position with its mean velocity (momentum kept).
+  Mesh m;
+  const float h = 1.f / 240.f;
+  for (int layer = 0; layer < 3; ++layer) {
+    Mesh g = make_grid({.width = 0.1f, .height = 0.1f, .columns = 2, .rows = 2});
+    const uint32_t base = uint32_t(m.positions.size());
+    for (auto p : g.positions) m.positions.push_back(p + glm::vec3(0.01f * float(layer % 2), 0.01f * float(layer % 2), 0.003f * float(layer)));
+    m.material.insert(m.material.end(), g.material.begin(), g.material.end());
+    for (auto tri : g.triangles) m.triangles.push_back({tri[0] + base, tri[1] + base, tri[2] + base});
+  }
+  ClothModel model = build_cloth_model(m, Material{});
+  ClothState state = make_rest_state(model);
+  const size_t per = model.vertex_count() / 3;
+  for (size_t i = 0; i < per; ++i) state.kinematic[i] = state.kinematic[2 * per + i] = 1;
+  for (size_t i = per; i < 2 * per; ++i) state.velocity[i] = glm::vec3(0.2f, 0.f, 0.1f * float(i % 3));
+  glm::vec3 momentum(0.f);
+  float mass = 0.f;
+  for (size_t i = per; i < 2 * per; ++i) {
+    momentum += model.mass[i] * state.velocity[i];
+    mass += model.mass[i];
+  }
+  SelfCollision sc(model, {.thickness = 0.005f, .friction = 0.f});
+  sc.begin_step(state);
+  const std::vector<glm::vec3> start = state.position;
+  sc.resolve(model, state, h);
+  CHECK(sc.stats().zones >= 1);
+  CHECK(sc.stats().zone_vertices == per);
+  // One translation for the whole middle sheet: h times its mean velocity.
+  const glm::vec3 expected = h * momentum / mass;
+  for (size_t i = per; i < 2 * per; ++i) CHECK(glm::length(state.position[i] - start[i] - expected) < 1e-6f);
+  // The held sheets did not move.
+  for (size_t i = 0; i < per; ++i) CHECK(state.position[i] == start[i]);
+  CHECK(count_self_intersections(model, state.position).edge_triangle == 0);
 }
