@@ -42,9 +42,24 @@ float coplanar_time(const glm::vec3* x, const glm::vec3* xp, const std::array<ui
 SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig& config)
     : config_(config), bvh_(model), previous_(model.vertex_count()), inv_mass_(model.vertex_count()),
       zone_parent_(model.vertex_count()), zone_momentum_(model.vertex_count()), zone_mass_(model.vertex_count()),
-      zoned_(model.vertex_count()), resolve_start_(model.vertex_count()) {
+      zoned_(model.vertex_count()), resolve_start_(model.vertex_count()), ring_start_(model.vertex_count() + 1, 0),
+      by_vertex_start_(model.vertex_count() + 1, 0), forced_dir_(model.vertex_count()),
+      forced_tri_(model.vertex_count(), -1) {
   pairs_.reserve(8 * model.triangle_count());
   contacts_.reserve(2 * model.vertex_count());
+  // Vertex one-rings from the unique edges (CSR), for walking the contact regions.
+  const auto& edges = model.topology.edges;
+  for (const auto& e : edges) {
+    ++ring_start_[e[0] + 1];
+    ++ring_start_[e[1] + 1];
+  }
+  for (size_t i = 0; i < model.vertex_count(); ++i) ring_start_[i + 1] += ring_start_[i];
+  ring_.resize(ring_start_.back());
+  std::vector<uint32_t> fill(ring_start_.begin(), ring_start_.end() - 1);
+  for (const auto& e : edges) {
+    ring_[fill[e[0]]++] = e[1];
+    ring_[fill[e[1]]++] = e[0];
+  }
 }
 
 void SelfCollision::begin_step(const ClothState& state) {
@@ -217,11 +232,13 @@ void SelfCollision::detect(const ClothModel& model, const glm::vec3* x) {
       }
     }
   }
+  orient_regions(x);
 }
 
 void SelfCollision::push_contact(const std::array<uint32_t, 4>& vert, const std::array<float, 4>& w,
-                                 const glm::vec3& normal) {
+                                 const glm::vec3& normal, bool edge_edge) {
   SelfContact c;
+  c.edge_edge = edge_edge ? 1 : 0;
   c.vertex = vert;
   c.weight = w;
   c.normal = normal;
@@ -287,7 +304,7 @@ void SelfCollision::add_vertex_triangle(const glm::vec3* x, uint32_t v, const st
   }
   const float sign = side_prev >= 0.f ? 1.f : -1.f;
   const glm::vec3 n = (!crossed && dist > 1e-3f * config_.thickness) ? d / dist : sign * normal;
-  push_contact({v, tri[0], tri[1], tri[2]}, {1.f, -w.x, -w.y, -w.z}, n);
+  push_contact({v, tri[0], tri[1], tri[2]}, {1.f, -w.x, -w.y, -w.z}, n, false);
   ++stats_.vertex_triangle;
 }
 
@@ -321,7 +338,7 @@ void SelfCollision::add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, 
     const float side_prev = glm::dot(d_prev, axis);
     if (!(std::abs(side_prev) > 1e-3f * config_.thickness)) return;
     ++stats_.crossed;
-    push_contact({i0, i1, j0, j1}, {1.f - sc.s, sc.s, sc.t - 1.f, -sc.t}, side_prev > 0.f ? axis : -axis);
+    push_contact({i0, i1, j0, j1}, {1.f - sc.s, sc.s, sc.t - 1.f, -sc.t}, side_prev > 0.f ? axis : -axis, true);
     ++stats_.edge_edge;
     return;
   }
@@ -353,8 +370,133 @@ void SelfCollision::add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, 
   if (crossed) ++stats_.crossed;
   else if (dist >= reach) return;
   const glm::vec3 n = (!crossed && dist > 1e-3f * config_.thickness) ? d / dist : sign * axis;
-  push_contact({i0, i1, j0, j1}, {1.f - st.s, st.s, st.t - 1.f, -st.t}, n);
+  push_contact({i0, i1, j0, j1}, {1.f - st.s, st.s, st.t - 1.f, -st.t}, n, true);
   ++stats_.edge_edge;
+}
+
+uint32_t SelfCollision::region_root(uint32_t c) {
+  while (region_parent_[c] != c) {
+    region_parent_[c] = region_parent_[region_parent_[c]];  // path halving
+    c = region_parent_[c];
+  }
+  return c;
+}
+
+// Collision consistency (section 4.3): the start-of-step side of each contact keeps a layer that was
+// already on the wrong side of another (one fast crossing in a shake) on that wrong side, so a tangle
+// is kept forever. Contacts are grouped into contact regions between two surface patches, walking the
+// neighbourhoods: two vertex-triangle contacts belong to one region when their vertices are the same or
+// neighbours and their triangles share a corner (so the region is one patch of one layer against one
+// patch of another; a vertex squeezed between two other layers has its two sides in two regions). Each
+// contact's side is measured along its triangle's winding normal, which is consistent over a patch of
+// the one mesh; the region's majority side is forced on its minority, whose vertices the passes then
+// push back through (untangling). Only contacts whose closest point is inside the triangle vote and are
+// forced (next to a patch's boundary a layer may legitimately wrap around it). Edge-edge contacts between
+// an edge of a forced vertex and an edge of its triangle are forced to agree, or they would hold the
+// tangle. Volino weighs the votes by reliability; here they count equally, and the majority must
+// outnumber the minority by orientation_majority.
+void SelfCollision::orient_regions(const glm::vec3* x) {
+  if (!config_.consistent_orientation) return;
+  const size_t nc = contacts_.size(), n = previous_.size();
+  if (region_parent_.capacity() < contacts_.capacity()) {  // grow with the contacts, not per tick
+    region_parent_.reserve(contacts_.capacity());
+    region_side_.reserve(contacts_.capacity());
+    region_vote_.reserve(2 * contacts_.capacity());
+    by_vertex_.reserve(contacts_.capacity());
+  }
+  region_parent_.resize(nc);
+  region_side_.resize(nc);
+  region_vote_.resize(2 * nc);
+  std::fill(by_vertex_start_.begin(), by_vertex_start_.end(), 0u);
+  auto interior = [](const SelfContact& c) { return c.weight[1] < -1e-4f && c.weight[2] < -1e-4f && c.weight[3] < -1e-4f; };
+  size_t voters = 0;
+  for (size_t ci = 0; ci < nc; ++ci) {
+    const SelfContact& c = contacts_[ci];
+    region_parent_[ci] = uint32_t(ci);
+    region_vote_[2 * ci] = region_vote_[2 * ci + 1] = 0;
+    region_side_[ci] = 0;
+    if (c.edge_edge || !interior(c)) continue;
+    const glm::vec3& a = x[c.vertex[1]];
+    const float side = glm::dot(c.normal, glm::cross(x[c.vertex[2]] - a, x[c.vertex[3]] - a));
+    if (side == 0.f) continue;
+    region_side_[ci] = side > 0.f ? 1 : -1;
+    ++by_vertex_start_[c.vertex[0] + 1];
+    ++voters;
+  }
+  if (voters < 2) return;
+  for (size_t i = 0; i < n; ++i) by_vertex_start_[i + 1] += by_vertex_start_[i];
+  by_vertex_.resize(voters);
+  for (size_t ci = 0; ci < nc; ++ci)
+    if (region_side_[ci] != 0) by_vertex_[by_vertex_start_[contacts_[ci].vertex[0]]++] = uint32_t(ci);
+  for (size_t i = n; i > 0; --i) by_vertex_start_[i] = by_vertex_start_[i - 1];  // undo the cursor shift
+  by_vertex_start_[0] = 0;
+
+  auto share_corner = [](const SelfContact& p, const SelfContact& q) {
+    for (int i = 1; i < 4; ++i)
+      for (int j = 1; j < 4; ++j)
+        if (p.vertex[i] == q.vertex[j]) return true;
+    return false;
+  };
+  auto link_with = [&](uint32_t ci, uint32_t u) {
+    for (uint32_t k = by_vertex_start_[u]; k < by_vertex_start_[u + 1]; ++k) {
+      const uint32_t cj = by_vertex_[k];
+      if (cj == ci || !share_corner(contacts_[ci], contacts_[cj])) continue;
+      const uint32_t ri = region_root(ci), rj = region_root(cj);
+      if (ri != rj) region_parent_[rj] = ri;
+    }
+  };
+  for (size_t i = 0; i < voters; ++i) {
+    const uint32_t ci = by_vertex_[i], v = contacts_[ci].vertex[0];
+    link_with(ci, v);
+    for (uint32_t k = ring_start_[v]; k < ring_start_[v + 1]; ++k)
+      if (ring_[k] > v) link_with(ci, ring_[k]);  // each neighbouring pair once
+  }
+  for (size_t ci = 0; ci < nc; ++ci)
+    if (region_side_[ci] != 0) ++region_vote_[2 * region_root(uint32_t(ci)) + (region_side_[ci] > 0 ? 0 : 1)];
+
+  // Force the minority to the majority's side.
+  bool any = false;
+  for (size_t ci = 0; ci < nc; ++ci) {
+    if (region_side_[ci] == 0) continue;
+    const uint32_t r = region_root(uint32_t(ci));
+    const int32_t own = region_vote_[2 * r + (region_side_[ci] > 0 ? 0 : 1)];
+    const int32_t other = region_vote_[2 * r + (region_side_[ci] > 0 ? 1 : 0)];
+    if (!(float(other) >= config_.orientation_majority * float(own))) continue;
+    SelfContact& c = contacts_[ci];
+    const glm::vec3& a = x[c.vertex[1]];
+    glm::vec3 winding = glm::cross(x[c.vertex[2]] - a, x[c.vertex[3]] - a);
+    winding /= glm::length(winding);
+    c.normal = float(-region_side_[ci]) * winding;
+    c.reoriented = 1;
+    forced_dir_[c.vertex[0]] = c.normal;
+    forced_tri_[c.vertex[0]] = int32_t(ci);
+    ++stats_.reoriented;
+    any = true;
+  }
+  if (!any) return;
+  for (SelfContact& c : contacts_) {
+    if (!c.edge_edge) continue;
+    for (int k = 0; k < 4; ++k) {
+      const int32_t f = forced_tri_[c.vertex[k]];
+      if (f < 0 || c.weight[k] == 0.f) continue;
+      // The forced vertex's edge against an edge touching its triangle: the forced vertex's edge must end
+      // on the majority's side. The normal points from the second edge to the first.
+      const SelfContact& vt = contacts_[size_t(f)];
+      const uint32_t o0 = c.vertex[k < 2 ? 2 : 0], o1 = c.vertex[k < 2 ? 3 : 1];
+      const bool touches = o0 == vt.vertex[1] || o0 == vt.vertex[2] || o0 == vt.vertex[3] || o1 == vt.vertex[1] ||
+                           o1 == vt.vertex[2] || o1 == vt.vertex[3];
+      if (!touches) continue;
+      const float want = k < 2 ? 1.f : -1.f;
+      if (want * glm::dot(c.normal, forced_dir_[c.vertex[k]]) < 0.f) {
+        c.normal = -c.normal;
+        c.reoriented = 1;
+        ++stats_.reoriented;
+      }
+      break;
+    }
+  }
+  for (const SelfContact& c : contacts_)
+    if (c.reoriented && !c.edge_edge) forced_tri_[c.vertex[0]] = -1;
 }
 
 uint32_t SelfCollision::zone_root(uint32_t i) {
@@ -379,6 +521,9 @@ void SelfCollision::impact_zones(const ClothModel& model, ClothState& state, flo
   const uint8_t* kinematic = state.kinematic.data();
   const float limit = config_.thickness * (1.f - config_.zone_violation);
   auto violated = [&](const SelfContact& c) {
+    // A reoriented contact is violated by design (its vertex is on the wrong side, the passes bring it
+    // back over a few steps); a zone would move it rigidly from its tangled start and keep the tangle.
+    if (c.reoriented) return false;
     glm::vec3 r(0.f);
     for (int k = 0; k < 4; ++k) r += c.weight[k] * x[c.vertex[k]];
     return glm::dot(r, c.normal) < limit;
