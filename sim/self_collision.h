@@ -8,7 +8,9 @@
 // and a feature that crossed during the step is pulled back. Deviations from the paper, for robustness
 // (docs/self_collision.md): corrections are bounded per contact and per vertex, crossings are also
 // looked for at the time the features became coplanar, and contacts the passes cannot satisfy fall back
-// to rigid impact zones (Provot 1997; Bridson, Fedkiw & Anderson 2002).
+// to rigid impact zones (Provot 1997; Bridson, Fedkiw & Anderson 2002). Optionally
+// (consistent_orientation), the consistency correction of section 4.3: contacts are grouped into contact
+// regions and a region's majority side is forced on a minority that started the step tangled.
 //
 // Call begin_step before the integrator (it records the start-of-step positions, which orient the
 // contacts) and resolve after it and after anything else that moves the cloth during the tick
@@ -43,8 +45,10 @@ struct SelfCollisionConfig {
   float zone_violation = 0.5f;   // failsafe: a contact still closer than (1 - this) x thickness after the
                                  // passes joins its vertices into a rigid impact zone (fraction of thickness)
   int zone_rounds = 16;          // rounds of growing the zones over contacts they newly violate
-  bool consistent_orientation = true;  // section 4.3's consistency correction: a contact region's minority
-                                       // side is forced to the majority's (untangles crossed layers)
+  bool consistent_orientation = false; // section 4.3's consistency correction: a contact region's minority
+                                       // side is forced to the majority's where the step starts tangled.
+                                       // Off by default: it untangles simple cases but is not a reliable
+                                       // gain on the demo scenes (docs/self_collision.md)
   float orientation_majority = 2.f;    // the majority must outnumber the minority by this ratio
 };
 
@@ -108,6 +112,7 @@ class SelfCollision {
   float effective_inv_mass(const std::array<uint32_t, 4>& vert, const std::array<float, 4>& w) const;
   void orient_regions(const glm::vec3* x);
   uint32_t region_root(uint32_t c);
+  bool edge_crosses_region(const glm::vec3* x, uint32_t contact) const;
   void position_passes(glm::vec3* x);
   void impact_zones(const ClothModel& model, ClothState& state, float h);
   uint32_t zone_root(uint32_t i);

@@ -302,7 +302,9 @@ TEST_CASE("self-collision: a sheet between two others keeps both sides (two regi
   // Three sheets 3 mm apart: the middle one has a contact region above and one below, with opposite
   // sides along its winding normal; they must not be merged into one region and voted.
   Stack s(3, 0.003f);
-  SelfCollision sc(s.model, {.thickness = 0.004f, .friction = 0.f});
+  SelfCollisionConfig config{.thickness = 0.004f, .friction = 0.f};
+  config.consistent_orientation = true;
+  SelfCollision sc(s.model, config);
   for (int t = 0; t < 3; ++t) {
     sc.begin_step(s.state);
     sc.resolve(s.model, s.state, 1.f / 240.f);
