@@ -132,6 +132,59 @@ void SelfCollision::project(const ClothModel& model, ClothState& state, float h)
     contacts_.clear();
     detect(model, x);
   }
+  zone_crossings(model, state, h);
+}
+
+// Failsafe on the corrections themselves: the passes and zones move vertices by checking only the
+// contact set, so a correction can carry a vertex or an edge through a triangle that has no contact with
+// it (measured: the approximate-solver hand fold, 0 -> 4 edge-triangle crossings inside project at
+// t = 0.875 s; the table.json shake's tangles). Every candidate triangle pair that crosses now but did
+// not at the start of the corrections joins its vertices into an impact zone, which moves them rigidly
+// from the start of the step (where the pair did not cross if the step started clean), until no new
+// crossing is found. Exact predicates (sim/collision_geometry.h); pairs sharing a vertex are skipped.
+void SelfCollision::zone_crossings(const ClothModel& model, ClothState& state, float h) {
+  if (!config_.zone_crossings) return;
+  glm::vec3* x = state.position.data();
+  const glm::vec3* x0 = resolve_start_.data();
+  const uint8_t* kinematic = state.kinematic.data();
+  for (int round = 0; round < config_.zone_rounds; ++round) {
+    bool grew = false;
+    for (const TrianglePair& p : pairs_) {
+      const auto& ta = model.triangle[p.a];
+      const auto& tb = model.triangle[p.b];
+      bool moved = false, shared = false;
+      for (int k = 0; k < 3; ++k) {
+        moved = moved || x[ta[k]] != x0[ta[k]] || x[tb[k]] != x0[tb[k]];
+        shared = shared || has_vertex(tb, ta[k]);
+      }
+      if (!moved || shared) continue;
+      if (!triangles_intersect(x[ta[0]], x[ta[1]], x[ta[2]], x[tb[0]], x[tb[1]], x[tb[2]])) continue;
+      if (triangles_intersect(x0[ta[0]], x0[ta[1]], x0[ta[2]], x0[tb[0]], x0[tb[1]], x0[tb[2]])) continue;
+      if (!zones_started_) {
+        zones_started_ = true;
+        for (size_t i = 0; i < zone_parent_.size(); ++i) zone_parent_[i] = uint32_t(i);
+        std::fill(zoned_.begin(), zoned_.end(), uint8_t(0));
+      }
+      int64_t first = -1;
+      for (int k = 0; k < 6; ++k) {
+        const uint32_t i = k < 3 ? ta[k] : tb[k - 3];
+        if (kinematic[i]) continue;
+        if (!zoned_[i]) {
+          zoned_[i] = 1;
+          grew = true;
+        }
+        const uint32_t r = zone_root(i);
+        if (first < 0) first = r;
+        else if (uint32_t(first) != r) {
+          zone_parent_[r] = uint32_t(first);
+          grew = true;
+        }
+      }
+      ++stats_.new_crossings;
+    }
+    if (!grew) break;
+    move_zones(model, state, h);
+  }
 }
 
 void SelfCollision::position_passes(glm::vec3* x) {
@@ -543,7 +596,6 @@ uint32_t SelfCollision::zone_root(uint32_t i) {
 // translation only). Contacts the zones newly violate join them, for a few rounds.
 void SelfCollision::impact_zones(const ClothModel& model, ClothState& state, float h) {
   glm::vec3* x = state.position.data();
-  glm::vec3* v = state.velocity.data();
   const uint8_t* kinematic = state.kinematic.data();
   const float limit = config_.thickness * (1.f - config_.zone_violation);
   auto violated = [&](const SelfContact& c) {
@@ -582,30 +634,37 @@ void SelfCollision::impact_zones(const ClothModel& model, ClothState& state, flo
     }
     if (!grew) break;
     zones_grew_ = true;
-    const size_t n = zone_parent_.size();
-    for (size_t i = 0; i < n; ++i)
-      if (zoned_[i]) {
-        zone_momentum_[zone_root(uint32_t(i))] = glm::vec3(0.f);
-        zone_mass_[zone_root(uint32_t(i))] = 0.f;
-      }
-    for (size_t i = 0; i < n; ++i)
-      if (zoned_[i]) {
-        const uint32_t r = zone_root(uint32_t(i));
-        zone_momentum_[r] += model.mass[i] * v[i];
-        zone_mass_[r] += model.mass[i];
-      }
-    stats_.zone_vertices = 0;
-    stats_.zones = 0;
-    for (size_t i = 0; i < n; ++i)
-      if (zoned_[i]) {
-        const uint32_t r = zone_root(uint32_t(i));
-        const glm::vec3 vbar = zone_momentum_[r] / zone_mass_[r];
-        x[i] = previous_[i] + h * vbar;
-        v[i] = vbar;
-        ++stats_.zone_vertices;
-        stats_.zones += r == i;
-      }
+    move_zones(model, state, h);
   }
+}
+
+// Each zone moves as one translation from its start-of-step position with its mass-weighted mean velocity.
+void SelfCollision::move_zones(const ClothModel& model, ClothState& state, float h) {
+  glm::vec3* x = state.position.data();
+  glm::vec3* v = state.velocity.data();
+  const size_t n = zone_parent_.size();
+  for (size_t i = 0; i < n; ++i)
+    if (zoned_[i]) {
+      zone_momentum_[zone_root(uint32_t(i))] = glm::vec3(0.f);
+      zone_mass_[zone_root(uint32_t(i))] = 0.f;
+    }
+  for (size_t i = 0; i < n; ++i)
+    if (zoned_[i]) {
+      const uint32_t r = zone_root(uint32_t(i));
+      zone_momentum_[r] += model.mass[i] * v[i];
+      zone_mass_[r] += model.mass[i];
+    }
+  stats_.zone_vertices = 0;
+  stats_.zones = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (zoned_[i]) {
+      const uint32_t r = zone_root(uint32_t(i));
+      const glm::vec3 vbar = zone_momentum_[r] / zone_mass_[r];
+      x[i] = previous_[i] + h * vbar;
+      v[i] = vbar;
+      ++stats_.zone_vertices;
+      stats_.zones += r == i;
+    }
 }
 
 }  // namespace weft

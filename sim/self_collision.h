@@ -45,6 +45,8 @@ struct SelfCollisionConfig {
   float zone_violation = 0.5f;   // failsafe: a contact still closer than (1 - this) x thickness after the
                                  // passes joins its vertices into a rigid impact zone (fraction of thickness)
   int zone_rounds = 16;          // rounds of growing the zones over contacts they newly violate
+  bool zone_crossings = true;          // failsafe: triangle pairs the corrections made cross (not crossed
+                                       // before them) join their vertices into impact zones
   bool consistent_orientation = false; // section 4.3's consistency correction: a contact region's minority
                                        // side is forced to the majority's where the step starts tangled.
                                        // Off by default: it untangles simple cases but is not a reliable
@@ -63,6 +65,7 @@ struct SelfCollisionStats {
   float max_violation = 0;        // largest remaining (thickness - distance) after the passes, m
   uint64_t zone_vertices = 0;     // vertices moved rigidly by the impact-zone failsafe
   uint64_t zones = 0;             // impact zones formed
+  uint64_t new_crossings = 0;     // triangle pairs the corrections made cross, zoned (zone_crossings)
   uint64_t reoriented = 0;        // contacts forced to their region's majority side (section 4.3)
 };
 
@@ -114,6 +117,8 @@ class SelfCollision {
   uint32_t region_root(uint32_t c);
   bool edge_crosses_region(const glm::vec3* x, uint32_t contact) const;
   void position_passes(glm::vec3* x);
+  void zone_crossings(const ClothModel& model, ClothState& state, float h);
+  void move_zones(const ClothModel& model, ClothState& state, float h);
   void impact_zones(const ClothModel& model, ClothState& state, float h);
   uint32_t zone_root(uint32_t i);
 
