@@ -158,6 +158,10 @@ void SelfCollision::zone_crossings(const ClothModel& model, ClothState& state, f
         shared = shared || has_vertex(tb, ta[k]);
       }
       if (!moved || shared) continue;
+      // Tight bounds first: the candidate pairs come from bounds swept over the step and padded.
+      const glm::vec3 lo_a = glm::min(glm::min(x[ta[0]], x[ta[1]]), x[ta[2]]), hi_a = glm::max(glm::max(x[ta[0]], x[ta[1]]), x[ta[2]]);
+      const glm::vec3 lo_b = glm::min(glm::min(x[tb[0]], x[tb[1]]), x[tb[2]]), hi_b = glm::max(glm::max(x[tb[0]], x[tb[1]]), x[tb[2]]);
+      if (glm::any(glm::lessThan(hi_a, lo_b)) || glm::any(glm::lessThan(hi_b, lo_a))) continue;
       if (!triangles_intersect(x[ta[0]], x[ta[1]], x[ta[2]], x[tb[0]], x[tb[1]], x[tb[2]])) continue;
       if (triangles_intersect(x0[ta[0]], x0[ta[1]], x0[ta[2]], x0[tb[0]], x0[tb[1]], x0[tb[2]])) continue;
       if (!zones_started_) {
