@@ -7,8 +7,9 @@
 // the step (the "cinematical tracking" of section 4.3), so layers that touch stay on their own side
 // and a feature that crossed during the step is pulled back. Deviations from the paper, for robustness
 // (docs/self_collision.md): corrections are bounded per contact and per vertex, crossings are also
-// looked for at the time the features became coplanar, and contacts the passes cannot satisfy fall back
-// to rigid impact zones (Provot 1997; Bridson, Fedkiw & Anderson 2002). Optionally
+// looked for at the time the features became coplanar, contacts the passes cannot satisfy fall back
+// to rigid impact zones (Provot 1997; Bridson, Fedkiw & Anderson 2002), and so do triangle pairs the
+// corrections made cross (zone_crossings). Optionally
 // (consistent_orientation), the consistency correction of section 4.3: contacts are grouped into contact
 // regions and a region's majority side is forced on a minority that started the step tangled.
 //
