@@ -7,8 +7,11 @@
 // the step (the "cinematical tracking" of section 4.3), so layers that touch stay on their own side
 // and a feature that crossed during the step is pulled back. Deviations from the paper, for robustness
 // (docs/self_collision.md): corrections are bounded per contact and per vertex, crossings are also
-// looked for at the time the features became coplanar, and contacts the passes cannot satisfy fall back
-// to rigid impact zones (Provot 1997; Bridson, Fedkiw & Anderson 2002).
+// looked for at the time the features became coplanar, contacts the passes cannot satisfy fall back
+// to rigid impact zones (Provot 1997; Bridson, Fedkiw & Anderson 2002), and so do triangle pairs the
+// corrections made cross (zone_crossings). Optionally
+// (consistent_orientation), the consistency correction of section 4.3: contacts are grouped into contact
+// regions and a region's majority side is forced on a minority that started the step tangled.
 //
 // Call begin_step before the integrator (it records the start-of-step positions, which orient the
 // contacts) and resolve after it and after anything else that moves the cloth during the tick
@@ -43,6 +46,13 @@ struct SelfCollisionConfig {
   float zone_violation = 0.5f;   // failsafe: a contact still closer than (1 - this) x thickness after the
                                  // passes joins its vertices into a rigid impact zone (fraction of thickness)
   int zone_rounds = 16;          // rounds of growing the zones over contacts they newly violate
+  bool zone_crossings = true;          // failsafe: triangle pairs the corrections made cross (not crossed
+                                       // before them) join their vertices into impact zones
+  bool consistent_orientation = false; // section 4.3's consistency correction: a contact region's minority
+                                       // side is forced to the majority's where the step starts tangled.
+                                       // Off by default: it untangles simple cases but is not a reliable
+                                       // gain on the demo scenes (docs/self_collision.md)
+  float orientation_majority = 2.f;    // the majority must outnumber the minority by this ratio
 };
 
 struct SelfCollisionStats {
@@ -56,6 +66,8 @@ struct SelfCollisionStats {
   float max_violation = 0;        // largest remaining (thickness - distance) after the passes, m
   uint64_t zone_vertices = 0;     // vertices moved rigidly by the impact-zone failsafe
   uint64_t zones = 0;             // impact zones formed
+  uint64_t new_crossings = 0;     // triangle pairs the corrections made cross, zoned (zone_crossings)
+  uint64_t reoriented = 0;        // contacts forced to their region's majority side (section 4.3)
 };
 
 // One contact: the relative position r = sum_k weight_k x_k (first feature minus second) must keep
@@ -66,6 +78,8 @@ struct SelfContact {
   glm::vec3 normal{0.f};             // unit, from the second feature toward the first
   float inv_mass_sum = 0;            // sum_k weight_k^2 / m_k (kinematic: 0)
   float pushed = 0;                  // accumulated position correction along the normal this step, m
+  uint8_t edge_edge = 0;             // 1: edge-edge, 0: vertex (vertex[0]) - triangle (vertex[1..3])
+  uint8_t reoriented = 0;            // 1: its side was forced to its region's majority (untangling)
 };
 
 class SelfCollision {
@@ -97,9 +111,15 @@ class SelfCollision {
   void detect(const ClothModel& model, const glm::vec3* x);
   void add_vertex_triangle(const glm::vec3* x, uint32_t v, const std::array<uint32_t, 3>& tri);
   void add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1);
-  void push_contact(const std::array<uint32_t, 4>& v, const std::array<float, 4>& w, const glm::vec3& n);
+  void push_contact(const std::array<uint32_t, 4>& v, const std::array<float, 4>& w, const glm::vec3& n,
+                    bool edge_edge);
   float effective_inv_mass(const std::array<uint32_t, 4>& vert, const std::array<float, 4>& w) const;
+  void orient_regions(const glm::vec3* x);
+  uint32_t region_root(uint32_t c);
+  bool edge_crosses_region(const glm::vec3* x, uint32_t contact) const;
   void position_passes(glm::vec3* x);
+  void zone_crossings(const ClothModel& model, ClothState& state, float h);
+  void move_zones(const ClothModel& model, ClothState& state, float h);
   void impact_zones(const ClothModel& model, ClothState& state, float h);
   uint32_t zone_root(uint32_t i);
 
@@ -119,6 +139,15 @@ class SelfCollision {
   bool zones_grew_ = false;              // the last impact_zones call added or merged a zone
   std::vector<uint8_t> zoned_;           // 1 if the vertex is in an impact zone this step (nvert)
   std::vector<glm::vec3> resolve_start_; // positions before the position passes (nvert)
+  // Contact regions (orient_regions): vertex one-ring (CSR), vertex-triangle contacts by their vertex
+  // (CSR, counting sort), union-find over contacts, and the side forced on each reoriented vertex.
+  std::vector<uint32_t> ring_start_, ring_;
+  std::vector<uint32_t> by_vertex_start_, by_vertex_;
+  std::vector<uint32_t> region_parent_;  // per contact
+  std::vector<int32_t> region_vote_;     // per region root: interior contacts above minus below
+  std::vector<int8_t> region_side_;      // per contact: +1/-1 side along the triangle's winding, 0: no vote
+  std::vector<glm::vec3> forced_dir_;    // per vertex: the majority's side for a reoriented vertex (nvert)
+  std::vector<int32_t> forced_tri_;      // per vertex: its reoriented contact's first contact index, -1 (nvert)
   SelfCollisionStats stats_;
 };
 

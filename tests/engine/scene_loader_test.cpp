@@ -94,6 +94,11 @@ TEST_CASE("self-collision is off unless the scene turns it on") {
   CHECK(on.world.self_collision.thickness == doctest::Approx(0.006f));
   CHECK(on.world.self_collision.friction == doctest::Approx(0.2f));
   CHECK(build_world(on).self_collision() != nullptr);
+  CHECK_FALSE(on.world.self_collision.consistent_orientation);  // off unless the scene asks
+  CHECK(parse_scene(scene_text(R"("self_collision": {"consistent_orientation": true})"), "test.json")
+            .world.self_collision.consistent_orientation);
+  expect_error(scene_text(R"("self_collision": {"consistent_orientation": 1})"), "/self_collision/consistent_orientation",
+               "true or false");
   CHECK_FALSE(parse_scene(scene_text(R"("self_collision": {"enabled": false})"), "test.json").world.self_collision.enabled);
 }
 
