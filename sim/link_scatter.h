@@ -92,22 +92,13 @@ inline void scatter_force_jacobian(size_t begin, size_t end, const uint32_t* __r
   }
 }
 
-// Links [begin, end): c_i (block-relative cix, ciy, ciz) onto the first vertex, c_j onto the second.
+// Links [begin, end): c_i (block-relative cix, ciy, ciz) onto the first vertex, c_j onto the second. With AVX2
+// coupling_pass_simd adds whole groups of 8 itself (add_coupling_records); this takes the tail, or everything
+// on other CPUs.
 inline void scatter_coupling(size_t begin, size_t end, const uint32_t* __restrict I, const uint32_t* __restrict J,
                              const float* cix, const float* ciy, const float* ciz, const float* cjx, const float* cjy,
                              const float* cjz, float* __restrict record) {
-  size_t l = begin;
-#if defined(__AVX__)
-  const __m256 zero = _mm256_setzero_ps();
-  for (; l + 8 <= end; l += 8) {
-    const size_t o = l - begin;
-    __m256 r[8] = {_mm256_loadu_ps(cix + o), _mm256_loadu_ps(ciy + o), _mm256_loadu_ps(ciz + o), zero,
-                   _mm256_loadu_ps(cjx + o), _mm256_loadu_ps(cjy + o), _mm256_loadu_ps(cjz + o), zero};
-    transpose8x8(r);
-    add_coupling_records(r, I + l, J + l, record);
-  }
-#endif
-  for (; l < end; ++l) {
+  for (size_t l = begin; l < end; ++l) {
     const size_t o = l - begin;
     float* a = record + kCouplingRecord * I[l];
     float* b = record + kCouplingRecord * J[l];

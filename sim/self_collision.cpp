@@ -164,25 +164,11 @@ void SelfCollision::zone_crossings(const ClothModel& model, ClothState& state, f
       if (glm::any(glm::lessThan(hi_a, lo_b)) || glm::any(glm::lessThan(hi_b, lo_a))) continue;
       if (!triangles_intersect(x[ta[0]], x[ta[1]], x[ta[2]], x[tb[0]], x[tb[1]], x[tb[2]])) continue;
       if (triangles_intersect(x0[ta[0]], x0[ta[1]], x0[ta[2]], x0[tb[0]], x0[tb[1]], x0[tb[2]])) continue;
-      if (!zones_started_) {
-        zones_started_ = true;
-        for (size_t i = 0; i < zone_parent_.size(); ++i) zone_parent_[i] = uint32_t(i);
-        std::fill(zoned_.begin(), zoned_.end(), uint8_t(0));
-      }
+      start_zones();
       int64_t first = -1;
       for (int k = 0; k < 6; ++k) {
         const uint32_t i = k < 3 ? ta[k] : tb[k - 3];
-        if (kinematic[i]) continue;
-        if (!zoned_[i]) {
-          zoned_[i] = 1;
-          grew = true;
-        }
-        const uint32_t r = zone_root(i);
-        if (first < 0) first = r;
-        else if (uint32_t(first) != r) {
-          zone_parent_[r] = uint32_t(first);
-          grew = true;
-        }
+        if (!kinematic[i] && join_zone(i, first)) grew = true;
       }
       ++stats_.new_crossings;
     }
@@ -582,6 +568,33 @@ bool SelfCollision::edge_crosses_region(const glm::vec3* x, uint32_t ci) const {
   return false;
 }
 
+// First zoned vertex of a project(): reset the zone sets (O(n), only when needed; the sets persist over
+// the sweeps of one project()).
+void SelfCollision::start_zones() {
+  if (zones_started_) return;
+  zones_started_ = true;
+  for (size_t i = 0; i < zone_parent_.size(); ++i) zone_parent_[i] = uint32_t(i);
+  std::fill(zoned_.begin(), zoned_.end(), uint8_t(0));
+}
+
+// Puts vertex i into the zone being formed, whose root is `first` (-1 before its first vertex), merging
+// the zone i was in. True when the zones grew.
+bool SelfCollision::join_zone(uint32_t i, int64_t& first) {
+  bool grew = false;
+  if (!zoned_[i]) {
+    zoned_[i] = 1;
+    grew = true;
+  }
+  const uint32_t r = zone_root(i);
+  if (first < 0) {
+    first = r;
+  } else if (uint32_t(first) != r) {
+    zone_parent_[r] = uint32_t(first);
+    grew = true;
+  }
+  return grew;
+}
+
 uint32_t SelfCollision::zone_root(uint32_t i) {
   while (zone_parent_[i] != i) {
     zone_parent_[i] = zone_parent_[zone_parent_[i]];  // path halving
@@ -610,30 +623,15 @@ void SelfCollision::impact_zones(const ClothModel& model, ClothState& state, flo
     for (int k = 0; k < 4; ++k) r += c.weight[k] * x[c.vertex[k]];
     return glm::dot(r, c.normal) < limit;
   };
-  bool& started = zones_started_;  // the sets persist over the sweeps of one project()
   for (int round = 0; round < config_.zone_rounds; ++round) {
     bool grew = false;
     for (const SelfContact& c : contacts_) {
       if (!violated(c)) continue;
-      if (!started) {  // first violated contact this step: reset the sets (O(n), only when needed)
-        started = true;
-        for (size_t i = 0; i < zone_parent_.size(); ++i) zone_parent_[i] = uint32_t(i);
-        std::fill(zoned_.begin(), zoned_.end(), uint8_t(0));
-      }
+      start_zones();
       int64_t first = -1;
       for (int k = 0; k < 4; ++k) {
         const uint32_t i = c.vertex[k];
-        if (kinematic[i] || c.weight[k] == 0.f) continue;
-        if (!zoned_[i]) {
-          zoned_[i] = 1;
-          grew = true;
-        }
-        const uint32_t r = zone_root(i);
-        if (first < 0) first = r;
-        else if (uint32_t(first) != r) {
-          zone_parent_[r] = uint32_t(first);
-          grew = true;
-        }
+        if (!kinematic[i] && c.weight[k] != 0.f && join_zone(i, first)) grew = true;
       }
     }
     if (!grew) break;

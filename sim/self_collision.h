@@ -122,6 +122,8 @@ class SelfCollision {
   void move_zones(const ClothModel& model, ClothState& state, float h);
   void impact_zones(const ClothModel& model, ClothState& state, float h);
   uint32_t zone_root(uint32_t i);
+  void start_zones();
+  bool join_zone(uint32_t i, int64_t& first);
 
   SelfCollisionConfig config_;
   TriangleBvh bvh_;

@@ -24,12 +24,12 @@ TEST_CASE("scripted two-hand demo: grabs both corners, lifts, releases, and the 
   // Fallen and settled: the highest vertex is back near the table top and most of the cloth rests on it.
   float max_y = -1e9f;
   int on_table = 0;
+  glm::vec3 centre(0.f);
   for (const glm::vec3& p : demo.world().state().position) {
     max_y = std::max(max_y, p.y);
     on_table += std::abs(p.y - top) < 0.05f;
+    centre += p;
   }
-  glm::vec3 centre(0.f);
-  for (const glm::vec3& p : demo.world().state().position) centre += p;
   centre /= float(demo.world().model().vertex_count());
   INFO("on table ", on_table, ", centre ", centre.x, " ", centre.y - top, " ", centre.z, " (table z within 0.3)");
   CHECK(max_y < top + 0.25f);
