@@ -9,23 +9,26 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "app/run_summary.h"
 #include "engine/desktop_app.h"
 #include "engine/stream_replay.h"
 
 namespace weft::app {
 namespace {
 
-struct RecordOptions {
+struct RecordCliOptions {
   std::string out;
   std::string mode = "auto";
+  std::string scene;
+  std::string solver;
   double seconds = 0;
-  double tick_hz = 240;
+  double tick_hz = 0;
   std::string noise = "none";
   uint64_t seed = 1;
   bool json = false;
 };
 
-int record(const RecordOptions& o) {
+int record(const RecordCliOptions& o) {
   std::string mode = o.mode;
   if (mode == "auto") {
     const char* display = std::getenv("DISPLAY");
@@ -35,12 +38,23 @@ int record(const RecordOptions& o) {
   const NoiseProfile noise = noise_profile(o.noise);
   const auto t0 = std::chrono::steady_clock::now();
   uint64_t ticks = 0, records = 0, hash = 0;
+  nlohmann::json stream;
   if (mode == "headless") {
-    const RecordResult r = record_scripted_session(o.out, o.seconds, o.tick_hz, noise, o.seed);
+    RecordOptions ro;
+    ro.scene_file = o.scene;
+    ro.solver = o.solver;
+    ro.tick_hz = o.tick_hz;
+    ro.seconds = o.seconds;
+    ro.noise = noise;
+    ro.seed = o.seed;
+    const RecordResult r = record_scripted_session(o.out, ro);
     ticks = r.ticks, records = r.records, hash = r.hash;
+    stream = stream_summary(r.stats);
   } else {
     DesktopAppOptions d;
-    d.tick_hz = o.tick_hz;
+    d.runtime.scene_file = o.scene;
+    d.runtime.solver = o.solver;
+    d.runtime.tick_hz = o.tick_hz;
     d.record_path = o.out;
     d.noise_profile = o.noise == "none" ? "all" : o.noise;  // what J toggles; on from the start if asked
     d.noise_seed = o.seed;
@@ -52,15 +66,17 @@ int record(const RecordOptions& o) {
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (o.seconds > 0 && wall > o.seconds) break;
     }
-    app.finish_recording();
-    ticks = app.ticks(), hash = app.world().state_hash();
+    app.finish();
+    ticks = app.runtime().stats().ticks, hash = app.runtime().world().state_hash();
+    stream = stream_summary(app.runtime().stats());
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016" PRIx64, hash);
   if (o.json) {
-    nlohmann::json j = {{"file", o.out}, {"mode", mode}, {"ticks", ticks}, {"state_hash", hex}, {"wall_s", wall},
-                        {"noise", noise.name}, {"seed", o.seed}};
+    nlohmann::json j = {{"file", o.out}, {"mode", mode},         {"scene_file", o.scene}, {"ticks", ticks},
+                        {"state_hash", hex}, {"wall_s", wall}, {"noise", noise.name},   {"seed", o.seed},
+                        {"stream", stream}};
     if (mode == "headless") j["records"] = records;
     std::printf("%s\n", j.dump(2).c_str());
   } else {
@@ -72,14 +88,17 @@ int record(const RecordOptions& o) {
 }  // namespace
 
 void register_record(CLI::App& app) {
-  auto o = std::make_shared<RecordOptions>();
+  auto o = std::make_shared<RecordCliOptions>();
   auto* cmd = app.add_subcommand("record", "Record every input sample of a session to a pose stream file");
   cmd->add_option("--out", o->out, "Pose stream file to write (JSON lines)")->required();
   cmd->add_option("--mode", o->mode, "auto | window (mouse hands) | headless (the scripted two-hand session)")
       ->check(CLI::IsMember({"auto", "window", "headless"}));
   cmd->add_option("--seconds", o->seconds, "Headless: sim seconds (default: script + 1 s); window: wall seconds")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--tick-hz", o->tick_hz, "Simulation tick rate")->check(CLI::Range(60.0, 2000.0));
+  cmd->add_option("--scene", o->scene, "Scene JSON file (default: the built-in table); the stream names it")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--solver", o->solver, "Integrator (default: the scene's)");
+  cmd->add_option("--tick-hz", o->tick_hz, "Simulation tick rate (default: the scene's)")->check(CLI::Range(60.0, 2000.0));
   cmd->add_option("--noise", o->noise, "Noise profile on the hands before recording (see docs/stress.md)");
   cmd->add_option("--seed", o->seed, "Noise seed");
   cmd->add_flag("--json", o->json, "Print a JSON summary on stdout");

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "app/run_summary.h"
 #include "engine/stream_replay.h"
 
 namespace weft::app {
@@ -14,6 +15,9 @@ namespace {
 
 struct ReplayCliOptions {
   std::string file;
+  std::string scene;
+  bool scene_given = false;
+  std::string solver;
   std::string noise = "none";
   uint64_t seed = 1;
   bool json = false;
@@ -33,13 +37,20 @@ int replay(const ReplayCliOptions& o) {
   ReplayOptions options;
   options.noise = noise_profile(o.noise);
   options.seed = o.seed;
-  options.conditioning.enabled = !o.no_conditioning;
+  options.condition_poses = !o.no_conditioning;
   options.conditioning.one_euro.enabled = o.one_euro;
-  std::fprintf(stderr, "weft: replaying %zu records over %" PRIu64 " ticks\n", stream.records.size(), stream.footer.ticks);
+  options.use_scene_override = o.scene_given;
+  options.scene_file = o.scene;
+  options.solver = o.solver;
+  const std::string& scene = o.scene_given ? o.scene : stream.header.scene_file;
+  std::fprintf(stderr, "weft: replaying %zu records over %" PRIu64 " ticks on %s (%s)\n", stream.records.size(),
+               stream.footer.ticks, scene.empty() ? "the built-in table" : scene.c_str(),
+               o.solver.empty() ? stream.header.solver.c_str() : o.solver.c_str());
   const ReplayResult r = replay_pose_stream(stream, options);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // The recorded hash is only comparable when the replay adds nothing to the recording.
-  const bool comparable = !options.noise.any() && !o.no_conditioning && !o.one_euro;
+  const bool comparable = !options.noise.any() && !o.no_conditioning && !o.one_euro &&
+                          (o.solver.empty() || o.solver == stream.header.solver);
   const bool matches = r.hash == r.recorded_hash;
   if (o.json) {
     nlohmann::json j = {{"file", o.file},
@@ -54,17 +65,23 @@ int replay(const ReplayCliOptions& o) {
                         {"finite", r.finite},
                         {"noise", options.noise.name},
                         {"seed", o.seed},
-                        {"conditioner_rejected", r.conditioner_rejected},
-                        {"world_rejected", r.world_rejected},
+                        {"scene_file", r.scene_file},
+                        {"solver", o.solver.empty() ? stream.header.solver : o.solver},
                         {"noise_spikes", r.noise.spikes},
-                        {"noise_dropped", r.noise.dropped}};
+                        {"noise_dropped", r.noise.dropped},
+                        {"stream", stream_summary(r.stats)}};
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     std::printf("state hash %s after %" PRIu64 " ticks (%.2f s sim in %.2f s wall)\n", hex(r.hash).c_str(), r.ticks,
                 r.sim_seconds, wall);
     if (comparable) std::printf("recording's hash %s: %s\n", hex(r.recorded_hash).c_str(), matches ? "match" : "MISMATCH");
-    std::printf("rejected poses: %" PRIu64 " by conditioning, %" PRIu64 " by the world\n", r.conditioner_rejected,
-                r.world_rejected);
+    const StreamMetrics& m = r.stats.stream;
+    std::printf("rejected poses: %" PRIu64 " by conditioning, %" PRIu64 " by the world\n",
+                r.stats.poses_conditioned_out, r.stats.poses_invalid);
+    std::printf("edge strain max %.2f %%, p99 %.2f %%; peak kinetic energy %.4g J; peak vertex speed %.3f m/s; "
+                "%" PRIu64 " grabs (%" PRIu64 " caught nothing)\n",
+                100 * m.edge_strain_max, 100 * m.edge_strain_p99, m.kinetic_energy_peak, m.vertex_speed_peak,
+                r.stats.grabs, r.stats.grab_misses);
   }
   if (!r.finite) return 1;
   return comparable && !matches ? 1 : 0;
@@ -76,6 +93,10 @@ void register_replay(CLI::App& app) {
   auto o = std::make_shared<ReplayCliOptions>();
   auto* cmd = app.add_subcommand("replay", "Re-run a recorded pose stream deterministically and print the state hash");
   cmd->add_option("file", o->file, "Pose stream file (from weft record)")->required();
+  cmd->add_option("--scene", o->scene, "Replay on this scene file (default: the one the stream names); must have "
+                                     "the recorded content")
+      ->each([o](const std::string&) { o->scene_given = true; });
+  cmd->add_option("--solver", o->solver, "Replay with another integrator (the hash then differs)");
   cmd->add_option("--noise", o->noise, "Add this noise profile to the recorded samples");
   cmd->add_option("--seed", o->seed, "Noise seed");
   cmd->add_flag("--no-conditioning", o->no_conditioning, "Feed samples to the World without input conditioning");

@@ -1,8 +1,11 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <filesystem>
+
 #include "app/commands.h"
 #include "app/run_options.h"
+#include "sim/integrator.h"
 #include "xr/xr_session.h"
 
 namespace weft::app {
@@ -12,7 +15,7 @@ void register_run(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "Run the cloth runtime (XR, window or headless)");
   cmd->add_option("--mode", opts->mode, "auto | headless | window | xr | xr-headless")
       ->check(CLI::IsMember({"auto", "headless", "window", "xr", "xr-headless"}));
-  cmd->add_option("--scene", opts->scene, "Scene JSON file (default: the built-in table scene)");
+  cmd->add_option("--scene", opts->scene, "Scene JSON file (default: the built-in table scene); every mode");
   cmd->add_option("--seconds", opts->seconds, "Stop after this many seconds")->check(CLI::NonNegativeNumber);
   cmd->add_option("--frames", opts->frames, "Stop after this many frames");
   cmd->add_flag("--json", opts->json, "Print a JSON summary on stdout at the end");
@@ -20,24 +23,37 @@ void register_run(CLI::App& app) {
                   "Headless: directory for PNG frames and summary.json; xr: directory for left-eye PNGs");
   cmd->add_option("--out-every", opts->out_every, "xr with --out: save the left eye every N frames")
       ->check(CLI::PositiveNumber);
-  cmd->add_flag("!--no-render", opts->render, "Headless: run the sim and a snapshot consumer only");
-  cmd->add_option("--tick-hz", opts->tick_hz, "Simulation tick rate")->check(CLI::Range(60.0, 2000.0));
+  cmd->add_flag("!--no-render", opts->render, "Headless: the live sim thread and a 90 Hz snapshot consumer, no GPU");
+  cmd->add_flag("!--no-script", opts->script, "Headless modes: no scripted two-hand demo (the cloth is left alone)");
+  cmd->add_option("--tick-hz", opts->tick_hz, "Simulation tick rate (default: the scene's, 240)")
+      ->check(CLI::Range(60.0, 2000.0));
   cmd->add_option("--width", opts->width, "Image or window width")->check(CLI::Range(16, 8192));
   cmd->add_option("--height", opts->height, "Image or window height")->check(CLI::Range(16, 8192));
-  cmd->add_option("--record", opts->record_path, "Record every input sample to this file");
+  cmd->add_option("--record", opts->record_path, "Window: record every input the sim applies to this pose stream");
   cmd->add_option("--sim-priority", opts->sim_priority, "Sim thread scheduling: normal | high | realtime")
       ->check(CLI::IsMember({"normal", "high", "realtime"}));
-  cmd->add_option("--solver", opts->solver, "Integrator: approx | cg | euler | rk4 (default: the mode's)")
-      ->check(CLI::IsMember({"approx", "cg", "euler", "rk4"}));
-  cmd->add_option("--grid", opts->grid, "Headless sim: quads per side of the default hanging cloth")
+  cmd->add_option("--solver", opts->solver, "Integrator (default: the scene's): approx | cg | euler | rk4 | ...")
+      ->check([](const std::string& name) {
+        try {
+          parse_integrator_kind(name);
+          return std::string();
+        } catch (const std::exception& e) {
+          return std::string(e.what());
+        }
+      });
+  cmd->add_option("--grid", opts->grid, "Without --scene: a generated hanging cloth of N x N quads (127: 16k vertices)")
       ->check(CLI::Range(1, 1024));
+  // Hidden (empty group): makes every tick slow, to show that rendering never waits for the sim.
+  cmd->add_option("--debug-tick-sleep-ms", opts->debug_tick_sleep_ms, "Every sim tick also sleeps this long")
+      ->check(CLI::Range(0.0, 1000.0))
+      ->group("");
   cmd->callback([opts] {
     RunOptions o = *opts;
     if (!o.record_path.empty() && o.mode != "window")
       throw CLI::ValidationError("--record", "records the window's mouse hands (--mode window); use `weft record` "
                                              "for the headless scripted session");
-    if (!o.record_path.empty() && !o.scene.empty())
-      throw CLI::ValidationError("--record", "recordings replay on the built-in table scene; drop --scene");
+    if (!o.scene.empty() && !std::filesystem::exists(o.scene))
+      throw CLI::ValidationError("--scene", "scene file '" + o.scene + "' does not exist");
     int rc = 0;
     if (o.mode == "headless") rc = o.render ? run_headless_render(o) : run_headless_sim(o);
     else if (o.mode == "window") rc = run_window(o);

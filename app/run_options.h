@@ -1,7 +1,10 @@
 #pragma once
 // Options of `weft run`, shared by every mode (headless sim, headless render, window, XR).
 #include <cstdint>
+#include <memory>
 #include <string>
+
+#include "engine/runtime.h"
 
 namespace weft::app {
 
@@ -14,13 +17,20 @@ struct RunOptions {
   std::string out_dir;         // headless render: where PNG frames and summary.json go; xr: left-eye PNGs
   uint32_t out_every = 30;     // xr with out_dir: save the left eye every this many frames
   bool render = true;          // headless: render frames (false: sim thread + snapshot consumer only)
-  double tick_hz = 240;        // sim tick rate
+  double tick_hz = 0;          // sim tick rate (0: the scene's)
   int width = 1280, height = 720;
   std::string record_path;     // record every input sample to this file (issue 7)
   std::string sim_priority = "realtime";  // sim thread: realtime (SCHED_FIFO) | high (nice -10) | normal; falls back
-  std::string solver;          // approx | cg | euler | rk4 (empty: the mode's or scene's default)
-  uint32_t grid = 127;         // headless sim: quads per side of the default hanging cloth (127: 16,384 vertices)
+  std::string solver;          // integrator name (empty: the scene's)
+  uint32_t grid = 0;           // > 0 and no scene: a generated hanging cloth of grid x grid quads (127: 16,384 vertices)
+  bool script = true;          // headless modes: drive the scene's scripted two-hand demo
+  double debug_tick_sleep_ms = 0;  // hidden: every tick also sleeps this long (the slow-sim test)
 };
+
+// The runtime for these options (scene file, or the generated --grid scene, or the built-in table) with
+// `base`'s other settings. Throws SceneError for a missing or malformed scene file.
+std::unique_ptr<Runtime> make_runtime(const RunOptions& options, RuntimeOptions base);
+SimPriority parse_sim_priority(const std::string& name);
 
 // Each mode lives in its own file; `weft run` dispatches (app/run_command.cpp).
 int run_headless_sim(const RunOptions& options);     // app/run_headless.cpp (issue 4)

@@ -10,8 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "app/run_options.h"
+#include "app/run_summary.h"
 #include "engine/desktop_app.h"
-#include "engine/headless_demo.h"
+#include "engine/snapshot_interpolation.h"
+#include "engine/stream_replay.h"
 #include "engine/offscreen_target.h"
 #include "engine/png_writer.h"
 #include "engine/renderer.h"
@@ -41,37 +43,41 @@ int run_headless_render(const RunOptions& options) {
     std::fprintf(stderr, "weft: cannot create %s: %s\n", out.c_str(), ec.message().c_str());
     return 2;
   }
-
-  TableSceneSpec spec;
-  spec.tick_hz = options.tick_hz;
-  spec.scene_file = options.scene;
-  HeadlessDemo demo(spec);
+  // Offline: the sim thread in lockstep with the script, so the frames are the same on every machine.
+  RuntimeOptions ro;
+  ro.lockstep = true;
+  std::unique_ptr<Runtime> rt = make_runtime(options, ro);
+  Runtime& runtime = *rt;
   VulkanContextOptions vk;
   vk.validation = validation_requested(false);
   VulkanContext ctx(vk);
   ctx.create_device();
-  Renderer renderer(ctx, OffscreenTarget::kFormat, make_snapshot_mesh(demo.world().model()), demo.scene().props);
+  Renderer renderer(ctx, OffscreenTarget::kFormat, runtime.mesh(), runtime.scene().props);
   OffscreenTarget target(ctx, {uint32_t(options.width), uint32_t(options.height)});
-  const RenderView view = demo.scene().camera.view(float(options.width) / float(options.height));
-  std::fprintf(stderr, "weft: headless render on %s, %llu frames of %dx%d to %s%s\n", ctx.device_name().c_str(),
+  const RenderView view = runtime.scene().camera.view(float(options.width) / float(options.height));
+  std::fprintf(stderr, "weft: headless render of '%s' (%s) on %s, %llu frames of %dx%d to %s%s\n",
+               runtime.scene().name.c_str(), runtime.scene().solver.c_str(), ctx.device_name().c_str(),
                static_cast<unsigned long long>(frames), options.width, options.height, out.c_str(),
                ctx.validation_enabled() ? " (validation on)" : "");
 
-  // Frames sample the whole script evenly, whatever their number.
-  const double duration = demo.script().duration();
+  // Frames sample the script (plus 1 s to settle), or --seconds of sim time, evenly whatever their number.
+  TwoHandScript script = script_for(runtime.scene());
+  const double duration = options.seconds > 0 ? options.seconds : script.duration() + 1.0;
+  const double hz = runtime.scene().tick_hz;
   ClothSnapshot snap;
-  std::vector<double> sim_ms, render_ms, png_ms;
+  snap.resize(runtime.scene().vertices);
+  std::vector<double> render_ms, png_ms;
+  FrameStats frame_stats;
   nlohmann::json frame_list = nlohmann::json::array();
-  const auto wall0 = Clock::now();
+  runtime.start();
   for (uint64_t f = 0; f < frames; ++f) {
-    const double t = duration * double(f + 1) / double(frames);
-    auto t0 = Clock::now();
-    demo.advance_to(t);
-    demo.snapshot(snap);
-    sim_ms.push_back(ms_since(t0));
+    const uint64_t tick = uint64_t(std::llround(duration * hz * double(f + 1) / double(frames)));
+    if (options.script) feed_script(runtime, script, runtime.input(), tick);
+    runtime.run_to(tick);
+    interpolate_snapshot(runtime.snapshots(), 1e300, snap);
     RenderSettings settings;
-    settings.time = float(demo.time());
-    t0 = Clock::now();
+    settings.time = float(snap.sim_time);
+    auto t0 = Clock::now();
     const std::vector<uint8_t>& px = target.render(renderer, snap, view, settings);
     render_ms.push_back(ms_since(t0));
     char name[32];
@@ -79,39 +85,33 @@ int run_headless_render(const RunOptions& options) {
     t0 = Clock::now();
     write_png((out / name).string(), px, uint32_t(options.width), uint32_t(options.height));
     png_ms.push_back(ms_since(t0));
-    frame_list.push_back({{"file", name}, {"time", demo.time()}, {"phase", TwoHandScript::phase(demo.time())}});
+    frame_stats.frame_done(-1);
+    frame_list.push_back({{"file", name}, {"time", snap.sim_time}, {"phase", TwoHandScript::phase(snap.sim_time)}});
     if ((f + 1) % 20 == 0 || f + 1 == frames)
       std::fprintf(stderr, "weft: frame %llu/%llu (t = %.2f s, %s)\n", static_cast<unsigned long long>(f + 1),
-                   static_cast<unsigned long long>(frames), demo.time(), TwoHandScript::phase(demo.time()));
+                   static_cast<unsigned long long>(frames), snap.sim_time, TwoHandScript::phase(snap.sim_time));
   }
+  runtime.stop();
 
   glm::vec3 lo(1e9f), hi(-1e9f);
-  for (const glm::vec3& p : demo.world().state().position) lo = glm::min(lo, p), hi = glm::max(hi, p);
-  nlohmann::json summary = {
-      {"mode", "headless"},
-      {"device", ctx.device_name()},
-      {"frames", frames},
-      {"width", options.width},
-      {"height", options.height},
-      {"vertices", demo.world().model().vertex_count()},
-      {"sim_time_s", demo.time()},
-      {"ticks", demo.world().state().step_count},
-      {"wall_s", ms_since(wall0) / 1000.0},
-      {"sim_ms_per_frame", timing_stats(sim_ms)},
-      {"render_ms", timing_stats(render_ms)},
-      {"png_ms", timing_stats(png_ms)},
-      {"validation", {{"enabled", ctx.validation_enabled()}, {"errors", ctx.validation_errors()},
-                      {"warnings", ctx.validation_warnings()}}},
-      {"invalid_poses", demo.world().invalid_pose_count()},
-      {"final_cloth_bounds", {{"min", {lo.x, lo.y, lo.z}}, {"max", {hi.x, hi.y, hi.z}}}},
-      {"out_dir", out.string()},
-      {"frame_files", frame_list},
-  };
+  for (const glm::vec3& p : runtime.world().state().position) lo = glm::min(lo, p), hi = glm::max(hi, p);
+  nlohmann::json summary = run_summary("headless", runtime, frame_stats);
+  summary["device"] = ctx.device_name();
+  summary["width"] = options.width;
+  summary["height"] = options.height;
+  summary["render_ms"] = timing_stats(render_ms);
+  summary["png_ms"] = timing_stats(png_ms);
+  summary["validation"] = {{"enabled", ctx.validation_enabled()}, {"errors", ctx.validation_errors()},
+                           {"warnings", ctx.validation_warnings()}};
+  summary["final_cloth_bounds"] = {{"min", {lo.x, lo.y, lo.z}}, {"max", {hi.x, hi.y, hi.z}}};
+  summary["out_dir"] = out.string();
+  summary["frame_files"] = frame_list;
   std::ofstream(out / "summary.json") << summary.dump(2) << "\n";
   if (options.json) {
     summary.erase("frame_files");
     std::printf("%s\n", summary.dump(2).c_str());
   } else {
+    print_run_summary(summary);
     std::fprintf(stderr, "weft: wrote %llu frames and summary.json to %s; render %.1f ms/frame (mean)\n",
                  static_cast<unsigned long long>(frames), out.c_str(), summary["render_ms"]["mean"].get<double>());
   }
@@ -122,12 +122,16 @@ int run_window(const RunOptions& options) {
   DesktopAppOptions o;
   o.width = options.width;
   o.height = options.height;
-  o.tick_hz = options.tick_hz;
-  o.scene_file = options.scene;
+  o.runtime.scene_file = options.scene;
+  o.runtime.solver = options.solver;
+  o.runtime.tick_hz = options.tick_hz;
+  o.runtime.priority = parse_sim_priority(options.sim_priority);
+  o.runtime.debug_tick_sleep_ms = options.debug_tick_sleep_ms;
   o.record_path = options.record_path;
   o.validation = validation_requested(false);
   DesktopApp desktop(o);
-  std::fprintf(stderr, "weft: window on %s; press H for help\n", desktop.device_name().c_str());
+  std::fprintf(stderr, "weft: window on %s, scene '%s' (%s); press H for help\n", desktop.device_name().c_str(),
+               desktop.runtime().scene().name.c_str(), desktop.runtime().scene().solver.c_str());
   print_desktop_help();
   const auto t0 = Clock::now();
   uint64_t frames = 0;
@@ -136,12 +140,13 @@ int run_window(const RunOptions& options) {
     if (options.frames > 0 && frames >= options.frames) break;
     if (options.seconds > 0 && ms_since(t0) > options.seconds * 1000.0) break;
   }
-  if (!options.record_path.empty()) desktop.finish_recording();
-  if (options.json) {
-    nlohmann::json summary = {{"mode", "window"}, {"frames", frames}, {"wall_s", ms_since(t0) / 1000.0},
-                              {"validation_errors", desktop.validation_errors()}};
-    std::printf("%s\n", summary.dump(2).c_str());
-  }
+  desktop.finish();
+  nlohmann::json summary = run_summary("window", desktop.runtime(), desktop.frame_stats());
+  summary["device"] = desktop.device_name();
+  summary["validation_errors"] = desktop.validation_errors();
+  if (!options.record_path.empty()) summary["recorded"] = options.record_path;
+  if (options.json) std::printf("%s\n", summary.dump(2).c_str());
+  else print_run_summary(summary);
   return desktop.validation_errors() == 0 ? 0 : 4;
 }
 

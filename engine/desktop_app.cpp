@@ -7,7 +7,7 @@
 #include <GLFW/glfw3.h>
 
 #include "engine/renderer.h"
-#include "engine/snapshot_builder.h"
+#include "engine/snapshot_interpolation.h"
 #include "engine/vk_check.h"
 #include "engine/vulkan_context.h"
 #include "engine/window_target.h"
@@ -35,14 +35,12 @@ void print_desktop_help() {
                "  R reset  P/space pause  N single step  S strain view  J noise on/off  H help  Esc quit\n");
 }
 
-DesktopApp::DesktopApp(const DesktopAppOptions& options)
-    : options_(options), scene_(make_table_scene([&] {
-        TableSceneSpec s;
-        s.tick_hz = options.tick_hz;
-        s.scene_file = options.scene_file;
-        return s;
-      }())),
-      input_(scene_.world), mesh_(make_snapshot_mesh(scene_.world.model())) {
+DesktopApp::DesktopApp(const DesktopAppOptions& options) : options_(options) {
+  RuntimeOptions ro = options.runtime;
+  ro.lockstep = options.fixed_steps_per_frame > 0;
+  ro.record = !options.record_path.empty();
+  runtime_ = std::make_unique<Runtime>(ro);  // a bad scene fails here, before any window opens
+  snapshot_.resize(runtime_->scene().vertices);
   glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "weft: GLFW error %d: %s\n", code, text); });
   if (!glfwInit()) throw std::runtime_error("weft: cannot open a window (glfwInit failed; is DISPLAY set?)");
   if (!glfwVulkanSupported()) {
@@ -73,23 +71,14 @@ DesktopApp::DesktopApp(const DesktopAppOptions& options)
     throw;
   }
   target_ = std::make_unique<WindowTarget>(*ctx_, window_, surface, options.vsync);
-  renderer_ = std::make_unique<Renderer>(*ctx_, target_->format(), mesh_, scene_.props, target_->frames_in_flight());
-  fill_snapshot(scene_.world, snapshot_);
-  InputSink* sink = &input_;
-  if (!options.record_path.empty()) {
-    TableSceneSpec spec;
-    spec.tick_hz = options.tick_hz;
-    PoseStreamHeader header;
-    header.quads = spec.quads, header.cloth_size = spec.cloth_size, header.tick_hz = spec.tick_hz;
-    header.source = "window";
-    writer_ = std::make_unique<PoseStreamWriter>(options.record_path, header);
-    recorder_ = std::make_unique<RecordingInput>(input_, *writer_, ticks_);
-    sink = recorder_.get();
-  }
-  noisy_ = std::make_unique<NoisyInput>(*sink, noise_profile(options.noise_profile), options.noise_seed);
+  renderer_ = std::make_unique<Renderer>(*ctx_, target_->format(), runtime_->mesh(), runtime_->scene().props,
+                                         target_->frames_in_flight());
+  if (!options.record_path.empty())
+    writer_ = std::make_unique<PoseStreamWriter>(options.record_path, runtime_->stream_header("window"));
+  noisy_ = std::make_unique<NoisyInput>(runtime_->input(), noise_profile(options.noise_profile), options.noise_seed);
   noisy_->enabled = false;
-  controller_ = std::make_unique<DesktopController>(*noisy_, mesh_, snapshot_, [this] { return scene_.world.state().time; });
-  controller_->camera() = scene_.camera;
+  controller_ = std::make_unique<DesktopController>(*noisy_, runtime_->mesh(), snapshot_, [this] { return input_clock(); });
+  controller_->camera() = runtime_->scene().camera;
   int ww = 0, wh = 0;
   glfwGetWindowSize(window_, &ww, &wh);
   controller_->set_viewport({float(ww), float(wh)});
@@ -109,16 +98,34 @@ DesktopApp::DesktopApp(const DesktopAppOptions& options)
   glfwSetWindowSizeCallback(window_, [](GLFWwindow* w, int width, int height) {
     app_of(w)->controller().set_viewport({float(width), float(height)});
   });
-  last_ = std::chrono::steady_clock::now();
+  runtime_->start();
+  // Lockstep: the first frame draws tick 0.
+  if (options.fixed_steps_per_frame > 0) runtime_->run_to(0);
 }
 
-void DesktopApp::finish_recording() {
-  if (writer_) writer_->finish({ticks_, scene_.world.state_hash()});
+double DesktopApp::input_clock() const {
+  // Lockstep: samples belong to the tick being fed; live: the runtime clock now.
+  return options_.fixed_steps_per_frame > 0 ? double(runtime_->fed_ticks()) / runtime_->scene().tick_hz
+                                            : runtime_->clock_now();
+}
+
+void DesktopApp::finish() {
+  if (finished_) return;
+  finished_ = true;
+  runtime_->stop();
+  if (writer_) {
+    runtime_->drain_input_log(*writer_);
+    const TickStats st = runtime_->stats();
+    if (st.input_log_dropped > 0)
+      std::fprintf(stderr, "weft: the recording lost %llu inputs (log full): it will not replay exactly\n",
+                   static_cast<unsigned long long>(st.input_log_dropped));
+    writer_->finish({st.ticks, runtime_->world().state_hash()});
+  }
 }
 
 DesktopApp::~DesktopApp() {
   try {
-    finish_recording();
+    finish();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "weft: %s\n", e.what());
   }
@@ -150,42 +157,38 @@ bool DesktopApp::frame() {
     std::fprintf(stderr, "weft: tracking noise '%s' %s\n", noisy_->noise().profile().name.c_str(), c.noise ? "on" : "off");
   }
   if (c.take_reset()) {
-    if (recorder_) recorder_->record_reset();
-    scene_.world.reset();
-    input_.reset();
+    runtime_->reset();
     c.drop_holds();
   }
-
-  // Fixed ticks: real time (capped, so a slow frame cannot snowball), or a fixed count for tests.
-  const auto now = std::chrono::steady_clock::now();
-  const double dt = std::chrono::duration<double>(now - last_).count();
-  last_ = now;
-  int steps = 0;
+  SimThread& sim = runtime_->sim();
+  const double tick = 1.0 / runtime_->scene().tick_hz;
+  double draw_time = 0;
   if (options_.fixed_steps_per_frame > 0) {
-    steps = c.paused ? 0 : options_.fixed_steps_per_frame;
-  } else if (!c.paused) {
-    accumulator_ = std::min(accumulator_ + dt, 0.1);
-    steps = int(accumulator_ / scene_.world.time_step());
-    accumulator_ -= steps * scene_.world.time_step();
+    // Lockstep (tests): this frame's inputs belong to the ticks fed now; draw the newest snapshot.
+    int steps = c.paused ? 0 : options_.fixed_steps_per_frame;
+    if (c.take_step()) steps = std::max(steps, 1);
+    runtime_->run_to(runtime_->fed_ticks() + uint64_t(steps));
+    draw_time = 1e300;
+  } else {
+    if (c.paused != sim.paused()) c.paused ? sim.pause() : sim.resume();
+    if (c.take_step()) sim.single_step();
+    draw_time = runtime_->clock_now() - tick;  // one tick behind: between the two newest snapshots
   }
-  if (c.take_step()) steps = std::max(steps, 1);
-  for (int i = 0; i < steps; ++i) {
-    input_.before_step();
-    scene_.world.step();
-    apply_stand_in_contact(scene_.props, scene_.world.mutable_state());
-    ++ticks_;
-  }
-  fill_snapshot(scene_.world, snapshot_);
-  input_.fill_devices(snapshot_);
+  if (writer_) runtime_->drain_input_log(*writer_);
+  const double drawn_time = interpolate_snapshot(runtime_->snapshots(), draw_time, snapshot_);
 
   RenderSettings settings;
   settings.strain_view = c.strain_view;
-  settings.time = float(scene_.world.state().time);
+  settings.time = float(std::max(drawn_time, 0.0));
   const bool drawn = target_->draw(*renderer_, snapshot_, [&](VkExtent2D e) {
     return c.camera().view(float(e.width) / float(std::max(e.height, 1u)));
   }, settings);
-  if (drawn) ++frames_drawn_;
-  else glfwWaitEventsTimeout(0.02);  // minimised: idle instead of spinning
+  if (drawn) {
+    const double lag = options_.fixed_steps_per_frame > 0 || drawn_time < 0 ? -1 : runtime_->clock_now() - drawn_time;
+    stats_.frame_done(lag);
+  } else {
+    glfwWaitEventsTimeout(0.02);  // minimised: idle instead of spinning
+  }
   return true;
 }
 

@@ -40,7 +40,10 @@ void DesktopController::mouse_button(MouseButton button, bool pressed, glm::vec2
     d.position = hit->point;
     d.plane_normal = glm::normalize(camera_.target - camera_.eye());
     send_pose(hand);
-    d.held = sink_.grab(hand, Pose{hit->point, {1.f, 0.f, 0.f, 0.f}}, kGrabRadius) > 0;
+    // The hand closes on the cloth under the cursor; whether it caught vertices is the sim's to say (the
+    // grab is queued to the sim thread, which counts grabs and misses).
+    sink_.grab(hand, Pose{hit->point, {1.f, 0.f, 0.f, 0.f}}, kGrabRadius);
+    d.held = true;
   }
   if (!d.held) (button == MouseButton::Left ? orbiting_ : panning_) = true;
 }

@@ -120,10 +120,12 @@ const char* device_name(Device d) {
 PoseStreamWriter::PoseStreamWriter(const std::string& path, const PoseStreamHeader& header) : path_(path) {
   file_ = std::fopen(path.c_str(), "w");
   if (!file_) throw std::runtime_error("cannot write pose stream '" + path + "'");
-  const nlohmann::json h = {{"format", kFormat},         {"version", header.version},
-                            {"scene", header.scene},     {"quads", header.quads},
-                            {"cloth_size", header.cloth_size}, {"tick_hz", header.tick_hz},
-                            {"source", header.source}};
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016" PRIx64, header.scene_hash);
+  const nlohmann::json h = {{"format", kFormat},          {"version", header.version},
+                            {"scene", header.scene},      {"scene_file", header.scene_file},
+                            {"scene_hash", hash},         {"solver", header.solver},
+                            {"tick_hz", header.tick_hz},  {"source", header.source}};
   std::fprintf(file_, "%s\n", h.dump().c_str());
 }
 
@@ -197,14 +199,21 @@ PoseStream parse_pose_stream(std::istream& in, const std::string& name) {
       if (f == j.end() || !f->is_string() || f->get<std::string>() != kFormat)
         r.fail(std::string("first line is not a pose stream header (\"format\": \"") + kFormat + "\")");
       s.header.version = int(r.count(j, "version"));
-      if (s.header.version != 1) r.fail("unsupported version " + std::to_string(s.header.version));
+      if (s.header.version == 1)
+        r.fail("version 1 stream (recorded before streams named their scene): record it again with this weft");
+      if (s.header.version != 2) r.fail("unsupported version " + std::to_string(s.header.version));
       s.header.scene = r.text(j, "scene");
-      if (s.header.scene != "table") r.fail("unknown scene '" + s.header.scene + "'");
-      s.header.quads = uint32_t(r.count(j, "quads"));
-      s.header.cloth_size = float(r.number(r.field(j, "cloth_size"), "cloth_size"));
+      s.header.scene_file = r.text(j, "scene_file");
+      const std::string h = r.text(j, "scene_hash");
+      size_t used = 0;
+      try {
+        s.header.scene_hash = std::stoull(h, &used, 16);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != h.size() || h.empty()) r.fail("scene_hash '" + h + "' is not hexadecimal");
+      s.header.solver = r.text(j, "solver");
       s.header.tick_hz = r.number(r.field(j, "tick_hz"), "tick_hz");
-      if (s.header.quads < 1 || s.header.quads > 512) r.fail("quads out of range 1..512");
-      if (!(s.header.cloth_size > 0) || !std::isfinite(s.header.cloth_size)) r.fail("cloth_size must be > 0");
       if (!(s.header.tick_hz >= 60 && s.header.tick_hz <= 2000)) r.fail("tick_hz out of range 60..2000");
       if (j.contains("source") && j["source"].is_string()) s.header.source = j["source"].get<std::string>();
       have_header = true;

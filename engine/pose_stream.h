@@ -12,12 +12,13 @@
 
 namespace weft {
 
-// The first line: what scene the session ran on, so a replay can rebuild it.
+// The first line: what scene the session ran on, so a replay can rebuild it and refuse another.
 struct PoseStreamHeader {
-  int version = 1;
-  std::string scene = "table";  // the built-in table scene (engine/demo_scene.h)
-  uint32_t quads = 24;          // cloth grid quads per side
-  float cloth_size = 0.8f;      // m
+  int version = 2;
+  std::string scene;            // the scene's name (free text)
+  std::string scene_file;       // path of the scene file as given to the recorder ("": the built-in table)
+  uint64_t scene_hash = 0;      // FNV-1a of the scene file's bytes (engine/runtime.h scene_file_hash)
+  std::string solver;           // the integrator the session ran ("approx", "cg", ...)
   double tick_hz = 240;
   std::string source;           // free text: headless script, window, xr
 };

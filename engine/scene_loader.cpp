@@ -293,7 +293,7 @@ void read_self_collision(const Reader& r, const json& root, Scene& scene) {
 
 Scene read_scene(const Reader& r, const json& root, const std::string& base_dir) {
   r.object(root, "", {"name", "sim", "cloth", "interaction", "self_collision", "pins", "colliders", "rigid_boxes",
-                      "hands", "trackers", "seams"});
+                      "hands", "trackers", "seams", "stage"});
   Scene scene;
   scene.name = r.string(root, "", "name", "unnamed");
   if (root.contains("sim")) {
@@ -345,6 +345,10 @@ Scene read_scene(const Reader& r, const json& root, const std::string& base_dir)
       b.mu_kinetic = float(r.number(j, place, "mu_kinetic", b.mu_kinetic, 0, 10));
       scene.rigid_boxes.push_back(b);
     }
+  }
+  if (root.contains("stage")) {
+    r.object(root.at("stage"), "/stage", {"position", "rotation_deg"});
+    scene.stage = r.pose(root.at("stage"), "/stage");
   }
   if (root.contains("hands")) {
     const json& j = root.at("hands");

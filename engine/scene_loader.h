@@ -21,6 +21,7 @@
 //                  half_extents, velocity, angular_velocity, mu_static, mu_kinetic } ]
 //   rigid_boxes: [ { position, rotation_deg, half_extents, mass, velocity, mu_static, mu_kinetic } ]
 //   hands: { left: { position, rotation_deg }, right: { ... } }
+//   stage: { position, rotation_deg }   (where the user stands in XR: the stage origin, floor at y = 0)
 //   trackers: [ { device: "tracker0".."tracker3", vertices: [...] | near + radius, position, rotation_deg } ]
 //   seams: [ [a, b], ... ]
 #include <stdexcept>

@@ -1,5 +1,6 @@
 #include "engine/sim_thread.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -64,12 +65,14 @@ const char* sim_priority_name(SimPriority p) {
 
 SimThread::SimThread(World world, const SimThreadConfig& config)
     : world_(std::move(world)), config_(config), mesh_(make_snapshot_mesh(world_.model())),
-      events_(config.event_capacity) {
+      events_(config.event_capacity), conditioner_(config.conditioning) {
   if (!(config.tick_hz >= 60 && config.tick_hz <= 2000))
     throw std::invalid_argument("tick rate " + std::to_string(config.tick_hz) + " Hz is outside 60 to 2000 Hz");
   if (std::abs(world_.time_step() * config.tick_hz - 1.0) > 1e-9)
     throw std::invalid_argument("sim thread tick rate differs from the world's (WorldConfig::tick_hz)");
   if (config.max_catch_up == 0) throw std::invalid_argument("max_catch_up must be at least 1");
+  if (config.free_wheel && !config.lockstep) throw std::invalid_argument("free_wheel needs lockstep");
+  if (config.input_log_capacity > 0) input_log_ = std::make_unique<SpscQueue<StreamRecord>>(config.input_log_capacity);
   const size_t n = world_.model().vertex_count();
   snapshots_.for_each_slot([n](ClothSnapshot& s) { s.resize(n); });
 }
@@ -79,13 +82,37 @@ SimThread::~SimThread() { stop(); }
 void SimThread::start() {
   if (thread_.joinable()) return;
   stop_.store(false, std::memory_order_relaxed);
-  thread_ = std::thread([this] { loop(); });
+  clock_zero_ns_.store(now_ns() - int64_t(std::llround(double(tick_) * 1e9 / config_.tick_hz)),
+                       std::memory_order_relaxed);
+  // The state the thread starts from is published before it runs: a reader never starts empty-handed.
+  if (published_tick_.load(std::memory_order_relaxed) != tick_ || snapshots_.published() == 0) publish_snapshot();
+  started_.store(true, std::memory_order_release);
+  thread_ = std::thread([this] { config_.free_wheel ? loop_free_wheel() : loop(); });
 }
 
 void SimThread::stop() {
   if (!thread_.joinable()) return;
-  stop_.store(true, std::memory_order_relaxed);
+  stop_.store(true, std::memory_order_release);
+  wake_.fetch_add(1, std::memory_order_release);
+  wake_.notify_one();
   thread_.join();
+  started_.store(false, std::memory_order_release);
+  publish_seq_.fetch_add(1, std::memory_order_release);  // wake anyone waiting for ticks that will not come
+  publish_seq_.notify_all();
+}
+
+uint64_t SimThread::wait_published(uint64_t tick) const {
+  for (;;) {
+    const uint32_t seq = publish_seq_.load(std::memory_order_acquire);
+    if (published_tick_.load(std::memory_order_acquire) >= tick || !started_.load(std::memory_order_acquire) ||
+        stop_.load(std::memory_order_acquire))
+      return ticks();
+    publish_seq_.wait(seq, std::memory_order_acquire);
+  }
+}
+
+double SimThread::clock_now() const {
+  return double(now_ns() - clock_zero_ns_.load(std::memory_order_relaxed)) * 1e-9;
 }
 
 uint64_t SimThread::run_ticks(uint64_t n) {
@@ -105,11 +132,17 @@ void SimThread::loop() {
   counters_.priority = uint8_t(apply_priority(config_.priority));
   const auto period_ns = int64_t(std::llround(1e9 / config_.tick_hz));
   TickScheduler schedule(period_ns, config_.max_catch_up);
-  schedule.rebase(now_ns());
+  auto rebase = [&] {
+    const int64_t now = now_ns();
+    schedule.rebase(now);
+    clock_zero_ns_.store(now - int64_t(tick_) * period_ns, std::memory_order_relaxed);
+  };
+  rebase();
   bool was_paused = false;
   while (!stop_.load(std::memory_order_relaxed)) {
     if (paused_.load(std::memory_order_relaxed)) {
       was_paused = true;
+      clock_zero_ns_.store(now_ns() - int64_t(tick_) * period_ns, std::memory_order_relaxed);  // clock frozen
       if (step_requests_.load(std::memory_order_relaxed) > 0) {
         step_requests_.fetch_sub(1, std::memory_order_relaxed);
         if (tick_once()) publish_snapshot();
@@ -118,13 +151,17 @@ void SimThread::loop() {
       continue;
     }
     if (was_paused) {  // paused time is neither late nor skipped: restart the schedule now
-      schedule.rebase(now_ns());
+      rebase();
       step_requests_.store(0, std::memory_order_relaxed);  // single steps count only while paused
       was_paused = false;
     }
     const int64_t wake = now_ns();
     const TickScheduler::Wake w = schedule.on_wake(wake);
     counters_.skipped_ticks += w.skipped;
+    // Skipped ticks are wall time the sim did not simulate: the runtime clock moves on without them, so
+    // live samples keep landing on the ticks that do run.
+    if (w.skipped > 0)
+      clock_zero_ns_.fetch_add(int64_t(w.skipped) * period_ns, std::memory_order_relaxed);
     uint64_t ran = 0;
     for (uint64_t j = 0; j < w.run; ++j) {
       const int64_t start = j == 0 ? wake : now_ns();
@@ -144,26 +181,84 @@ void SimThread::loop() {
   }
 }
 
+void SimThread::loop_free_wheel() {
+  counters_.priority = uint8_t(apply_priority(config_.priority));
+  uint64_t since_publish = 0;
+  while (!stop_.load(std::memory_order_relaxed)) {
+    const uint32_t seen = wake_.load(std::memory_order_acquire);
+    if (tick_once()) {
+      // Publish at least every 16 ticks, and always before waiting: a reader waiting for tick N then
+      // finds exactly the snapshot of tick N.
+      if (++since_publish >= 16) publish_snapshot(), since_publish = 0;
+      continue;
+    }
+    if (since_publish > 0 || published_tick_.load(std::memory_order_relaxed) != tick_)
+      publish_snapshot(), since_publish = 0;
+    ++counters_.input_stalls;
+    wake_.wait(seen, std::memory_order_acquire);  // until set_input_horizon or stop
+  }
+}
+
+void SimThread::log_input(const StreamRecord& r) {
+  if (input_log_ && !input_log_->push(r)) ++counters_.input_log_dropped;
+}
+
+void SimThread::apply_pose(Device d, const PoseSample& raw) {
+  if (input_log_) {
+    StreamRecord r;
+    r.tick = tick_;
+    r.sample = raw;
+    log_input(r);
+  }
+  PoseSample s = raw;
+  if (config_.condition_poses && conditioner_.condition(s) != ConditionVerdict::Accepted) {
+    ++counters_.poses_conditioned_out;
+    return;
+  }
+  if (!world_.submit_pose(s)) return;  // rejected and counted by the world
+  last_pose_[size_t(d)] = s;
+  pose_seen_[size_t(d)] = true;
+}
+
 bool SimThread::tick_once() {
   if (config_.lockstep && horizon_.load(std::memory_order_acquire) <= tick_) return false;
 
   // Inputs due at this boundary: poses first (by device, oldest first), then events in queue order.
   const double boundary_time = double(tick_) / config_.tick_hz;
-  for (int d = 0; d < kDeviceCount; ++d) {
-    counters_.poses_applied += poses_.consume(Device(d), boundary_time, [&](const PoseSample& s) {
-      if (!world_.submit_pose(s)) return;  // rejected and counted by the world
-      last_pose_[size_t(d)] = s;
-      pose_seen_[size_t(d)] = true;
-    });
-  }
+  for (int d = 0; d < kDeviceCount; ++d)
+    counters_.poses_applied +=
+        poses_.consume(Device(d), boundary_time, [&](const PoseSample& s) { apply_pose(Device(d), s); });
   while (const SimEvent* e = events_.front()) {
     if (e->tick > tick_) break;
     if (e->tick < tick_) ++counters_.events_late;
     const EventResult r = apply_event(world_, *e, config_.parameter_hook);
     const size_t hand = size_t(e->hand) & 1u;
-    if (e->kind == SimEventKind::Grab) grabbing_[hand] = r.grabbed > 0;
-    if (e->kind == SimEventKind::Release) grabbing_[hand] = false;
-    if (e->kind == SimEventKind::Reset) grabbing_ = {false, false};
+    StreamRecord rec;
+    rec.tick = tick_;
+    rec.sample.device = hand_device(e->hand);
+    switch (e->kind) {
+      case SimEventKind::Grab:
+        grabbing_[hand] = r.grabbed > 0;
+        ++(r.grabbed > 0 ? counters_.grabs : counters_.grab_misses);
+        rec.kind = StreamRecordKind::Grab;
+        rec.sample.pose = e->pose;
+        rec.radius = e->radius;
+        log_input(rec);
+        break;
+      case SimEventKind::Release:
+        grabbing_[hand] = false;
+        ++counters_.releases;
+        rec.kind = StreamRecordKind::Release;
+        log_input(rec);
+        break;
+      case SimEventKind::Reset:
+        grabbing_ = {false, false};
+        conditioner_.reset();
+        rec.kind = StreamRecordKind::Reset;
+        log_input(rec);
+        break;
+      case SimEventKind::SetParameter: break;  // runtime tuning, not part of a recording
+    }
     ++(r.applied ? counters_.events_applied : counters_.events_unhandled);
     events_.pop();
   }
@@ -171,6 +266,14 @@ bool SimThread::tick_once() {
   const auto t0 = Clock::now();
   world_.step();
   step_hist_.record(ms_between(t0, Clock::now()));
+  meter_.observe(world_.model(), world_.state());
+  if (const SelfCollision* sc = world_.self_collision()) {
+    const SelfCollisionStats& st = sc->stats();
+    counters_.self_contacts_max = std::max(counters_.self_contacts_max, st.vertex_triangle + st.edge_edge);
+    counters_.self_zones_max = std::max(counters_.self_zones_max, st.zones);
+  }
+  if (config_.debug_tick_sleep_ms > 0)
+    std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(config_.debug_tick_sleep_ms));
   ++tick_;
   ++counters_.ticks;
   ticks_done_.store(tick_, std::memory_order_release);
@@ -189,6 +292,9 @@ void SimThread::publish_snapshot() {
   s.stats = stats();
   snapshots_.publish();
   publish_hist_.record(ms_between(t0, Clock::now()));
+  published_tick_.store(tick_, std::memory_order_release);
+  publish_seq_.fetch_add(1, std::memory_order_release);
+  publish_seq_.notify_all();
 }
 
 TickStats SimThread::stats() const {
@@ -204,6 +310,7 @@ TickStats SimThread::stats() const {
   t.events_rejected = events_.rejected();
   t.poses_overwritten = poses_.overwritten();
   t.poses_invalid = world_.invalid_pose_count();
+  t.stream = meter_.summary();
   return t;
 }
 

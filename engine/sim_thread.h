@@ -11,15 +11,26 @@
 // until the producer declares its inputs complete (set_input_horizon), which makes the state a function
 // of the input stream alone. Times here are the runtime clock (tick / tick_hz), monotonic across Reset
 // events, which restart only the world's own state.
+//
+// Two ways to run: free-running on the wall clock (interactive modes: window, xr, --no-render), or
+// lockstep with free_wheel (offline modes: headless frames, record, replay, stress), where each tick runs
+// as soon as its inputs are complete, as fast as the CPU allows, on this same thread and code path.
+// Pose conditioning (engine/pose_conditioner.h) runs here too, on the samples as they apply, so every
+// mode conditions the same way; with an input log, every input the sim applied is handed back (raw, with
+// the tick it applied at) for recording, which makes a recording replay bit for bit in any mode.
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <thread>
 
 #include "engine/latency_histogram.h"
+#include "engine/pose_conditioner.h"
 #include "engine/pose_mailbox.h"
+#include "engine/pose_stream.h"
 #include "engine/sim_event.h"
 #include "engine/snapshot.h"
+#include "engine/stream_metrics.h"
 #include "engine/spsc_queue.h"
 #include "engine/tick_scheduler.h"
 #include "engine/triple_buffer.h"
@@ -47,6 +58,11 @@ struct SimThreadConfig {
   uint64_t max_catch_up = 4;  // ticks run per wake at most; further due ticks are skipped and counted
   size_t event_capacity = 1024;  // lockstep: must exceed the events stamped for any one tick
   bool lockstep = false;      // step tick N only once set_input_horizon(> N) was called
+  bool free_wheel = false;    // lockstep only: no clock; a tick runs as soon as its inputs are complete
+  bool condition_poses = true;          // poses pass the conditioner before the world (off: world checks only)
+  ConditionerConfig conditioning;
+  size_t input_log_capacity = 0;        // > 0: every applied input goes to input_log() (for recording)
+  double debug_tick_sleep_ms = 0;       // test/debug only: each tick also sleeps this long (a slow sim)
   SimPriority priority = SimPriority::Normal;  // not permitted: falls back realtime -> high -> normal
   ParameterHook parameter_hook;
   TickHook tick_hook;
@@ -80,7 +96,20 @@ class SimThread {
   bool push_event(const SimEvent& event) { return events_.push(event); }
   void push_pose(const PoseSample& sample) { poses_.push(sample); }
   // Lockstep: every input for ticks < tick (pose times < tick / tick_hz) has been pushed.
-  void set_input_horizon(uint64_t tick) { horizon_.store(tick, std::memory_order_release); }
+  void set_input_horizon(uint64_t tick) {
+    horizon_.store(tick, std::memory_order_release);
+    wake_.fetch_add(1, std::memory_order_release);
+    wake_.notify_one();
+  }
+  // Blocks until `tick` ticks are done and the snapshot of that tick (or a later one) is published, or the
+  // thread stopped. Returns ticks().
+  uint64_t wait_published(uint64_t tick) const;
+  // The runtime clock now (s): the sim time the fixed-tick schedule is at on the wall clock. Frozen
+  // while paused. Live front ends stamp pose samples with it.
+  double clock_now() const;
+
+  // --- input log reader (one thread; only with input_log_capacity > 0)
+  SpscQueue<StreamRecord>* input_log() { return input_log_.get(); }
 
   // --- snapshot reader (one thread)
   SnapshotBuffer& snapshots() { return snapshots_; }
@@ -88,6 +117,7 @@ class SimThread {
 
   // --- any thread
   uint64_t ticks() const { return ticks_done_.load(std::memory_order_acquire); }
+  uint64_t published_ticks() const { return published_tick_.load(std::memory_order_acquire); }
   double tick_hz() const { return config_.tick_hz; }
 
   // --- while not running
@@ -96,9 +126,13 @@ class SimThread {
   uint64_t run_ticks(uint64_t n);
   const World& world() const { return world_; }
   TickStats stats() const;
+  const PoseConditioner& conditioner() const { return conditioner_; }
 
  private:
   void loop();
+  void loop_free_wheel();
+  void apply_pose(Device d, const PoseSample& raw);
+  void log_input(const StreamRecord& r);
   bool tick_once();  // false: lockstep stall, nothing done
   void publish_snapshot();
 
@@ -109,15 +143,23 @@ class SimThread {
   SpscQueue<SimEvent> events_;
   PoseMailbox poses_;
   alignas(64) std::atomic<uint64_t> horizon_{0};
+  std::atomic<uint32_t> wake_{0};  // bumped by set_input_horizon and stop: the free-wheel loop waits on it
   std::atomic<bool> stop_{false}, paused_{false};
   std::atomic<uint64_t> step_requests_{0};
   std::atomic<uint64_t> ticks_done_{0};
+  std::atomic<uint64_t> published_tick_{0};   // tick of the newest published snapshot
+  std::atomic<uint32_t> publish_seq_{0};      // bumped by every publish and by stop: wait_published waits on it
+  std::atomic<bool> started_{false};
+  std::atomic<int64_t> clock_zero_ns_{0};  // steady-clock ns at which the runtime clock read 0
+  std::unique_ptr<SpscQueue<StreamRecord>> input_log_;
   std::thread thread_;
 
   // Sim-thread state.
   uint64_t tick_ = 0;  // runtime tick count (never reset; a Reset event restarts only the world)
   TickStats counters_;
   LatencyHistogram step_hist_, lateness_hist_, publish_hist_;
+  PoseConditioner conditioner_;
+  StreamMeter meter_;
   std::array<PoseSample, kDeviceCount> last_pose_{};
   std::array<bool, kDeviceCount> pose_seen_{};
   std::array<bool, 2> grabbing_{};

@@ -8,6 +8,8 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "engine/stream_metrics.h"
+
 namespace weft {
 
 struct ClothModel;
@@ -45,6 +47,14 @@ struct TickStats {
   uint64_t poses_overwritten = 0; // pose samples replaced before the sim read them
   uint64_t poses_invalid = 0;     // pose samples the world rejected (NaN, non-unit quaternion, ...)
   uint64_t input_stalls = 0;      // lockstep: wakes that waited for the input horizon
+  uint64_t poses_conditioned_out = 0;  // pose samples the conditioner rejected (outliers, bad quaternions, ...)
+  uint64_t grabs = 0;             // grab events that caught at least one vertex
+  uint64_t grab_misses = 0;       // grab events that caught nothing
+  uint64_t releases = 0;          // release events
+  uint64_t input_log_dropped = 0; // applied inputs the input log had no room for (the recording is incomplete)
+  StreamMetrics stream;           // strain, energy and speed over the whole run
+  uint64_t self_contacts_max = 0; // most self-collision contacts (vertex-triangle + edge-edge) in one tick
+  uint64_t self_zones_max = 0;    // most impact zones in one tick
   uint8_t priority = 0;           // scheduling class the sim thread got (SimPriority: 0 normal, 1 high, 2 realtime)
 };
 

@@ -39,7 +39,7 @@ void fill_snapshot(const World& world, ClothSnapshot& snapshot) {
   snapshot.position = state.position;  // same size: copies without allocating
   compute_vertex_normals(state.position, model.triangle, snapshot.normal);
   compute_vertex_strain(model, state.position, snapshot.strain);
-  for (size_t i = 0; i < n; ++i) snapshot.grasped[i] = (model.pinned[i] || state.kinematic[i]) ? 4 : 0;
+  world.grasp_mask(snapshot.grasped.data());  // bit 0 left hand, bit 1 right hand, bit 2 tracker or pin
 }
 
 }  // namespace weft

@@ -15,8 +15,8 @@ void compute_vertex_normals(const std::vector<glm::vec3>& position,
 // larger in magnitude, the most compressed): what the strain heat map shows.
 void compute_vertex_strain(const ClothModel& model, const std::vector<glm::vec3>& position, std::vector<float>& strain);
 
-// Everything a snapshot needs from the world; hands/trackers untouched; grasped = bit 2 for pinned or
-// kinematic vertices, hand bits cleared.
+// Everything a snapshot needs from the world, grasp bits included (World::grasp_mask); hand and tracker
+// gizmos untouched (the sim thread fills them from the poses it applied).
 void fill_snapshot(const World& world, ClothSnapshot& snapshot);
 
 }  // namespace weft

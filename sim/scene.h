@@ -32,6 +32,7 @@ struct Scene {
   std::vector<TrackerAttachment> trackers;
   std::vector<std::pair<uint32_t, uint32_t>> seams;
   std::array<Pose, 2> hand_start;                // left, right: where the hands start (for the runtime)
+  Pose stage;                                    // where the user stands (XR: the stage origin), y = floor
   float grasp_radius = 0.04f;                    // radius a grab takes, m
   WorldConfig world;
 };

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "engine/headless_demo.h"
+#include "engine/scripted_session.h"
 #include "engine/offscreen_target.h"
 #include "engine/renderer.h"
 #include "engine/vulkan_context.h"
@@ -45,13 +45,12 @@ glm::vec2 to_pixel(const RenderView& view, glm::vec3 p) { return glm::vec2(proje
 
 TEST_CASE("default scene renders the cloth where it projects and background elsewhere" *
           doctest::skip(!test::vulkan_available())) {
-  HeadlessDemo demo;
-  ClothSnapshot snap;
-  demo.snapshot(snap);
+  ScriptedSession demo;
+  ClothSnapshot snap = demo.snapshot();
   VulkanContext ctx(test::validated_options());
   ctx.create_device();
   REQUIRE(ctx.validation_enabled());
-  Renderer renderer(ctx, OffscreenTarget::kFormat, make_snapshot_mesh(demo.world().model()), demo.scene().props);
+  Renderer renderer(ctx, OffscreenTarget::kFormat, demo.runtime().mesh(), demo.scene().props);
   OffscreenTarget target(ctx, {kW, kH});
   const RenderView view = demo.scene().camera.view(float(kW) / kH);
   RenderSettings strain;
@@ -93,38 +92,37 @@ TEST_CASE("default scene renders the cloth where it projects and background else
 }
 
 TEST_CASE("lifting two corners raises the cloth's silhouette" * doctest::skip(!test::vulkan_available())) {
-  HeadlessDemo demo;
+  ScriptedSession demo;
   VulkanContext ctx(test::validated_options());
   ctx.create_device();
-  Renderer renderer(ctx, OffscreenTarget::kFormat, make_snapshot_mesh(demo.world().model()), demo.scene().props);
+  Renderer renderer(ctx, OffscreenTarget::kFormat, demo.runtime().mesh(), demo.scene().props);
   OffscreenTarget target(ctx, {kW, kH});
   const RenderView view = demo.scene().camera.view(float(kW) / kH);
   RenderSettings strain;
   strain.strain_view = true;
-  ClothSnapshot snap;
-  demo.snapshot(snap);
+  ClothSnapshot snap = demo.snapshot();
   const Silhouette rest = cloth_silhouette(target.render(renderer, snap, view, strain));
 
   demo.advance_to(TwoHandScript::kLiftEnd);  // both near corners held and lifted ~0.55 m
-  demo.snapshot(snap);
-  REQUIRE(!demo.input().held(Hand::Left).empty());
-  REQUIRE(!demo.input().held(Hand::Right).empty());
+  snap = demo.snapshot();
+  REQUIRE(!demo.held(Hand::Left).empty());
+  REQUIRE(!demo.held(Hand::Right).empty());
   const std::vector<uint8_t> lifted_px = target.render(renderer, snap, view, strain);
   const Silhouette lifted = cloth_silhouette(lifted_px);
 
   // The lifted corners are drawn where there was only background, well above the old top edge.
-  const glm::vec2 hand = to_pixel(view, demo.input().hand_pose(Hand::Left).position);
+  const glm::vec2 hand = to_pixel(view, demo.hand_position(Hand::Left));
   CHECK(lifted.min_y < rest.min_y - 15);
   CHECK(int(hand.y) < rest.min_y);
   // Between the hands, just below their line, the cloth hangs like a curtain.
-  const glm::vec2 mid = 0.5f * (hand + to_pixel(view, demo.input().hand_pose(Hand::Right).position));
+  const glm::vec2 mid = 0.5f * (hand + to_pixel(view, demo.hand_position(Hand::Right)));
   bool cloth_below_hands = false;
   for (int dy = 2; dy < 30 && !cloth_below_hands; ++dy)
     cloth_below_hands = is_cloth_green(pixel(lifted_px, int(mid.x), int(mid.y) + dy));
   CHECK(cloth_below_hands);
   CHECK(!is_cloth_green(pixel(lifted_px, int(mid.x), int(mid.y) - 12)));  // and sky above them
   // Grasped vertices carry the left hand's bit.
-  CHECK(snap.grasped[demo.input().held(Hand::Left)[0]] == 1);
+  CHECK(snap.grasped[demo.held(Hand::Left)[0]] == 1);
   CHECK(ctx.validation_errors() == 0);
 }
 

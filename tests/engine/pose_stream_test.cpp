@@ -11,7 +11,7 @@ namespace weft {
 namespace {
 
 const std::string kHeader =
-    R"({"format":"weft-pose-stream","version":1,"scene":"table","quads":8,"cloth_size":0.5,"tick_hz":240})" "\n";
+    R"({"format":"weft-pose-stream","version":2,"scene":"table","scene_file":"assets/scenes/table.json","scene_hash":"00000000000000ff","solver":"cg","tick_hz":240})" "\n";
 const std::string kPose =
     R"({"tick":0,"type":"pose","device":"left","t":0,"p":[0,1,0],"q":[1,0,0,0],"valid":true})" "\n";
 const std::string kEnd = R"({"type":"end","ticks":10,"records":1,"hash":"00000000000000ab"})" "\n";
@@ -33,7 +33,10 @@ size_t error_line(const std::string& text, std::string* problem = nullptr) {
 TEST_CASE("pose stream: a written stream reads back exactly, NaN and Inf included") {
   const std::string path = std::string(WEFT_BINARY_DIR) + "/pose_stream_test.jsonl";
   PoseStreamHeader h;
-  h.quads = 12;
+  h.scene = "tracker corner";
+  h.scene_file = "assets/scenes/tracker_corner.json";
+  h.scene_hash = 0x0123456789abcdefull;
+  h.solver = "approx";
   {
     PoseStreamWriter w(path, h);
     StreamRecord r;
@@ -58,7 +61,10 @@ TEST_CASE("pose stream: a written stream reads back exactly, NaN and Inf include
     w.finish({20, 0xdeadbeef12345678ull});
   }
   const PoseStream s = read_pose_stream(path);
-  CHECK(s.header.quads == 12);
+  CHECK(s.header.scene == "tracker corner");
+  CHECK(s.header.scene_file == "assets/scenes/tracker_corner.json");
+  CHECK(s.header.scene_hash == 0x0123456789abcdefull);
+  CHECK(s.header.solver == "approx");
   REQUIRE(s.records.size() == 4);
   const StreamRecord& r = s.records[0];
   CHECK(r.tick == 3);
@@ -106,8 +112,13 @@ TEST_CASE("pose stream: every corrupt or truncated file is reported with its lin
   CHECK(error_line(kHeader + kPose + kEnd + kPose) == 4);             // content after the end
   CHECK(error_line(kHeader + kPose + kPose + kEnd, &problem) == 4);   // record count mismatch
   CHECK(error_line(kHeader + kPose + R"({"type":"end","ticks":10,"records":1,"hash":"xyz"})" "\n") == 3);
-  CHECK(error_line(R"({"format":"weft-pose-stream","version":2,"scene":"table","quads":8,"cloth_size":0.5,"tick_hz":240})" "\n" + kEnd) == 1);
-  CHECK(error_line(R"({"format":"weft-pose-stream","version":1,"scene":"table","quads":8,"cloth_size":0.5,"tick_hz":5})" "\n" + kEnd) == 1);
+  CHECK(error_line(R"({"format":"weft-pose-stream","version":3,"scene":"table","scene_file":"","scene_hash":"ff","solver":"cg","tick_hz":240})" "\n" + kEnd) == 1);
+  CHECK(error_line(R"({"format":"weft-pose-stream","version":2,"scene":"table","scene_file":"","scene_hash":"ff","solver":"cg","tick_hz":5})" "\n" + kEnd) == 1);
+  CHECK(error_line(R"({"format":"weft-pose-stream","version":2,"scene":"table","scene_file":"","scene_hash":"zz","solver":"cg","tick_hz":240})" "\n" + kEnd, &problem) == 1);
+  CHECK(problem.find("scene_hash") != std::string::npos);
+  // A version 1 stream (before streams named their scene) is refused with a reason.
+  CHECK(error_line(R"({"format":"weft-pose-stream","version":1,"scene":"table","quads":8,"cloth_size":0.5,"tick_hz":240})" "\n" + kEnd, &problem) == 1);
+  CHECK(problem.find("record it again") != std::string::npos);
 }
 
 }  // namespace weft

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "engine/headless_demo.h"
+#include "engine/runtime.h"
 #include "engine/offscreen_target.h"
 #include "engine/renderer.h"
 #include "engine/snapshot_builder.h"
@@ -14,10 +14,10 @@ namespace weft {
 
 TEST_CASE("renderer rejects a snapshot whose vertex count differs from the mesh" *
           doctest::skip(!test::vulkan_available())) {
-  HeadlessDemo demo;
+  const World world = build_world(builtin_table_scene());
   VulkanContext ctx(test::validated_options());
   ctx.create_device();
-  Renderer renderer(ctx, OffscreenTarget::kFormat, make_snapshot_mesh(demo.world().model()), demo.scene().props);
+  Renderer renderer(ctx, OffscreenTarget::kFormat, make_snapshot_mesh(world.model()), SceneProps{});
   ClothSnapshot snap;
   snap.resize(renderer.vertex_count() + 1);
   CHECK_THROWS_AS(renderer.upload(0, snap), std::invalid_argument);
@@ -27,32 +27,33 @@ TEST_CASE("renderer rejects a snapshot whose vertex count differs from the mesh"
 
 TEST_CASE("renderer takes the depth format targets bring, and refuses one it cannot render depth into" *
           doctest::skip(!test::vulkan_available())) {
-  HeadlessDemo demo;
+  const World world = build_world(builtin_table_scene());
   VulkanContext ctx(test::validated_options());
   ctx.create_device();
-  const SnapshotMesh mesh = make_snapshot_mesh(demo.world().model());
-  Renderer chosen(ctx, OffscreenTarget::kFormat, mesh, demo.scene().props);
+  const SnapshotMesh mesh = make_snapshot_mesh(world.model());
+  const SceneProps props;
+  Renderer chosen(ctx, OffscreenTarget::kFormat, mesh, props);
   CHECK(Renderer::depth_attachment_supported(ctx.physical_device(), chosen.depth_format()));
   CHECK(chosen.depth_format() == Renderer::kDepthFormats[0]);  // D32_SFLOAT on every desktop driver
-  Renderer given(ctx, OffscreenTarget::kFormat, mesh, demo.scene().props, 2, VK_FORMAT_D16_UNORM);
+  Renderer given(ctx, OffscreenTarget::kFormat, mesh, props, 2, VK_FORMAT_D16_UNORM);
   CHECK(given.depth_format() == VK_FORMAT_D16_UNORM);
-  CHECK_THROWS_AS(Renderer(ctx, OffscreenTarget::kFormat, mesh, demo.scene().props, 2, VK_FORMAT_R8G8B8A8_UNORM),
+  CHECK_THROWS_AS(Renderer(ctx, OffscreenTarget::kFormat, mesh, props, 2, VK_FORMAT_R8G8B8A8_UNORM),
                   std::runtime_error);
   CHECK(ctx.validation_errors() == 0);
 }
 
 TEST_SUITE("validation") {
   TEST_CASE("frame time at 1280x720 with a 16k-vertex cloth" * doctest::skip(!test::vulkan_available())) {
-    TableSceneSpec spec;
-    spec.quads = 126;  // 127^2 = 16129 vertices
-    HeadlessDemo demo(spec);
+    const World world = build_world(hanging_grid_scene(126));  // 127^2 = 16129 vertices
     VulkanContext ctx(VulkanContextOptions{});  // no validation: it would dominate the timing
     ctx.create_device();
-    Renderer renderer(ctx, OffscreenTarget::kFormat, make_snapshot_mesh(demo.world().model()), demo.scene().props);
+    Renderer renderer(ctx, OffscreenTarget::kFormat, make_snapshot_mesh(world.model()), SceneProps{});
     OffscreenTarget target(ctx, {1280, 720});
-    const RenderView view = demo.scene().camera.view(1280.f / 720.f);
+    OrbitCamera camera;
+    camera.target = glm::vec3(0.f, 1.f, 0.f);
+    const RenderView view = camera.view(1280.f / 720.f);
     ClothSnapshot snap;
-    demo.snapshot(snap);
+    fill_snapshot(world, snap);
     std::vector<double> ms;
     for (int f = 0; f < 40; ++f) {
       const auto t0 = std::chrono::steady_clock::now();

@@ -3,24 +3,25 @@
 #include <algorithm>
 #include <string>
 
-#include "engine/headless_demo.h"
+#include "engine/scripted_session.h"
 #include "sim/intersection_count.h"
 
 namespace weft {
 
 TEST_CASE("scripted two-hand demo: grabs both corners, lifts, releases, and the cloth lands on the table") {
-  HeadlessDemo demo;
+  ScriptedSession demo;
   const float top = demo.scene().props.floor_height + demo.scene().props.table->top_height;
   demo.advance_to(TwoHandScript::kGrabTime + 0.05);
-  CHECK(!demo.input().held(Hand::Left).empty());
-  CHECK(!demo.input().held(Hand::Right).empty());
+  CHECK(!demo.held(Hand::Left).empty());
+  CHECK(!demo.held(Hand::Right).empty());
   demo.advance_to(TwoHandScript::kLiftEnd);
   const uint32_t corner = demo.scene().near_corners[0];
-  CHECK(demo.world().state().position[corner].y > top + 0.45f);
+  CHECK(demo.snapshot().position[corner].y > top + 0.45f);
   CHECK(std::string(TwoHandScript::phase(2.0)) == "shake");
   demo.advance_to(TwoHandScript::kShakeEnd + 0.05);
-  CHECK(demo.input().held(Hand::Left).empty());
+  CHECK(demo.held(Hand::Left).empty());
   demo.advance_to(TwoHandScript::kEnd + 1.5);
+  demo.finish();
   // Fallen and settled: the highest vertex is back near the table top and most of the cloth rests on it.
   float max_y = -1e9f;
   int on_table = 0;
@@ -44,18 +45,15 @@ TEST_CASE("scripted two-hand demo: grabs both corners, lifts, releases, and the 
 // About 20 s: validation suite (no comma in the name: doctest filters split on it).
 TEST_SUITE("validation") {
 TEST_CASE("scripted two-hand demo on table.json with self-collision on stays bounded and falls") {
-  TableSceneSpec spec;
-  spec.scene_file = std::string(WEFT_SOURCE_DIR) + "/assets/scenes/table.json";
-  HeadlessDemo demo(spec);
+  RuntimeOptions options;
+  options.scene_file = std::string(WEFT_SOURCE_DIR) + "/assets/scenes/table.json";
+  ScriptedSession demo(options);
+  demo.advance_to(TwoHandScript::kEnd + 1.5);  // 1.5 s after the script: settled
+  demo.finish();
   REQUIRE(demo.world().self_collision() != nullptr);
-  float max_speed = 0.f;
-  uint64_t max_contacts = 0;
-  for (double t = 0.1; t <= TwoHandScript::kEnd + 1.5 + 1e-9; t += 0.1) {  // 1.5 s after the script: settled
-    demo.advance_to(t);
-    for (const glm::vec3& v : demo.world().state().velocity) max_speed = std::max(max_speed, glm::length(v));
-    const SelfCollisionStats& st = demo.world().self_collision()->stats();
-    max_contacts = std::max(max_contacts, st.vertex_triangle + st.edge_edge);
-  }
+  const TickStats stats = demo.runtime().stats();
+  const double max_speed = stats.stream.vertex_speed_peak;
+  const uint64_t max_contacts = stats.self_contacts_max;
   const float top = demo.scene().props.floor_height + demo.scene().props.table->top_height;
   float max_y = -1e9f, min_y = 1e9f;
   for (const glm::vec3& p : demo.world().state().position) {

@@ -11,7 +11,11 @@ namespace weft {
 
 TEST_CASE("replay: a recorded session replays to the recorded hash, twice in a row, noise changes it") {
   const std::string path = std::string(WEFT_BINARY_DIR) + "/stream_replay_test.jsonl";
-  const RecordResult rec = record_scripted_session(path, 1.0, 240, noise_profile("all"), 3);
+  RecordOptions ro;
+  ro.seconds = 1.0;
+  ro.noise = noise_profile("all");
+  ro.seed = 3;
+  const RecordResult rec = record_scripted_session(path, ro);
   CHECK(rec.ticks == 240);
   CHECK(rec.records > 400);
   const PoseStream stream = read_pose_stream(path);
@@ -21,7 +25,9 @@ TEST_CASE("replay: a recorded session replays to the recorded hash, twice in a r
   CHECK(a.hash == rec.hash);
   CHECK(b.hash == rec.hash);
   CHECK(a.ticks == 240);
-  CHECK(a.conditioner_rejected > 0);  // the recorded noise included NaN bursts and spikes
+  CHECK(a.stats.poses_conditioned_out > 0);  // the recorded noise included NaN bursts and spikes
+  CHECK(a.stats.poses_conditioned_out == rec.stats.poses_conditioned_out);
+  CHECK(a.stats.stream.edge_strain_max == rec.stats.stream.edge_strain_max);
   CHECK(a.finite);
   ReplayOptions noisy;
   noisy.noise = noise_profile("jitter10");

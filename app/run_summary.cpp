@@ -1,0 +1,81 @@
+#include "app/run_summary.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+namespace weft::app {
+
+std::string hex64(uint64_t v) {
+  char s[17];
+  std::snprintf(s, sizeof s, "%016" PRIx64, v);
+  return s;
+}
+
+nlohmann::json stream_summary(const TickStats& st) {
+  return {{"edge_strain_max", st.stream.edge_strain_max},
+          {"edge_strain_p99", st.stream.edge_strain_p99},
+          {"kinetic_energy_peak_j", st.stream.kinetic_energy_peak},
+          {"vertex_speed_peak_m_s", st.stream.vertex_speed_peak},
+          {"nonfinite_ticks", st.stream.nonfinite_ticks},
+          {"grabs", st.grabs},
+          {"grab_misses", st.grab_misses},
+          {"releases", st.releases},
+          {"poses_applied", st.poses_applied},
+          {"poses_rejected", st.poses_invalid + st.poses_conditioned_out},
+          {"poses_rejected_conditioning", st.poses_conditioned_out},
+          {"poses_rejected_world", st.poses_invalid},
+          {"poses_overwritten", st.poses_overwritten},
+          {"events_applied", st.events_applied},
+          {"events_late", st.events_late},
+          {"events_rejected", st.events_rejected}};
+}
+
+nlohmann::json run_summary(const std::string& mode, const Runtime& runtime, const FrameStats& frames) {
+  const TickStats st = runtime.stats();
+  const SceneInfo& scene = runtime.scene();
+  auto hist = [](const LatencyHistogram& h) {
+    return nlohmann::json{{"p50", h.percentile(0.5)}, {"p99", h.percentile(0.99)}, {"max", h.max()}};
+  };
+  return {
+      {"mode", mode},
+      {"scene", scene.name},
+      {"scene_file", scene.file},
+      {"solver", scene.solver},
+      {"tick_hz", scene.tick_hz},
+      {"vertices", scene.vertices},
+      {"sim_priority", sim_priority_name(SimPriority(st.priority))},
+      {"ticks", st.ticks},
+      {"sim_time_s", double(st.ticks) / scene.tick_hz},
+      {"skipped_ticks", st.skipped_ticks},
+      {"step_ms", {{"p50", st.step_ms_p50}, {"p99", st.step_ms_p99}, {"max", st.step_ms_max}}},
+      {"lateness_ms", {{"p50", st.lateness_ms_p50}, {"p99", st.lateness_ms_p99}, {"max", st.lateness_ms_max}}},
+      {"publish_ms", {{"p50", st.publish_ms_p50}, {"p99", st.publish_ms_p99}}},
+      {"frames", frames.frames},
+      {"wall_s", frames.wall_s},
+      {"fps", frames.wall_s > 0 && frames.frames > 1 ? double(frames.frames - 1) / frames.wall_s : 0.0},
+      {"frame_ms", hist(frames.frame_ms)},
+      {"lag_ms", hist(frames.lag_ms)},
+      {"stream", stream_summary(st)},
+      {"state_hash", hex64(runtime.world().state_hash())},
+  };
+}
+
+void print_run_summary(const nlohmann::json& j) {
+  const auto& s = j["stream"];
+  std::fprintf(stderr,
+               "weft: %s on '%s' (%s, %zu vertices): %llu ticks, step p99 %.3f ms, lateness p99 %.3f ms, "
+               "%llu skipped; %llu frames, frame p99 %.1f ms\n"
+               "weft: max edge strain %.1f %% (p99 %.1f %%), peak kinetic energy %.3g J, peak speed %.2f m/s, "
+               "%llu grabs (%llu caught nothing), %llu poses rejected\n",
+               j["mode"].get<std::string>().c_str(), j["scene"].get<std::string>().c_str(),
+               j["solver"].get<std::string>().c_str(), j["vertices"].get<size_t>(),
+               (unsigned long long)j["ticks"].get<uint64_t>(), j["step_ms"]["p99"].get<double>(),
+               j["lateness_ms"]["p99"].get<double>(), (unsigned long long)j["skipped_ticks"].get<uint64_t>(),
+               (unsigned long long)j["frames"].get<uint64_t>(), j["frame_ms"]["p99"].get<double>(),
+               100 * s["edge_strain_max"].get<double>(), 100 * s["edge_strain_p99"].get<double>(),
+               s["kinetic_energy_peak_j"].get<double>(), s["vertex_speed_peak_m_s"].get<double>(),
+               (unsigned long long)s["grabs"].get<uint64_t>(), (unsigned long long)s["grab_misses"].get<uint64_t>(),
+               (unsigned long long)s["poses_rejected"].get<uint64_t>());
+}
+
+}  // namespace weft::app

@@ -1,0 +1,22 @@
+#pragma once
+// The statistics every mode of `weft run` (and record/replay) reports, under the same keys
+// (README "Run statistics"): the sim thread's tick timing and inputs, the front end's frames, and the
+// stream metrics of the session.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/frame_stats.h"
+#include "engine/runtime.h"
+
+namespace weft::app {
+
+// Call after runtime.stop(). Mode-specific keys are added by the caller.
+nlohmann::json run_summary(const std::string& mode, const Runtime& runtime, const FrameStats& frames);
+// The stream metrics and input counters alone (replay, stress).
+nlohmann::json stream_summary(const TickStats& stats);
+// A short human summary of the same on stderr.
+void print_run_summary(const nlohmann::json& summary);
+std::string hex64(uint64_t v);
+
+}  // namespace weft::app

@@ -1,0 +1,40 @@
+#pragma once
+// The scene's scripted two-hand demo on the runtime in lockstep, advanced by sim time from one thread:
+// what headless frame rendering, the render tests and the demo validations drive. The state is read
+// through snapshots (the sim thread owns the world) until finish(), after which world() is readable.
+#include <memory>
+#include <vector>
+
+#include "engine/runtime.h"
+#include "engine/scripted_manipulation.h"
+
+namespace weft {
+
+class ScriptedSession {
+ public:
+  // options.lockstep is forced on. Throws like Runtime's constructor.
+  explicit ScriptedSession(RuntimeOptions options = {});
+
+  // Feeds the script and runs the sim up to sim time t (s, rounded to a tick); t only grows.
+  void advance_to(double t);
+  // The newest snapshot (the state at the last advance_to).
+  const ClothSnapshot& snapshot() const { return snapshot_; }
+  double time() const { return snapshot_.sim_time; }
+  // Vertices the hand holds (the snapshot's grasp bits) and where the hand is.
+  std::vector<uint32_t> held(Hand hand) const;
+  glm::vec3 hand_position(Hand hand) const { return snapshot_.hands[size_t(hand)].position; }
+
+  Runtime& runtime() { return *runtime_; }
+  const SceneInfo& scene() const { return runtime_->scene(); }
+  const TwoHandScript& script() const { return script_; }
+  // Stops the sim thread; the world can be read afterwards.
+  void finish() { runtime_->stop(); }
+  const World& world() const { return runtime_->world(); }
+
+ private:
+  std::unique_ptr<Runtime> runtime_;
+  TwoHandScript script_;
+  ClothSnapshot snapshot_;
+};
+
+}  // namespace weft

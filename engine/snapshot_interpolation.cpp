@@ -1,0 +1,38 @@
+#include "engine/snapshot_interpolation.h"
+
+#include <algorithm>
+
+namespace weft {
+
+double interpolate_snapshot(SnapshotBuffer& buffer, double t, ClothSnapshot& out) {
+  buffer.update();
+  if (!buffer.has_value()) return -1;
+  const ClothSnapshot& s = buffer.read_buffer();
+  const ClothSnapshot* prev = buffer.history(1);
+  double a = 1;
+  if (prev && s.sim_time > prev->sim_time) a = std::clamp((t - prev->sim_time) / (s.sim_time - prev->sim_time), 0.0, 1.0);
+  // Everything but the blended arrays is the newest's (copy-assign reuses out's storage: no allocation).
+  out.tick = s.tick;
+  out.hands = s.hands;
+  out.trackers = s.trackers;
+  out.stats = s.stats;
+  out.grasped = s.grasped;
+  out.strain = s.strain;
+  if (!prev || a >= 1.0) {
+    out.position = s.position;
+    out.normal = s.normal;
+    out.sim_time = s.sim_time;
+    return s.sim_time;
+  }
+  const float w = float(a);
+  for (size_t i = 0; i < s.position.size(); ++i) {
+    out.position[i] = glm::mix(prev->position[i], s.position[i], w);
+    const glm::vec3 n = glm::mix(prev->normal[i], s.normal[i], w);
+    const float len = glm::length(n);
+    out.normal[i] = len > 1e-12f ? n / len : s.normal[i];
+  }
+  out.sim_time = prev->sim_time + a * (s.sim_time - prev->sim_time);
+  return out.sim_time;
+}
+
+}  // namespace weft
