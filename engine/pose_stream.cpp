@@ -157,6 +157,15 @@ void PoseStreamWriter::write(const StreamRecord& r) {
       std::fprintf(f, ",\"type\":\"release\",\"hand\":\"%s\"", hand_name(r.sample.device));
       break;
     case StreamRecordKind::Reset: std::fputs(",\"type\":\"reset\"", f); break;
+    case StreamRecordKind::Attach:
+      std::fprintf(f, ",\"type\":\"attach\",\"device\":\"%s\"", device_name(r.sample.device));
+      put_pose(f, r.sample.pose);
+      std::fputs(",\"radius\":", f);
+      put_float(f, r.radius);
+      break;
+    case StreamRecordKind::Detach:
+      std::fprintf(f, ",\"type\":\"detach\",\"device\":\"%s\"", device_name(r.sample.device));
+      break;
   }
   std::fputs("}\n", f);
   ++records_;
@@ -262,6 +271,14 @@ PoseStream parse_pose_stream(std::istream& in, const std::string& name) {
       rec.sample.device = r.hand(j);
     } else if (type == "reset") {
       rec.kind = StreamRecordKind::Reset;
+    } else if (type == "attach") {
+      rec.kind = StreamRecordKind::Attach;
+      rec.sample.device = r.device(r.text(j, "device"));
+      rec.sample.pose = r.pose(j);
+      rec.radius = float(r.number(r.field(j, "radius"), "radius"));
+    } else if (type == "detach") {
+      rec.kind = StreamRecordKind::Detach;
+      rec.sample.device = r.device(r.text(j, "device"));
     } else {
       r.fail("unknown record type '" + type + "'");
     }

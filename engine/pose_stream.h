@@ -23,7 +23,7 @@ struct PoseStreamHeader {
   std::string source;           // free text: headless script, window, xr
 };
 
-enum class StreamRecordKind : uint8_t { Pose, Grab, Release, Reset };
+enum class StreamRecordKind : uint8_t { Pose, Grab, Release, Reset, Attach, Detach };
 
 // One line of the body: an input as it entered the pose path at tick `tick` (before the step of that tick).
 struct StreamRecord {

@@ -149,6 +149,22 @@ class Runtime::Input final : public InputSink {
     e.kind = SimEventKind::Reset;
     rt_.sim_->push_event(e);
   }
+  void attach(Device device, const Pose& pose, float radius) {
+    SimEvent e;
+    e.tick = event_tick();
+    e.kind = SimEventKind::Attach;
+    e.device = device;
+    e.pose = pose;
+    e.radius = radius;
+    rt_.sim_->push_event(e);
+  }
+  void detach(Device device) {
+    SimEvent e;
+    e.tick = event_tick();
+    e.kind = SimEventKind::Detach;
+    e.device = device;
+    rt_.sim_->push_event(e);
+  }
 
  private:
   // Lockstep: the tick being fed. Live: the first boundary at or after now (a later one if the sim is
@@ -214,6 +230,8 @@ Runtime::~Runtime() { sim_->stop(); }
 
 InputSink& Runtime::input() { return *input_; }
 void Runtime::reset() { input_->reset(); }
+void Runtime::attach(Device device, const Pose& pose, float radius) { input_->attach(device, pose, radius); }
+void Runtime::detach(Device device) { input_->detach(device); }
 
 void Runtime::begin_tick(uint64_t k) {
   if (!options_.lockstep) throw std::logic_error("begin_tick: the runtime is not in lockstep");

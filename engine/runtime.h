@@ -93,6 +93,9 @@ class Runtime {
   InputSink& input();
   // Resets the world (and the conditioning) at the next tick boundary.
   void reset();
+  // A tracker (or any device) clips onto the cloth near pose.position / lets go, at the next boundary.
+  void attach(Device device, const Pose& pose, float radius);
+  void detach(Device device);
   // Runtime clock (s): live modes stamp pose samples with it.
   double clock_now() const { return sim_->clock_now(); }
 

@@ -17,6 +17,14 @@ EventResult apply_event(World& world, const SimEvent& event, const ParameterHook
       world.reset();
       r.applied = true;
       break;
+    case SimEventKind::Attach:
+      r.grabbed = world.attach_near(event.device, event.pose, event.radius);
+      r.applied = true;
+      break;
+    case SimEventKind::Detach:
+      world.detach(event.device);
+      r.applied = true;
+      break;
     case SimEventKind::SetParameter:
       r.applied = hook.apply && hook.apply(world, event.parameter, event.value, hook.context);
       break;

@@ -10,14 +10,15 @@
 
 namespace weft {
 
-enum class SimEventKind : uint8_t { Grab, Release, Reset, SetParameter };
+enum class SimEventKind : uint8_t { Grab, Release, Reset, SetParameter, Attach, Detach };
 
 struct SimEvent {
   uint64_t tick = 0;  // applies at the boundary before this tick is stepped (runtime tick count)
   SimEventKind kind = SimEventKind::Reset;
   Hand hand = Hand::Left;  // Grab, Release
-  Pose pose;               // Grab: where the hand closes, world frame
-  float radius = 0.05f;    // Grab: capture radius, m
+  Device device = Device::Tracker0;  // Attach, Detach: the tracker (or any device) that clips on or off
+  Pose pose;               // Grab: where the hand closes; Attach: the device's pose (world frame)
+  float radius = 0.05f;    // Grab, Attach: capture radius, m
   uint32_t parameter = 0;  // SetParameter: id understood by the ParameterHook
   double value = 0;        // SetParameter: new value
 };
@@ -39,7 +40,7 @@ inline uint64_t tick_at_time(double t, double tick_hz) {
 
 struct EventResult {
   bool applied = false;   // false: a parameter nobody handles
-  size_t grabbed = 0;     // Grab: vertices now held
+  size_t grabbed = 0;     // Grab, Attach: vertices now held
 };
 
 // Applies one event to the world (the only place events touch it).

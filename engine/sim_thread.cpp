@@ -257,6 +257,19 @@ bool SimThread::tick_once() {
         rec.kind = StreamRecordKind::Reset;
         log_input(rec);
         break;
+      case SimEventKind::Attach:
+        ++(r.grabbed > 0 ? counters_.attaches : counters_.grab_misses);
+        rec.kind = StreamRecordKind::Attach;
+        rec.sample.device = e->device;
+        rec.sample.pose = e->pose;
+        rec.radius = e->radius;
+        log_input(rec);
+        break;
+      case SimEventKind::Detach:
+        rec.kind = StreamRecordKind::Detach;
+        rec.sample.device = e->device;
+        log_input(rec);
+        break;
       case SimEventKind::SetParameter: break;  // runtime tuning, not part of a recording
     }
     ++(r.applied ? counters_.events_applied : counters_.events_unhandled);
@@ -278,6 +291,7 @@ bool SimThread::tick_once() {
   ++counters_.ticks;
   ticks_done_.store(tick_, std::memory_order_release);
   if (config_.tick_hook.after_tick) config_.tick_hook.after_tick(tick_, config_.tick_hook.context);
+  if (config_.tick_hook.observe) config_.tick_hook.observe(world_, tick_, config_.tick_hook.observe_context);
   return true;
 }
 

@@ -39,10 +39,13 @@
 namespace weft {
 
 // Called on the sim thread after every tick with the number of ticks done (instrumentation, tests).
-// Must not block or allocate.
+// Must not block or allocate. `observe` also gets the world, read-only, on the thread that owns it (the
+// stress harness measures every tick this way).
 struct TickHook {
   void (*after_tick)(uint64_t ticks_done, void* context) = nullptr;
   void* context = nullptr;
+  void (*observe)(const World& world, uint64_t ticks_done, void* context) = nullptr;
+  void* observe_context = nullptr;
 };
 
 // Scheduling class the sim thread asks for when it starts; what it got is in TickStats::priority.

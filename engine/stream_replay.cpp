@@ -98,6 +98,8 @@ ReplayResult replay_pose_stream(const PoseStream& stream, const ReplayOptions& o
         case StreamRecordKind::Grab: sink.grab(hand_of(r.sample.device), r.sample.pose, r.radius); break;
         case StreamRecordKind::Release: sink.release(hand_of(r.sample.device)); break;
         case StreamRecordKind::Reset: runtime.reset(); break;
+        case StreamRecordKind::Attach: runtime.attach(r.sample.device, r.sample.pose, r.radius); break;
+        case StreamRecordKind::Detach: runtime.detach(r.sample.device); break;
       }
     }
     runtime.end_tick(k);
