@@ -62,8 +62,12 @@ int run_headless_sim(const RunOptions& options) {
     for (uint64_t f = 0;; ++f) {
       if (seconds > 0 && std::chrono::duration<double>(Clock::now() - start).count() >= seconds) break;
       if (options.frames > 0 && f >= options.frames) break;
-      if (options.script) script.drive(runtime.clock_now(), runtime.input());
       const double drawn = interpolate_snapshot(runtime.snapshots(), runtime.clock_now() - tick, snapshot);
+      if (options.script && drawn >= 0) {
+        const auto& corners = runtime.scene().near_corners;
+        script.track_corners(snapshot.position[corners[0]], snapshot.position[corners[1]]);
+        script.drive(runtime.clock_now(), runtime.input());
+      }
       frames.frame_done(drawn >= 0 ? runtime.clock_now() - drawn : -1);
       std::this_thread::sleep_until(start + std::chrono::duration_cast<Clock::duration>(period * double(f + 1)));
     }

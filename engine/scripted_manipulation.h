@@ -17,6 +17,14 @@ class TwoHandScript {
   double duration() const { return kEnd; }
   // Sends this tick's poses and any grab/release due since the last call; t increases call to call.
   void drive(double t, InputSink& sink);
+  // Where the corners are now (from the newest snapshot): until the grab the hands reach for them there,
+  // as a person would for a corner that droops over a table edge, not for where it lay at rest.
+  void track_corners(glm::vec3 left, glm::vec3 right) {
+    if (grabbed_) return;
+    corner_[0] = left;
+    corner_[1] = right;
+  }
+  bool grabbed() const { return grabbed_; }
   // Where hand (0 left, 1 right) is at time t.
   glm::vec3 hand_position(int hand, double t) const;
   static const char* phase(double t);

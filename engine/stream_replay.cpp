@@ -55,8 +55,14 @@ TwoHandScript script_for(const SceneInfo& scene) {
 
 void feed_script(Runtime& runtime, TwoHandScript& script, InputSink& sink, uint64_t to) {
   const double hz = runtime.scene().tick_hz;
+  SnapshotBuffer& snapshots = runtime.snapshots();
+  const auto& corners = runtime.scene().near_corners;
   for (uint64_t k = runtime.fed_ticks(); k < to; ++k) {
     runtime.begin_tick(k);
+    if (!script.grabbed() && snapshots.update()) {  // the snapshot of tick k (begin_tick waited for it)
+      const ClothSnapshot& s = snapshots.read_buffer();
+      script.track_corners(s.position[corners[0]], s.position[corners[1]]);
+    }
     script.drive(double(k) / hz, sink);
     runtime.end_tick(k);
   }
