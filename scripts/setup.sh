@@ -10,7 +10,10 @@ mode="${1:-run}"; shift || true
 
 packages=(build-essential cmake ninja-build pkg-config libglm-dev doctest-dev nlohmann-json3-dev libcli11-dev
   libtinyobjloader-dev libstb-dev libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers glslc libglfw3-dev
-  libopenxr-dev libopenxr-loader1 xvfb xauth libbenchmark-dev)
+  libopenxr-dev libopenxr-loader1 xvfb xauth libbenchmark-dev
+  # GLFW's X11 native header (the window test) needs these; libglfw3-dev only recommends them, and the window
+  # test drives the mouse through XTest, loaded at run time.
+  libx11-dev libxrandr-dev libxtst6)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
