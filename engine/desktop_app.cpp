@@ -1,6 +1,8 @@
 #include "engine/desktop_app.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <thread>
 #include <stdexcept>
 
 #define GLFW_INCLUDE_VULKAN
@@ -148,6 +150,13 @@ void DesktopApp::on_key(int key, int action) {
 }
 
 bool DesktopApp::frame() {
+  if (options_.max_fps > 0) {  // paced like a display: wait for this frame's slot, never for the sim
+    const auto now = std::chrono::steady_clock::now();
+    const auto period = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(1.0 / options_.max_fps));
+    if (next_frame_ > now) std::this_thread::sleep_until(next_frame_);
+    next_frame_ = std::max(next_frame_ + period, now);
+  }
   glfwPollEvents();
   if (glfwWindowShouldClose(window_) || controller_->quit_requested()) return false;
   DesktopController& c = *controller_;

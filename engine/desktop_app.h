@@ -2,6 +2,7 @@
 // `weft run --mode window`: a GLFW window showing a scene, with mouse grabbing through DesktopController
 // -> InputSink -> the runtime's sim thread. The window thread never steps the cloth: it polls input,
 // pushes poses and events, and draws the newest snapshots interpolated to its display time.
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -23,6 +24,7 @@ struct DesktopAppOptions {
   int width = 1280, height = 720;
   bool validation = false;
   bool vsync = true;
+  double max_fps = 0;                 // > 0: frames are paced to at most this rate (as a display would); 0: none
   // > 0: the runtime runs in lockstep and each frame feeds exactly this many ticks (deterministic tests);
   // 0: the sim free-runs in real time.
   int fixed_steps_per_frame = 0;
@@ -77,6 +79,7 @@ class DesktopApp {
   std::unique_ptr<DesktopController> controller_;
   FrameStats stats_;
   bool finished_ = false;
+  std::chrono::steady_clock::time_point next_frame_{};
 };
 
 }  // namespace weft

@@ -112,7 +112,11 @@ uint64_t SimThread::wait_published(uint64_t tick) const {
 }
 
 double SimThread::clock_now() const {
-  return double(now_ns() - clock_zero_ns_.load(std::memory_order_relaxed)) * 1e-9;
+  const double scheduled = double(now_ns() - clock_zero_ns_.load(std::memory_order_relaxed)) * 1e-9;
+  // Never ahead of the next tick the sim will run: a sim slower than real time (it skips ticks) stays in
+  // step with its inputs, which then apply at its next tick instead of queueing for ticks it may reach
+  // only much later.
+  return std::min(scheduled, double(ticks() + 1) / config_.tick_hz);
 }
 
 uint64_t SimThread::run_ticks(uint64_t n) {

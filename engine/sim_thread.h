@@ -107,8 +107,9 @@ class SimThread {
   // Blocks until `tick` ticks are done and the snapshot of that tick (or a later one) is published, or the
   // thread stopped. Returns ticks().
   uint64_t wait_published(uint64_t tick) const;
-  // The runtime clock now (s): the sim time the fixed-tick schedule is at on the wall clock. Frozen
-  // while paused. Live front ends stamp pose samples with it.
+  // The runtime clock now (s): the sim time the fixed-tick schedule is at on the wall clock, never past
+  // the end of the next tick to run (a sim that overruns holds it back). Frozen while paused. Live front
+  // ends stamp pose samples with it.
   double clock_now() const;
 
   // --- input log reader (one thread; only with input_log_capacity > 0)
