@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../xr/runtime_probe.h"
+#include "tests/skip.h"
 
 namespace {
 struct Result {
@@ -64,8 +65,8 @@ const std::string kNoRuntime = [] {
 }();
 }  // namespace
 
-TEST_CASE("OpenXR runtime: weft run --mode xr renders frames under validation and dumps the left eye" *
-          doctest::skip(!kNoRuntime.empty())) {
+TEST_CASE("OpenXR runtime: weft run --mode xr renders frames under validation and dumps the left eye") {
+  WEFT_SKIP_IF(!kNoRuntime.empty(), kNoRuntime);
   namespace fs = std::filesystem;
   const fs::path out = fs::temp_directory_path() / "weft_run_xr_test";
   fs::remove_all(out);
