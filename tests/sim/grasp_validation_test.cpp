@@ -33,11 +33,10 @@ const std::vector<Solver>& solvers() {
       WorldConfig c;
       c.integrator = kind;
       c.solver = WorldConfig::runtime_solver_options();
-      for (const Solver& s : out)
-        if (same_solver(s.config, c)) {
-          s.name == "runtime default" ? void(out.front().name += std::string(" (") + name + ")") : void();
-          return;
-        }
+      if (same_solver(out.front().config, c)) {  // the default is this solver: run it once, under both names
+        out.front().name += std::string(" (") + name + ")";
+        return;
+      }
       out.push_back({name, c});
     };
     add("cg", IntegratorKind::ConjugateGradient);
