@@ -199,8 +199,13 @@ GraspCheck check_drop_on_plane(const WorldConfig& base) {
     w.step();
     for (const glm::vec3& x : w.state().position) lowest = std::min(lowest, x.y);
   }
-  return {"drop_on_plane", lowest, -thickness, lowest >= -thickness,
-          "lowest vertex height (m) over 1.5 s of a cloth falling onto a floor and a sphere; bound: -thickness"};
+  // Guard: the cloth rests on its contact layer (CG and approx measure lowest = thickness to 1e-7 m), so
+  // sinking 1 mm into it is a regression long before the specification's -thickness is reached.
+  const double guard = thickness - 0.001;
+  return {"drop_on_plane", lowest, -thickness, lowest >= -thickness && lowest >= guard,
+          fmt("lowest vertex height (m) over 1.5 s of a cloth falling onto a floor and a sphere; bound: -thickness; "
+              "regression guard: >= %.4f (thickness - 1 mm)", guard),
+          guard};
 }
 
 namespace {
@@ -253,9 +258,12 @@ GraspCheck check_release_momentum(const WorldConfig& base) {
   // what gravity added during the one step is not the release's doing
   const glm::dvec3 gravity_impulse = double(w.model().total_mass() * w.time_step()) * glm::dvec3(w.model().material.gravity);
   const double err = glm::length(momentum(w) - gravity_impulse - before) / glm::length(before);
-  return {"release_momentum", err, 0.02, err <= 0.02,
+  // Guard: CG measures 1.1e-7, approx 5.2e-6 (float rounding); 3e-5 is a few times that.
+  const double guard = 3e-5;
+  return {"release_momentum", err, 0.02, err <= 0.02 && err <= guard,
           fmt("relative change of linear momentum over the tick of release (gravity's impulse removed), "
-              "hands at %.2f m/s", amplitude * 2 * kPi * freq)};
+              "hands at %.2f m/s; regression guard: <= %.0e", amplitude * 2 * kPi * freq, guard),
+          guard};
 }
 
 namespace {
@@ -351,10 +359,14 @@ GraspCheck check_overlapping_hands(const WorldConfig& base) {
   float speed1 = 0, speed2 = 0;
   const uint64_t h1 = run(true, dev1, speed1), h2 = run(false, dev2, speed2);
   const double dev = std::max(dev1, dev2);
-  const bool pass = dev <= 1e-3 && h1 == h2 && speed1 <= base.interaction.elastic.max_speed;
+  // Guard: both solvers measure 6e-8 m, half a float step at 1.5 m; 5e-7 m is a few float steps.
+  const double guard = 5e-7;
+  const bool pass = dev <= 1e-3 && dev <= guard && h1 == h2 && speed1 <= base.interaction.elastic.max_speed;
   return {"overlapping_hands", dev, 1e-3, pass,
-          fmt("max distance (m) of co-held vertices from their weight-averaged target; states after the two grab "
-              "orders differ in %.0f hashes; max speed %.3f m/s", h1 == h2 ? 0.0 : 1.0, speed1)};
+          fmt("max distance (m) of co-held vertices from their weight-averaged target (regression guard: <= %.0e); "
+              "states after the two grab orders differ in %.0f hashes; max speed %.3f m/s", guard, h1 == h2 ? 0.0 : 1.0,
+              speed1),
+          guard};
 }
 
 std::vector<GraspCheck> run_grasp_validation(const WorldConfig& base) {

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../xr/runtime_probe.h"
+#include "tests/skip.h"
 
 namespace {
 struct Result {
@@ -57,15 +58,11 @@ TEST_CASE("weft run in auto mode says it falls back from xr and why") {
 }
 
 namespace {
-const std::string kNoRuntime = [] {
-  std::string r = weft::test::no_runtime_reason();
-  if (!r.empty()) std::fprintf(stderr, "run_xr_test: OpenXR runtime tests SKIPPED: %s\n", r.c_str());
-  return r;
-}();
+const std::string kNoRuntime = weft::test::no_runtime_reason();  // why the runtime case skips, if it does
 }  // namespace
 
-TEST_CASE("OpenXR runtime: weft run --mode xr renders frames under validation and dumps the left eye" *
-          doctest::skip(!kNoRuntime.empty())) {
+TEST_CASE("OpenXR runtime: weft run --mode xr renders frames under validation and dumps the left eye") {
+  WEFT_SKIP_IF(!kNoRuntime.empty(), kNoRuntime);
   namespace fs = std::filesystem;
   const fs::path out = fs::temp_directory_path() / "weft_run_xr_test";
   fs::remove_all(out);

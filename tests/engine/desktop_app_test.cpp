@@ -17,6 +17,7 @@
 // X11 defines None as a macro; weft's enums use it as a name (sim/grasp.h).
 #undef None
 #include "engine/desktop_app.h"
+#include "tests/skip.h"
 #include "vulkan_probe.h"
 #include "xvfb_server.h"
 
@@ -59,8 +60,8 @@ bool window_test_possible() {
 
 }  // namespace
 
-TEST_CASE("window: mouse grab and drag through X and GLFW moves the grabbed vertices" *
-          doctest::skip(!window_test_possible())) {
+TEST_CASE("window: mouse grab and drag through X and GLFW moves the grabbed vertices") {
+  WEFT_SKIP_IF(!window_test_possible(), "no Xvfb, libXtst or usable Vulkan device (see stderr)");
   test::XvfbServer xvfb;
   XTest xt;
   REQUIRE(xt.load());

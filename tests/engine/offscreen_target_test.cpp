@@ -7,6 +7,7 @@
 #include "engine/offscreen_target.h"
 #include "engine/renderer.h"
 #include "engine/vulkan_context.h"
+#include "tests/skip.h"
 #include "vulkan_probe.h"
 
 namespace weft {
@@ -43,8 +44,8 @@ glm::vec2 to_pixel(const RenderView& view, glm::vec3 p) { return glm::vec2(proje
 
 }  // namespace
 
-TEST_CASE("default scene renders the cloth where it projects and background elsewhere" *
-          doctest::skip(!test::vulkan_available())) {
+TEST_CASE("default scene renders the cloth where it projects and background elsewhere") {
+  WEFT_SKIP_IF(!test::vulkan_available(), "no usable Vulkan device");
   ScriptedSession demo;
   ClothSnapshot snap = demo.snapshot();
   VulkanContext ctx(test::validated_options());
@@ -91,7 +92,8 @@ TEST_CASE("default scene renders the cloth where it projects and background else
   CHECK(ctx.validation_errors() == 0);
 }
 
-TEST_CASE("lifting two corners raises the cloth's silhouette" * doctest::skip(!test::vulkan_available())) {
+TEST_CASE("lifting two corners raises the cloth's silhouette") {
+  WEFT_SKIP_IF(!test::vulkan_available(), "no usable Vulkan device");
   ScriptedSession demo;
   VulkanContext ctx(test::validated_options());
   ctx.create_device();

@@ -8,12 +8,13 @@
 #include "engine/offscreen_target.h"
 #include "engine/renderer.h"
 #include "engine/snapshot_builder.h"
+#include "tests/skip.h"
 #include "vulkan_probe.h"
 
 namespace weft {
 
-TEST_CASE("renderer rejects a snapshot whose vertex count differs from the mesh" *
-          doctest::skip(!test::vulkan_available())) {
+TEST_CASE("renderer rejects a snapshot whose vertex count differs from the mesh") {
+  WEFT_SKIP_IF(!test::vulkan_available(), "no usable Vulkan device");
   const World world = build_world(builtin_table_scene());
   VulkanContext ctx(test::validated_options());
   ctx.create_device();
@@ -25,8 +26,8 @@ TEST_CASE("renderer rejects a snapshot whose vertex count differs from the mesh"
   CHECK(ctx.validation_errors() == 0);
 }
 
-TEST_CASE("renderer takes the depth format targets bring, and refuses one it cannot render depth into" *
-          doctest::skip(!test::vulkan_available())) {
+TEST_CASE("renderer takes the depth format targets bring, and refuses one it cannot render depth into") {
+  WEFT_SKIP_IF(!test::vulkan_available(), "no usable Vulkan device");
   const World world = build_world(builtin_table_scene());
   VulkanContext ctx(test::validated_options());
   ctx.create_device();
@@ -43,7 +44,8 @@ TEST_CASE("renderer takes the depth format targets bring, and refuses one it can
 }
 
 TEST_SUITE("validation") {
-  TEST_CASE("frame time at 1280x720 with a 16k-vertex cloth" * doctest::skip(!test::vulkan_available())) {
+  TEST_CASE("frame time at 1280x720 with a 16k-vertex cloth") {
+    WEFT_SKIP_IF(!test::vulkan_available(), "no usable Vulkan device");
     const World world = build_world(hanging_grid_scene(126));  // 127^2 = 16129 vertices
     VulkanContext ctx(VulkanContextOptions{});  // no validation: it would dominate the timing
     ctx.create_device();

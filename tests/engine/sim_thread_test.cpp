@@ -13,23 +13,8 @@
 
 #include "sim/cloth_model.h"
 #include "sim/mesh_generators.h"
+#include "tests/allocation_counter.h"
 #include "tests/engine/threading_scale.h"
-
-// Counting global allocator: every operator new in this test binary goes through here, so a test can
-// assert that a stretch of ticks allocated nothing, on any thread.
-namespace {
-std::atomic<uint64_t> g_allocations{0};
-}
-[[gnu::noinline]] void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-[[gnu::noinline]] void* operator new[](std::size_t n) { return operator new(n); }
-[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete[](void* p) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace weft {
 namespace {
@@ -231,7 +216,7 @@ TEST_CASE("no allocation on the per-tick path (counting operator new over N tick
   REQUIRE(wait_for([&] { return sim.ticks() >= 50; }));
 
   const uint64_t n = test::scaled(2000);
-  const uint64_t before = g_allocations.load();
+  const uint64_t before = test::allocation_count();
   const uint64_t t0 = sim.ticks();
   uint64_t read = 0, k = 0;
   double t = double(t0) / hz;
@@ -251,7 +236,7 @@ TEST_CASE("no allocation on the per-tick path (counting operator new over N tick
     ++k;
     std::this_thread::sleep_for(300us);
   }
-  const uint64_t after = g_allocations.load();
+  const uint64_t after = test::allocation_count();
   sim.stop();
   CHECK(read > 0);
   CHECK(sim.stats().events_applied > 0);

@@ -1,6 +1,6 @@
 #pragma once
-// Decides once per test binary whether a Vulkan 1.3 device exists; tests that need one use
-// `* doctest::skip(!weft::test::vulkan_available())` and are reported SKIPPED otherwise.
+// Decides once per test process whether a Vulkan 1.3 device exists; tests that need one start with
+// `WEFT_SKIP_IF(!test::vulkan_available(), ...)` (tests/skip.h) and are reported Skipped by ctest otherwise.
 #include <cstdio>
 #include <exception>
 

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <array>
+#include <cmath>
 #include <random>
 
 #include "sim/force_kernels.h"
@@ -93,16 +95,25 @@ TEST_CASE("Volino equal-mass form (Eq. 10) matches the general form (Eq. 7) for 
   }
 }
 
-TEST_CASE("Volino alpha 1: pure uniaxial stretch of a right triangle leaves the transverse edge unloaded") {
-  // Right triangle at corner 0 with legs along x (edge 2, corners 0-1) and y (edge 1, corners 0-2).
-  // Stretch x by 10 %: with zero Poisson ratio the y leg carries no tension.
+TEST_CASE("Volino tensions of a right triangle stretched 10 % along a leg: Eq. 10 by hand; at alpha 1 the "
+          "transverse corner gets no transverse force, at alpha 0 it is pulled in") {
+  // Right angle at corner 0, legs of 1 along x (edge 2, corners 0-1) and y (edge 1, corners 0-2); x stretched
+  // to 1.1. Strengths R_i / L_i = Y A / L_i^2 (sim/cloth_model.cpp) with Y A = 2: 1 on the hypotenuse, 2 on
+  // the legs. By hand from Eq. 10 with c_0 = 0, c_1 = 1.1 / sqrt(2.21), c_2 = 1 / sqrt(2.21) (so the
+  // denominator is -3) and e = (sqrt(2.21) - sqrt(2), 0, 0.1): F = (0.047195, -0.031747, 0.165078).
   const float sx = 1.1f;
-  const std::array<float, 3> L = {std::sqrt(2.f), 1.f, 1.f};
+  const std::array<float, 3> L = {std::sqrt(2.f), 1.f, 1.f}, R = {1.f, 2.f, 2.f};
   const std::array<float, 3> l = {std::sqrt(sx * sx + 1.f), 1.f, sx};
-  const auto F = volino_tensions(l, L, {1.f, 1.f, 1.f}, {1, 1, 1}, 1.f, false);
-  const auto F0 = volino_tensions(l, L, {1.f, 1.f, 1.f}, {1, 1, 1}, 0.f, false);
-  CHECK(std::abs(F[1]) < 0.25f * std::abs(F0[0]));
-  CHECK(F[2] > 0.f);
+  const auto F = volino_tensions(l, L, R, {1, 1, 1}, 1.f, false);
+  CHECK(F[0] == doctest::Approx(0.047195f).epsilon(1e-4));
+  CHECK(F[1] == doctest::Approx(-0.031747f).epsilon(1e-4));  // the y leg is compressed ...
+  CHECK(F[2] == doctest::Approx(0.165078f).epsilon(1e-4));
+  // ... just enough that corner 2's two edges cancel along y (zero Poisson ratio): F_0 / l_0 + F_1 / l_1 = 0.
+  CHECK(std::abs(F[0] / l[0] + F[1] / l[1]) < 1e-5f);
+  // Spring-mass: only the stretched edges pull, and the hypotenuse drags corner 2 down by F_0 / l_0.
+  const auto F0 = volino_tensions(l, L, R, {1, 1, 1}, 0.f, false);
+  CHECK(F0[1] == 0.f);
+  CHECK(F0[0] / l[0] + F0[1] / l[1] == doctest::Approx(0.048697f).epsilon(1e-4));
 }
 
 TEST_CASE("air drag opposes motion across the surface and vanishes edge-on") {

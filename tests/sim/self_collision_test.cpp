@@ -97,8 +97,8 @@ TEST_CASE("self-collision: kinematic vertices do not move and friction slows sli
   const std::vector<glm::vec3> lower(s.state.position.begin(), s.state.position.begin() + s.base);
   sc.resolve(s.model, s.state, 1.f / 240.f);
   for (size_t i = 0; i < s.base; ++i) CHECK(s.state.position[i] == lower[i]);
-  // Coulomb: the sheet's tangential momentum change stays within mu times its normal impulse, which
-  // includes the position correction seen as a velocity (up to 2 mm / h here, so the margin).
+  // Coulomb while sliding (0.5 m/s is far more than friction can stop in one step): the sheet's tangential
+  // momentum change is mu times its normal one; measured 0.300 for mu = 0.3, held to +-20 %.
   double dt = 0, dn = 0;
   for (size_t i = s.base; i < s.state.position.size(); ++i) {
     CHECK(s.state.position[i].z >= 0.005f - 1e-4f);
@@ -107,8 +107,8 @@ TEST_CASE("self-collision: kinematic vertices do not move and friction slows sli
     dn += s.model.mass[i] * (s.state.velocity[i].z + 1.f);
   }
   MESSAGE("tangential / normal momentum change: " << dt / dn);
-  CHECK(dt > 0.);
-  CHECK(dt <= 0.3 * dn * 1.6);
+  CHECK(dt / dn >= 0.8 * 0.3);
+  CHECK(dt / dn <= 1.2 * 0.3);
 }
 
 TEST_CASE("self-collision: disabled does nothing and no allocation after warm-up") {

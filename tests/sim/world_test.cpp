@@ -1,26 +1,15 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <atomic>
-#include <cstdlib>
+#include <cstdint>
 #include <new>
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "sim/aligned_allocator.h"
 #include "sim/mesh_generators.h"
 #include "sim/world.h"
-
-// Counts heap allocations so the per-tick path can be checked allocation-free.
-namespace {
-std::atomic<uint64_t> g_allocations{0};
-}
-void* operator new(std::size_t n) {
-  ++g_allocations;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#include "tests/allocation_counter.h"
 
 using namespace weft;
 
@@ -181,6 +170,26 @@ TEST_CASE("the same inputs give the same state hash and reset returns to the res
   CHECK(run(a) == ha);  // pose tracks were cleared too
 }
 
+TEST_CASE("the allocation counter sees every operator new form, the aligned ones of the SIMD buffers too") {
+  const uint64_t before = test::allocation_count();
+  AlignedFloats simd(64);  // operator new(size_t, align_val_t), sim/aligned_allocator.h
+  void* forms[] = {::operator new(8), ::operator new[](8), ::operator new(8, std::nothrow),
+                   ::operator new[](8, std::nothrow), ::operator new(8, std::align_val_t(64)),
+                   ::operator new[](8, std::align_val_t(64)), ::operator new(8, std::align_val_t(64), std::nothrow),
+                   ::operator new[](8, std::align_val_t(64), std::nothrow)};
+  CHECK(test::allocation_count() - before == 9);
+  CHECK(reinterpret_cast<uintptr_t>(simd.data()) % 32 == 0);
+  for (int k = 4; k < 8; ++k) CHECK(reinterpret_cast<uintptr_t>(forms[k]) % 64 == 0);
+  ::operator delete(forms[0]);
+  ::operator delete[](forms[1]);
+  ::operator delete(forms[2], std::nothrow);
+  ::operator delete[](forms[3], std::nothrow);
+  ::operator delete(forms[4], std::align_val_t(64));
+  ::operator delete[](forms[5], std::align_val_t(64));
+  ::operator delete(forms[6], std::align_val_t(64), std::nothrow);
+  ::operator delete[](forms[7], std::align_val_t(64), std::nothrow);
+}
+
 TEST_CASE("the per-tick path and grab and release do not allocate") {
   World w(hanging(), {});
   w.add_collider(Collider{});
@@ -196,7 +205,7 @@ TEST_CASE("the per-tick path and grab and release do not allocate") {
   w.grab(Hand::Left, at(c), 0.05f);
   w.grab(Hand::Right, at(c + glm::vec3(0.02f, 0, 0)), 0.05f);
   for (int k = 0; k < 5; ++k) w.step();  // warm-up
-  const uint64_t before = g_allocations.load();
+  const uint64_t before = test::allocation_count();
   for (int k = 0; k < 50; ++k) {
     w.submit_pose(sample(Device::LeftHand, w.state().time, c));
     if (k % 10 == 5) {  // grabs and releases are applied on the sim thread too
@@ -206,7 +215,7 @@ TEST_CASE("the per-tick path and grab and release do not allocate") {
     }
     w.step();
   }
-  CHECK(g_allocations.load() - before == 0);
+  CHECK(test::allocation_count() - before == 0);
 }
 
 namespace {
@@ -253,13 +262,13 @@ TEST_CASE("self-collision in the tick: a sheet thrown onto another on the floor 
   World w = stacked_on_floor(true);
   REQUIRE(w.self_collision() != nullptr);
   for (int k = 0; k < 24; ++k) w.step();  // warm-up: the sheets meet
-  const uint64_t before = g_allocations.load();
+  const uint64_t before = test::allocation_count();
   uint64_t contacts = 0;
   for (int k = 0; k < 48; ++k) {
     w.step();
     contacts += w.self_collision()->stats().vertex_triangle + w.self_collision()->stats().edge_edge;
   }
-  CHECK(g_allocations.load() - before == 0);
+  CHECK(test::allocation_count() - before == 0);
   CHECK(contacts > 0);
   CHECK(layer_gap(w) > 0.5f * 0.004f);
   for (const glm::vec3& x : w.state().position) CHECK(x.y >= 0.004f - 1e-4f);  // nothing pushed into the floor

@@ -10,6 +10,7 @@
 #include "engine/vulkan_context.h"
 #include "eye_pixels.h"
 #include "sim/mesh_generators.h"
+#include "tests/skip.h"
 #include "xr/eye_view.h"
 #include "xr/scene_eye_renderer.h"
 
@@ -129,17 +130,18 @@ void run_frames(VkFormat color, VkFormat depth) {
 
 }  // namespace
 
-TEST_CASE("XR eyes drawn by the renderer into runtime colour and depth images, left eye read back" *
-          doctest::skip(!test::vulkan_available())) {
+TEST_CASE("XR eyes drawn by the renderer into runtime colour and depth images, left eye read back") {
+  WEFT_SKIP_IF(!test::vulkan_available(), "no usable Vulkan device");
   run_frames(VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_D32_SFLOAT);
 }
 
-TEST_CASE("XR eyes without runtime depth keep their own depth and a BGRA capture comes back as RGBA" *
-          doctest::skip(!test::vulkan_available())) {
+TEST_CASE("XR eyes without runtime depth keep their own depth and a BGRA capture comes back as RGBA") {
+  WEFT_SKIP_IF(!test::vulkan_available(), "no usable Vulkan device");
   run_frames(VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_UNDEFINED);
 }
 
-TEST_CASE("capture must be asked for before attach" * doctest::skip(!test::vulkan_available())) {
+TEST_CASE("capture must be asked for before attach") {
+  WEFT_SKIP_IF(!test::vulkan_available(), "no usable Vulkan device");
   VulkanContext ctx(test::validated_options());
   ctx.create_device();
   CurtainSource source;

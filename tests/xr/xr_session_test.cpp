@@ -1,6 +1,6 @@
 // Runs against whatever OpenXR runtime the loader finds (XR_RUNTIME_JSON, or an installed
-// active_runtime.json). With none, the test cases are skipped, never passed: they carry
-// doctest::skip, and ctest reports them Skipped (tests/CMakeLists.txt, SKIP_REGULAR_EXPRESSION).
+// active_runtime.json). With none, the test cases are skipped, never passed: WEFT_SKIP_IF, and ctest
+// reports them Skipped (tests/skip.h).
 // Monado's simulated headset runs them with no display or GPU (docs/xr.md).
 #include <doctest/doctest.h>
 
@@ -18,6 +18,7 @@
 #include "eye_pixels.h"
 #include "runtime_probe.h"
 #include "sim/mesh_generators.h"
+#include "tests/skip.h"
 #include "xr/scene_eye_renderer.h"
 #include "xr/input_sink.h"
 #include "xr/xr_check.h"
@@ -28,11 +29,7 @@ using namespace weft::xr;
 
 namespace {
 
-const std::string kNoRuntime = [] {
-  std::string r = test::no_runtime_reason();
-  if (!r.empty()) std::fprintf(stderr, "xr_session_test: OpenXR runtime tests SKIPPED: %s\n", r.c_str());
-  return r;
-}();
+const std::string kNoRuntime = test::no_runtime_reason();  // why the runtime cases skip, if they do
 
 World small_cloth() {
   GridSpec g;
@@ -88,8 +85,8 @@ void run_session(XrSessionRunner& r, XrInputSink& sink, bool headless, double de
 
 }  // namespace
 
-TEST_CASE("OpenXR runtime: a headless session runs states - bindings and the replayed grab path" *
-          doctest::skip(!kNoRuntime.empty())) {
+TEST_CASE("OpenXR runtime: a headless session runs states - bindings and the replayed grab path") {
+  WEFT_SKIP_IF(!kNoRuntime.empty(), kNoRuntime);
   XrSessionConfig cfg;
   cfg.headless = true;
   cfg.replay.period_s = 1.0;
@@ -185,8 +182,8 @@ void graphics_session(bool depth_layers) {
 }
 }  // namespace
 
-TEST_CASE("OpenXR runtime: a graphics session draws the cloth into both eyes through the renderer" *
-          doctest::skip(!kNoRuntime.empty())) {
+TEST_CASE("OpenXR runtime: a graphics session draws the cloth into both eyes through the renderer") {
+  WEFT_SKIP_IF(!kNoRuntime.empty(), kNoRuntime);
   SUBCASE("with depth layers when offered") { graphics_session(true); }
   SUBCASE("without depth layers") { graphics_session(false); }
 }
