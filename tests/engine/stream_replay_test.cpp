@@ -4,6 +4,7 @@
 #include <string>
 
 #include "engine/direct_world_input.h"
+#include "engine/scripted_session.h"
 #include "engine/stream_replay.h"
 #include "sim/mesh_generators.h"
 
@@ -72,6 +73,49 @@ TEST_CASE("conditioning + speed cap: a 100 m spike moves no vertex more than the
     CHECK(worst_held <= cap * float(h) * 1.01f);
     if (conditioning) CHECK(input.conditioner().count(ConditionVerdict::Outlier) == 1);
   }
+}
+
+TEST_CASE("replay: a session recorded on tracker_corner.json reproduces its hash; another scene is refused") {
+  const std::string dir = std::string(WEFT_SOURCE_DIR) + "/assets/scenes/";
+  const std::string path = std::string(WEFT_BINARY_DIR) + "/stream_replay_tracker.jsonl";
+  RecordOptions ro;
+  ro.scene_file = dir + "tracker_corner.json";
+  ro.seconds = 1.0;
+  ro.noise = noise_profile("jitter10");
+  ro.seed = 5;
+  const RecordResult rec = record_scripted_session(path, ro);
+  CHECK(rec.stats.grabs == 2);
+  const PoseStream stream = read_pose_stream(path);
+  CHECK(stream.header.scene_file == ro.scene_file);
+  CHECK(stream.header.scene_hash == scene_file_hash(ro.scene_file));
+  const ReplayResult a = replay_pose_stream(stream, {});
+  CHECK(a.hash == rec.hash);
+  CHECK(a.stats.grabs == 2);
+  // The same stream on another scene (or on an edited copy of this one) is refused, naming both.
+  ReplayOptions other;
+  other.use_scene_override = true;
+  other.scene_file = dir + "hanging.json";
+  try {
+    replay_pose_stream(stream, other);
+    FAIL("replayed on the wrong scene");
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    CHECK(what.find("tracker_corner.json") != std::string::npos);
+    CHECK(what.find("hanging.json") != std::string::npos);
+  }
+  std::remove(path.c_str());
+}
+
+TEST_CASE("same scene and input stream, same state: the scripted session in lockstep equals its recording") {
+  const std::string path = std::string(WEFT_BINARY_DIR) + "/stream_replay_lockstep.jsonl";
+  RecordOptions ro;
+  ro.seconds = 0.75;  // past the grab at 0.4 s
+  const RecordResult rec = record_scripted_session(path, ro);
+  ScriptedSession session;  // what `weft run --mode headless` renders
+  session.advance_to(0.75);
+  session.finish();
+  CHECK(session.world().state_hash() == rec.hash);
+  std::remove(path.c_str());
 }
 
 }  // namespace weft
