@@ -185,6 +185,9 @@ bool DesktopApp::frame() {
   }
   if (writer_) runtime_->drain_input_log(*writer_);
   const double drawn_time = interpolate_snapshot(runtime_->snapshots(), draw_time, snapshot_);
+  // How old the drawn cloth is when the frame starts drawing (the exchange and interpolation's latency;
+  // the draw itself comes on top, as in any renderer).
+  const double lag = options_.fixed_steps_per_frame > 0 || drawn_time < 0 ? -1 : runtime_->clock_now() - drawn_time;
 
   RenderSettings settings;
   settings.strain_view = c.strain_view;
@@ -193,7 +196,6 @@ bool DesktopApp::frame() {
     return c.camera().view(float(e.width) / float(std::max(e.height, 1u)));
   }, settings);
   if (drawn) {
-    const double lag = options_.fixed_steps_per_frame > 0 || drawn_time < 0 ? -1 : runtime_->clock_now() - drawn_time;
     stats_.frame_done(lag);
   } else {
     glfwWaitEventsTimeout(0.02);  // minimised: idle instead of spinning

@@ -1,7 +1,7 @@
 #pragma once
 // What a front end measures about its own frames, the same in every mode: frame-to-frame time and how
-// old the drawn cloth is (the runtime clock at draw time minus the sim time drawn: the latency the
-// snapshot exchange and interpolation add on top of the sim).
+// old the drawn cloth is (the runtime clock when the frame starts drawing minus the sim time drawn: the
+// latency the snapshot exchange and interpolation add; the draw's own time comes on top).
 #include <chrono>
 #include <cstdint>
 
