@@ -1,5 +1,6 @@
 #include "engine/scene_loader.h"
 
+#include "engine/material_loader.h"
 #include "engine/mesh_io.h"
 
 #include <cmath>
@@ -177,11 +178,21 @@ Mesh read_mesh(const Reader& r, const json& cloth, const std::string& base_dir) 
   return mesh;
 }
 
-Material read_material(const Reader& r, const json& cloth) {
+Material read_material(const Reader& r, const json& cloth, const std::string& base_dir) {
   Material m;
   if (!cloth.contains("material")) return m;
   const json& j = cloth.at("material");
   const std::string place = "/cloth/material";
+  if (j.is_string()) {  // a fabric preset: assets/materials/NAME.json beside the scenes folder, or a path
+    const std::string name = j.get<std::string>();
+    const std::filesystem::path beside = std::filesystem::path(base_dir) / ".." / "materials";
+    try {
+      if (std::filesystem::exists(beside / (name + ".json"))) return load_material_preset(name, beside.string());
+      return load_material_preset(name);
+    } catch (const MaterialFileError& e) {
+      r.fail(place, e.what());
+    }
+  }
   r.object(j, place, {"areal_density", "total_mass", "stretch_model", "stretch_stiffness", "bend_stiffness",
                       "young_modulus", "alpha", "damping", "drag", "lift", "wind", "gravity"});
   m.areal_density = float(r.number(j, place, "areal_density", m.areal_density, 1e-6, 1e3));
@@ -311,7 +322,7 @@ Scene read_scene(const Reader& r, const json& root, const std::string& base_dir)
   const json& cloth = root.at("cloth");
   r.object(cloth, "/cloth", {"mesh", "position", "rotation_deg", "material"});
   scene.mesh = read_mesh(r, cloth, base_dir);
-  scene.material = read_material(r, cloth);
+  scene.material = read_material(r, cloth, base_dir);
   read_interaction(r, root, scene);
   read_self_collision(r, root, scene);
 
