@@ -11,6 +11,7 @@ void register_validate(CLI::App& app) {
   register_validate_grasp(*validate);
   register_validate_self_collision(*validate);
   register_validate_tensile(*validate);
+  register_validate_plasticity(*validate);
 }
 
 }  // namespace weft::app
