@@ -309,13 +309,15 @@ Scene read_scene(const Reader& r, const json& root, const std::string& base_dir)
   scene.name = r.string(root, "", "name", "unnamed");
   if (root.contains("sim")) {
     const json& j = root.at("sim");
-    r.object(j, "/sim", {"tick_hz", "solver", "iterations", "cg_tolerance", "cg_max_iterations"});
+    r.object(j, "/sim", {"tick_hz", "solver", "iterations", "cg_tolerance", "cg_max_iterations", "alpha", "rk_tolerance"});
     scene.world.tick_hz = r.number(j, "/sim", "tick_hz", scene.world.tick_hz, 10, 10000);
-    scene.world.integrator = parse_integrator_kind(r.string(j, "/sim", "solver", "cg", {"approx", "cg", "euler", "rk4"}));
+    scene.world.integrator = parse_integrator_kind(r.string(j, "/sim", "solver", "cg", {"approx", "cg", "euler", "rk4", "be", "bdf2", "rk45"}));
     SolverOptions& so = scene.world.solver;
     so.iterations = int(r.integer(j, "/sim", "iterations", so.iterations, 1, 99));
     so.cg_tolerance = float(r.number(j, "/sim", "cg_tolerance", so.cg_tolerance, 1e-8, 0.5));
     so.cg_max_iterations = int(r.integer(j, "/sim", "cg_max_iterations", so.cg_max_iterations, 1, 10000));
+    so.alpha = float(r.number(j, "/sim", "alpha", so.alpha, 0.5, 1));
+    so.rk_tolerance = float(r.number(j, "/sim", "rk_tolerance", so.rk_tolerance, 1e-12, 1));
     if (scene.world.solver.iterations % 2 == 0) r.fail("/sim/iterations", "must be odd (Kang & Cho 4.2)");
   }
   if (!root.contains("cloth")) r.fail("", "missing key 'cloth'");

@@ -5,7 +5,8 @@
 //
 // Format (all keys optional unless marked):
 //   name: string
-//   sim: { tick_hz, solver: "approx"|"cg"|"euler"|"rk4", iterations }
+//   sim: { tick_hz, solver: "approx"|"cg"|"euler"|"rk4"|"be"|"bdf2"|"rk45", iterations, alpha (be, bdf2),
+//          rk_tolerance (rk45) }
 //   cloth: { mesh (required): { type: "grid"|"irregular", width, height, columns, rows,
 //                                [grading, jitter, seed (irregular)] } | { type: "obj", path },
 //            position: [x,y,z], rotation_deg: [x,y,z] (applied to the mesh, the grid lies in z = 0),
