@@ -30,7 +30,7 @@ void add_weft_warp_forces(const ClothModel& model, const glm::vec3* x, const glm
     const WeaveCoefficients c{w.ru[t], w.rv[t], w.area[t]};
     const std::array<glm::vec3, 3> p = {x[tri[0]], x[tri[1]], x[tri[2]]};
     const std::array<glm::vec3, 3> pv = {v[tri[0]], v[tri[1]], v[tri[2]]};
-    weave_triangle(c, p, pv, law, blocks, r);
+    weave_triangle(c, p, pv, law, blocks, r, false);
     for (int k = 0; k < 3; ++k) f[tri[k]] += r.force[k];
     if (!blocks) continue;
     for (int q = 0; q < 3; ++q) {

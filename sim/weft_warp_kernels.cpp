@@ -86,14 +86,24 @@ WeaveStrain weave_strain(const WeaveCoefficients& w, const std::array<glm::vec3,
 }
 
 void weave_triangle(const WeaveCoefficients& w, const std::array<glm::vec3, 3>& p, const std::array<glm::vec3, 3>& v,
-                    const WeaveLaw& law, bool blocks, WeaveTriangleResult& out) {
+                    const WeaveLaw& law, bool blocks, WeaveTriangleResult& out, bool energy) {
   const glm::vec3 U = w.ru[0] * p[0] + w.ru[1] * p[1] + w.ru[2] * p[2];
   const glm::vec3 V = w.rv[0] * p[0] + w.rv[1] * p[1] + w.rv[2] * p[2];
   const Direction du = direction(U), dv = direction(V), ds = direction(U + V), dd = direction(U - V);
-  const WeaveStrain e = weave_strain(w, p, v);
+  // Eq. 4-6 from the vectors above
+  const glm::vec3 dU = w.ru[0] * v[0] + w.ru[1] * v[1] + w.ru[2] * v[2];
+  const glm::vec3 dV = w.rv[0] * v[0] + w.rv[1] * v[1] + w.rv[2] * v[2];
+  WeaveStrain e;
+  e.uu = du.length - 1.f;
+  e.vv = dv.length - 1.f;
+  e.uv = kInvSqrt2 * (ds.length - dd.length);
+  e.duu = glm::dot(du.unit, dU);
+  e.dvv = glm::dot(dv.unit, dV);
+  e.duv = kInvSqrt2 * (glm::dot(ds.unit, dU + dV) - glm::dot(dd.unit, dU - dV));
   out.strain = e;
   const CurveSample cu = (*law.curve[0])(e.uu), cv = (*law.curve[1])(e.vv), cs = (*law.curve[2])(e.uv);
-  out.energy = double(w.area) * (law.curve[0]->energy(e.uu) + law.curve[1]->energy(e.vv) + law.curve[2]->energy(e.uv));
+  out.energy = energy ? double(w.area) * (law.curve[0]->energy(e.uu) + law.curve[1]->energy(e.vv) + law.curve[2]->energy(e.uv))
+                      : 0.0;
   const float s_uu = cu.stress + law.viscosity[0] * e.duu;
   const float s_vv = cv.stress + law.viscosity[1] * e.dvv;
   const float s_uv = cs.stress + law.viscosity[2] * e.duv;

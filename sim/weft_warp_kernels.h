@@ -52,8 +52,9 @@ struct WeaveTriangleResult {
   double energy = 0;                // elastic energy, J
   WeaveStrain strain;
 };
+// energy: also fill out.energy (three curve integrals: only for energy reports).
 void weave_triangle(const WeaveCoefficients& w, const std::array<glm::vec3, 3>& p, const std::array<glm::vec3, 3>& v,
-                    const WeaveLaw& law, bool blocks, WeaveTriangleResult& out);
+                    const WeaveLaw& law, bool blocks, WeaveTriangleResult& out, bool energy = true);
 
 // Bending hinge across the edge x0-x1, x2 opposite in triangle (x0, x1, x2) (counter-clockwise, so its
 // normal is the winding normal) and x3 in the other. Signed dihedral angle, positive when the
