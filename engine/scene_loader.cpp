@@ -322,9 +322,11 @@ Scene read_scene(const Reader& r, const json& root, const std::string& base_dir)
   }
   if (!root.contains("cloth")) r.fail("", "missing key 'cloth'");
   const json& cloth = root.at("cloth");
-  r.object(cloth, "/cloth", {"mesh", "position", "rotation_deg", "material"});
+  r.object(cloth, "/cloth", {"mesh", "position", "rotation_deg", "material", "weave_angle_deg"});
   scene.mesh = read_mesh(r, cloth, base_dir);
   scene.material = read_material(r, cloth, base_dir);
+  // the weft's angle from the mesh's material u axis (weft/warp materials; Volino 2005 sec. 2.2.2)
+  scene.material.weave.angle_deg = float(r.number(cloth, "/cloth", "weave_angle_deg", scene.material.weave.angle_deg, -360, 360));
   read_interaction(r, root, scene);
   read_self_collision(r, root, scene);
 

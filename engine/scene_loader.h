@@ -10,6 +10,7 @@
 //   cloth: { mesh (required): { type: "grid"|"irregular", width, height, columns, rows,
 //                                [grading, jitter, seed (irregular)] } | { type: "obj", path },
 //            position: [x,y,z], rotation_deg: [x,y,z] (applied to the mesh, the grid lies in z = 0),
+//            weave_angle_deg (weft/warp materials: the weft's angle from the mesh's u axis),
 //            material: "NAME" (a fabric preset, engine/material_loader.h: ../materials/NAME.json, then
 //                    assets/materials) or { areal_density, total_mass, stretch_model: "springs"|"volino", stretch_stiffness,
 //                        bend_stiffness, young_modulus, alpha, damping, drag, lift, wind, gravity } }

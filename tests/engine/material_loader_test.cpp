@@ -59,6 +59,10 @@ TEST_CASE("scene files select a preset by name") {
   const Scene s = parse_scene(text, "t.json", std::string(WEFT_SOURCE_DIR) + "/assets/scenes");
   CHECK(s.material.stretch_model == StretchModel::WeftWarp);
   CHECK(s.material.areal_density == doctest::Approx(0.324f));
+  const Scene r = parse_scene(R"({"cloth": {"mesh": {"type": "grid", "columns": 2, "rows": 2}, "material": "denim",
+                                            "weave_angle_deg": 30}})",
+                              "t.json", std::string(WEFT_SOURCE_DIR) + "/assets/scenes");
+  CHECK(r.material.weave.angle_deg == doctest::Approx(30.f));
   CHECK_THROWS_WITH_AS(parse_scene(R"({"cloth": {"mesh": {"type": "grid"}, "material": "tweed"}})", "t.json", "."),
                        doctest::Contains("/cloth/material"), SceneError);
 }
