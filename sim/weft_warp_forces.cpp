@@ -5,12 +5,9 @@
 namespace weft {
 namespace {
 
-void add_block(ForceBuffers& out, uint32_t link, uint32_t i, uint32_t j, const Sym3& J) {
-  LinkBlocks& B = out.link_jacobian;
+void add_link_block(LinkBlocks& B, uint32_t link, const Sym3& J) {
   B.xx[link] += J.xx; B.xy[link] += J.xy; B.xz[link] += J.xz;
   B.yy[link] += J.yy; B.yz[link] += J.yz; B.zz[link] += J.zz;
-  out.jacobian_sum[i] += J;
-  out.jacobian_sum[j] += J;
 }
 
 }  // namespace
@@ -24,6 +21,8 @@ void add_weft_warp_forces(const ClothModel& model, const glm::vec3* x, const glm
   const float h = options.viscosity_h;
   glm::vec3* f = out.force.data();
   WeaveTriangleResult r;
+  LinkBlocks& B = out.link_jacobian;
+  Sym3* js = out.jacobian_sum.data();
   static constexpr int pair[3][2] = {{0, 1}, {1, 2}, {0, 2}};
   for (size_t t = 0; t < w.triangle_count(); ++t) {
     const auto& tri = model.triangle[t];
@@ -33,6 +32,9 @@ void add_weft_warp_forces(const ClothModel& model, const glm::vec3* x, const glm
     weave_triangle(c, p, pv, law, blocks, r, false);
     for (int k = 0; k < 3; ++k) f[tri[k]] += r.force[k];
     if (!blocks) continue;
+    // each block also goes onto the diagonal sums of its two corners (jacobian_sum = -J_ii), gathered per
+    // corner first so each vertex is written once
+    Sym3 sum[3];
     for (int q = 0; q < 3; ++q) {
       const uint32_t i = tri[pair[q][0]], j = tri[pair[q][1]];
       Sym3 J = r.stiffness[q];
@@ -42,8 +44,11 @@ void add_weft_warp_forces(const ClothModel& model, const glm::vec3* x, const glm
         f[j] -= h * (J * dv);
         J += (1.f / h) * r.damping[q];
       }
-      add_block(out, w.pair_link[t][q], i, j, J);
+      add_link_block(B, w.pair_link[t][q], J);
+      sum[pair[q][0]] += J;
+      sum[pair[q][1]] += J;
     }
+    for (int k = 0; k < 3; ++k) js[tri[k]] += sum[k];
   }
 
   const float* rest = options.hinge_rest_angle ? options.hinge_rest_angle : w.hinge_rest_angle.data();
@@ -57,6 +62,8 @@ void add_weft_warp_forces(const ClothModel& model, const glm::vec3* x, const glm
     for (int q = 0; q < 4; ++q) f[hv[q]] += moment * a.grad[q];
     if (!blocks) continue;
     // Gauss-Newton blocks -k g_i g_j^T, symmetrised (exact when flat, where all g_i are along the normal).
+    // Their sum over j != i is k g_i g_i^T (the gradients sum to zero): the diagonal sums directly.
+    for (int q = 0; q < 4; ++q) js[hv[q]] += Sym3::outer(a.grad[q], k);
     for (int q = 0; q < 6; ++q) {
       const int i = hpair[q][0], j = hpair[q][1];
       const glm::vec3 &gi = a.grad[i], &gj = a.grad[j];
@@ -67,7 +74,7 @@ void add_weft_warp_forces(const ClothModel& model, const glm::vec3* x, const glm
         f[hv[i]] += h * (J * dv);
         f[hv[j]] -= h * (J * dv);
       }
-      add_block(out, w.hinge_link[e][q], hv[i], hv[j], J);
+      add_link_block(B, w.hinge_link[e][q], J);
     }
   }
 }
