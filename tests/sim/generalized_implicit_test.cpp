@@ -50,7 +50,7 @@ TEST_CASE("generalised Euler with alpha 1 is the CG backward Euler step") {
   CHECK(a.step_count == 20);
 }
 
-TEST_CASE("BDF-2 and a smaller alpha lose less energy than backward Euler; kinematic vertices stay put") {
+TEST_CASE("BDF-2 and a smaller alpha lose less energy than backward Euler, kinematic vertices stay put") {
   const ClothModel model = hanging_sheet(StretchModel::WeftWarp);
   auto run = [&](IntegratorKind kind, float alpha) {
     auto integ = make_integrator(kind, model, {.cg_tolerance = 1e-6f, .cg_max_iterations = 500, .alpha = alpha});

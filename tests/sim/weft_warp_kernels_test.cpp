@@ -71,7 +71,7 @@ TEST_CASE("weave strain of known deformations (Eq. 4)") {
   }
 }
 
-TEST_CASE("weave triangle forces are minus the energy gradient; blocks match finite differences") {
+TEST_CASE("weave triangle forces are minus the energy gradient and blocks match finite differences") {
   const StressCurve weft = StressCurve::from_points({-0.1f, 0.f, 0.1f, 0.3f}, {-20.f, 0.f, 40.f, 400.f});
   const StressCurve warp = StressCurve::from_points({-0.1f, 0.f, 0.2f}, {-5.f, 0.f, 60.f});
   const StressCurve shear = StressCurve::linear(15.f);
