@@ -11,6 +11,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "app/bench_suites.h"
+#include "engine/material_loader.h"
 #include "sim/mesh_generators.h"
 #include "sim/world.h"
 
@@ -24,7 +25,7 @@ struct InteractionRun {
   double strain_sweeps = 0, contacts = 0, max_strain = 0;
 };
 
-InteractionRun run(IntegratorKind solver, uint32_t n, int warmup, int steps) {
+InteractionRun run(IntegratorKind solver, const Material& material, uint32_t n, int warmup, int steps) {
   // Hands lift the two front corners 25 cm in 0.25 s, then swing them 15 cm toward the user and back at
   // 1 Hz (about 1 m/s, an ordinary hand speed).
   const float size = 0.8f, table_top = 0.75f;
@@ -33,7 +34,7 @@ InteractionRun run(IntegratorKind solver, uint32_t n, int warmup, int steps) {
                            glm::rotate(glm::mat4(1.f), -float(M_PI / 2), glm::vec3(1, 0, 0)));
   WorldConfig config;
   config.integrator = solver;
-  World w(build_cloth_model(mesh, {}), config);
+  World w(build_cloth_model(mesh, material), config);
 
   Collider floor, table, arm[2];
   table.shape = ColliderShape::Box;
@@ -124,6 +125,7 @@ nlohmann::json bench_interaction(const BenchOptions& options) {
   const int steps = options.steps > 0 ? options.steps : (options.quick ? 20 : 240);
   const int warmup = options.quick ? 10 : 120;
   nlohmann::json out = nlohmann::json::array();
+  const Material material = options.material.empty() ? Material{} : load_material_preset(options.material);
   // The runtime's solver, then the converged CG solver for comparison: about 20 times slower per step
   // (far from real time at 16k vertices, so fewer steps), but its dynamics keep the cloth near its rest
   // lengths, so strain limiting has little left to do; the approximate solver at this resolution leaves
@@ -132,9 +134,11 @@ nlohmann::json bench_interaction(const BenchOptions& options) {
     const bool cg = solver == IntegratorKind::ConjugateGradient;
     const char* name = integrator_kind_name(solver);
     const int s = cg && !options.quick ? std::min(steps, 20) : steps, w = cg && !options.quick ? 30 : warmup;
-    std::fprintf(stderr, "bench interaction: %u vertices, two hands over a table, solver %s, %d steps\n",
-                 (n + 1) * (n + 1), name, s);
-    out.push_back(to_json(run(solver, n, w, s), name));
+    std::fprintf(stderr, "bench interaction: %u vertices, two hands over a table, solver %s, material %s, %d steps\n",
+                 (n + 1) * (n + 1), name, options.material.empty() ? "default" : options.material.c_str(), s);
+    auto row = to_json(run(solver, material, n, w, s), name);
+    row["material"] = options.material.empty() ? "default" : options.material;
+    out.push_back(row);
   }
   return out;
 }

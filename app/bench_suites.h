@@ -1,6 +1,8 @@
 #pragma once
 // `weft bench` suites. Each times its own scenario and returns a JSON object of results; progress goes
 // to stderr. bench_command.cpp runs the selected suites and prints them.
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 namespace weft::app {
@@ -8,6 +10,7 @@ namespace weft::app {
 struct BenchOptions {
   bool quick = false;     // smaller meshes and fewer steps (used by tests)
   int steps = 0;          // steps per timing run (0: the suite's default)
+  std::string material;   // interaction suite: a fabric preset (engine/material_loader.h); empty: the default
 };
 
 nlohmann::json bench_solvers(const BenchOptions& options);         // app/bench_solvers.cpp (issue 2)

@@ -10,6 +10,9 @@ void register_validate(CLI::App& app) {
   register_validate_stability(*validate);
   register_validate_grasp(*validate);
   register_validate_self_collision(*validate);
+  register_validate_tensile(*validate);
+  register_validate_plasticity(*validate);
+  register_validate_integrators(*validate);
 }
 
 }  // namespace weft::app

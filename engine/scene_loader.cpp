@@ -1,5 +1,6 @@
 #include "engine/scene_loader.h"
 
+#include "engine/material_loader.h"
 #include "engine/mesh_io.h"
 
 #include <cmath>
@@ -177,11 +178,21 @@ Mesh read_mesh(const Reader& r, const json& cloth, const std::string& base_dir) 
   return mesh;
 }
 
-Material read_material(const Reader& r, const json& cloth) {
+Material read_material(const Reader& r, const json& cloth, const std::string& base_dir) {
   Material m;
   if (!cloth.contains("material")) return m;
   const json& j = cloth.at("material");
   const std::string place = "/cloth/material";
+  if (j.is_string()) {  // a fabric preset: assets/materials/NAME.json beside the scenes folder, or a path
+    const std::string name = j.get<std::string>();
+    const std::filesystem::path beside = std::filesystem::path(base_dir) / ".." / "materials";
+    try {
+      if (std::filesystem::exists(beside / (name + ".json"))) return load_material_preset(name, beside.string());
+      return load_material_preset(name);
+    } catch (const MaterialFileError& e) {
+      r.fail(place, e.what());
+    }
+  }
   r.object(j, place, {"areal_density", "total_mass", "stretch_model", "stretch_stiffness", "bend_stiffness",
                       "young_modulus", "alpha", "damping", "drag", "lift", "wind", "gravity"});
   m.areal_density = float(r.number(j, place, "areal_density", m.areal_density, 1e-6, 1e3));
@@ -298,20 +309,24 @@ Scene read_scene(const Reader& r, const json& root, const std::string& base_dir)
   scene.name = r.string(root, "", "name", "unnamed");
   if (root.contains("sim")) {
     const json& j = root.at("sim");
-    r.object(j, "/sim", {"tick_hz", "solver", "iterations", "cg_tolerance", "cg_max_iterations"});
+    r.object(j, "/sim", {"tick_hz", "solver", "iterations", "cg_tolerance", "cg_max_iterations", "alpha", "rk_tolerance"});
     scene.world.tick_hz = r.number(j, "/sim", "tick_hz", scene.world.tick_hz, 10, 10000);
-    scene.world.integrator = parse_integrator_kind(r.string(j, "/sim", "solver", "cg", {"approx", "cg", "euler", "rk4"}));
+    scene.world.integrator = parse_integrator_kind(r.string(j, "/sim", "solver", "cg", {"approx", "cg", "euler", "rk4", "be", "bdf2", "rk45"}));
     SolverOptions& so = scene.world.solver;
     so.iterations = int(r.integer(j, "/sim", "iterations", so.iterations, 1, 99));
     so.cg_tolerance = float(r.number(j, "/sim", "cg_tolerance", so.cg_tolerance, 1e-8, 0.5));
     so.cg_max_iterations = int(r.integer(j, "/sim", "cg_max_iterations", so.cg_max_iterations, 1, 10000));
+    so.alpha = float(r.number(j, "/sim", "alpha", so.alpha, 0.5, 1));
+    so.rk_tolerance = float(r.number(j, "/sim", "rk_tolerance", so.rk_tolerance, 1e-12, 1));
     if (scene.world.solver.iterations % 2 == 0) r.fail("/sim/iterations", "must be odd (Kang & Cho 4.2)");
   }
   if (!root.contains("cloth")) r.fail("", "missing key 'cloth'");
   const json& cloth = root.at("cloth");
-  r.object(cloth, "/cloth", {"mesh", "position", "rotation_deg", "material"});
+  r.object(cloth, "/cloth", {"mesh", "position", "rotation_deg", "material", "weave_angle_deg"});
   scene.mesh = read_mesh(r, cloth, base_dir);
-  scene.material = read_material(r, cloth);
+  scene.material = read_material(r, cloth, base_dir);
+  // the weft's angle from the mesh's material u axis (weft/warp materials; Volino 2005 sec. 2.2.2)
+  scene.material.weave.angle_deg = float(r.number(cloth, "/cloth", "weave_angle_deg", scene.material.weave.angle_deg, -360, 360));
   read_interaction(r, root, scene);
   read_self_collision(r, root, scene);
 

@@ -5,11 +5,14 @@
 //
 // Format (all keys optional unless marked):
 //   name: string
-//   sim: { tick_hz, solver: "approx"|"cg"|"euler"|"rk4", iterations }
+//   sim: { tick_hz, solver: "approx"|"cg"|"euler"|"rk4"|"be"|"bdf2"|"rk45", iterations, alpha (be, bdf2),
+//          rk_tolerance (rk45) }
 //   cloth: { mesh (required): { type: "grid"|"irregular", width, height, columns, rows,
 //                                [grading, jitter, seed (irregular)] } | { type: "obj", path },
 //            position: [x,y,z], rotation_deg: [x,y,z] (applied to the mesh, the grid lies in z = 0),
-//            material: { areal_density, total_mass, stretch_model: "springs"|"volino", stretch_stiffness,
+//            weave_angle_deg (weft/warp materials: the weft's angle from the mesh's u axis),
+//            material: "NAME" (a fabric preset, engine/material_loader.h: ../materials/NAME.json, then
+//                    assets/materials) or { areal_density, total_mass, stretch_model: "springs"|"volino", stretch_stiffness,
 //                        bend_stiffness, young_modulus, alpha, damping, drag, lift, wind, gravity } }
 //   interaction: { tau, max_speed, seam_tau, thickness, strain_limit (false or max strain),
 //                  strain_iterations, extrapolation_horizon, grasp_radius,

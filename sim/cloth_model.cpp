@@ -1,5 +1,6 @@
 #include "sim/cloth_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <sstream>
@@ -22,6 +23,17 @@ std::string validate_material(const Material& m) {
   if (!finite(m.lift) || m.lift < 0.f) return "lift must be >= 0";
   for (int k = 0; k < 3; ++k)
     if (!finite(m.wind[k]) || !finite(m.gravity[k])) return "wind and gravity must be finite";
+  if (m.stretch_model == StretchModel::WeftWarp) {
+    const WeaveMaterial& w = m.weave;
+    if (w.weft.empty() || w.warp.empty() || w.shear.empty()) return "weave: weft, warp and shear curves are required";
+    for (float x : {w.weft_viscosity, w.warp_viscosity, w.shear_viscosity, w.weft_bending, w.warp_bending})
+      if (!finite(x) || x < 0.f) return "weave: viscosities and bending rigidities must be >= 0";
+    if (!finite(w.weft_rest_curvature) || !finite(w.warp_rest_curvature) || !finite(w.angle_deg))
+      return "weave: rest curvatures and angle must be finite";
+    if (w.plasticity.enabled && !(w.plasticity.yield_curvature > 0.f && finite(w.plasticity.yield_curvature) &&
+                                  w.plasticity.relaxation_time > 0.f && finite(w.plasticity.relaxation_time)))
+      return "weave: plasticity needs a positive yield curvature and relaxation time";
+  }
   return {};
 }
 
@@ -108,6 +120,11 @@ ClothModel build_cloth_model(const Mesh& mesh, const Material& material, const s
 
   if (material.stretch_model == StretchModel::Springs) {
     for (size_t l = 0; l < model.edge_count; ++l) model.stiffness[l] = scaled(material.stretch_stiffness, model.rest_length[l]);
+  } else if (material.stretch_model == StretchModel::WeftWarp) {
+    // The weave triangles and hinges carry stretch, shear and bending (weft_warp_forces.h); the links
+    // keep only the relative damping and hold the Jacobian blocks.
+    std::fill(model.stiffness.begin(), model.stiffness.end(), 0.f);
+    model.weft_warp = build_weft_warp_model(mesh, topo, material.weave);
   } else {
     for (size_t t = 0; t < ntri; ++t)
       for (int k = 0; k < 3; ++k) model.stiffness[model.triangle_edge[t][k]] += model.triangle_strength[t][k];

@@ -11,6 +11,7 @@
 #include "sim/material.h"
 #include "sim/mesh.h"
 #include "sim/topology.h"
+#include "sim/weft_warp_model.h"
 
 namespace weft {
 
@@ -40,6 +41,8 @@ struct ClothModel {
   std::vector<std::array<float, 3>> triangle_rest_edge; // L_i, rest length opposite corner i, m
   std::vector<std::array<float, 3>> triangle_strength;  // R_i / L_i, Volino Eq. 3, N/m
   std::vector<float> rest_area;                         // rest area per triangle, m^2
+
+  WeftWarpModel weft_warp;  // weave triangles and hinges (empty unless material.stretch_model is WeftWarp)
 
   Material material;
   Topology topology;

@@ -11,6 +11,8 @@ ClothState make_rest_state(const ClothModel& model) {
   state.velocity.assign(n, glm::vec3(0.f));
   state.kinematic = model.pinned;
   state.kinematic_velocity.assign(n, glm::vec3(0.f));
+  if (model.material.weave.plasticity.enabled && model.weft_warp.active())
+    state.hinge_rest_angle = model.weft_warp.hinge_rest_angle;
   return state;
 }
 

@@ -16,11 +16,19 @@ struct ClothState {
   // as a Baraff-Witkin filter): pins (target 0) and, through the constraint layer, grasps.
   std::vector<uint8_t> kinematic;              // 1 if the vertex velocity is imposed this step (nvert)
   std::vector<glm::vec3> kinematic_velocity;   // the imposed velocity (nvert), m/s
+  // Plasticity (weave_material.h): the hinges' current rest angles (nhinge when the material's plasticity
+  // is on, else empty), rad.
+  std::vector<float> hinge_rest_angle;
   double time = 0;                             // simulated time, s
   uint64_t step_count = 0;                     // steps taken since the state was made
 };
 
 // A state at rest in the model's rest shape, with the model's pins kinematic at zero velocity.
 ClothState make_rest_state(const ClothModel& model);
+
+// The plastic rest angles evaluate_forces should use (ForceOptions::hinge_rest_angle), or null.
+inline const float* plastic_rest_angles(const ClothState& state) {
+  return state.hinge_rest_angle.empty() ? nullptr : state.hinge_rest_angle.data();
+}
 
 }  // namespace weft

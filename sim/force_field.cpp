@@ -6,6 +6,7 @@
 #include "sim/force_kernels.h"
 #include "sim/link_pass_simd.h"
 #include "sim/link_scatter.h"
+#include "sim/weft_warp_forces.h"
 
 namespace weft {
 
@@ -184,6 +185,7 @@ void evaluate_forces(const ClothModel& model, const glm::vec3* x, const glm::vec
       js[i] = Sym3{r[3], r[4], r[5], r[6], r[7], record_zz[i]};
     }
   }
+  if (model.weft_warp.active()) add_weft_warp_forces(model, x, v, out, options);
 
   if (m.drag > 0.f || m.lift > 0.f) {
     compute_vertex_normals(model, x, out.normal.data());
@@ -205,6 +207,7 @@ Energy compute_energy(const ClothModel& model, const glm::vec3* x, const glm::ve
     const double s = glm::length(x[model.link[l][1]] - x[model.link[l][0]]) - model.rest_length[l];
     e.elastic += 0.5 * model.stiffness[l] * s * s;
   }
+  if (model.weft_warp.active()) e.elastic += weft_warp_energy(model, x);
   return e;
 }
 

@@ -42,6 +42,7 @@ struct ForceBuffers {
 struct ForceOptions {
   bool jacobian = true;    // fill link_jacobian and jacobian_sum
   float viscosity_h = 0;   // when > 0, add the viscosity term h J (v_j - v_i) of Kang & Cho Eq. 13
+  const float* hinge_rest_angle = nullptr;  // weft/warp hinges' plastic rest angles (nhinge), rad; null: the model's
 };
 
 // Evaluates forces at positions x and velocities v (both nvert long).
@@ -54,7 +55,8 @@ void compute_vertex_normals(const ClothModel& model, const glm::vec3* x, glm::ve
 // Mechanical energies of a state, for stability checks.
 struct Energy {
   double kinetic = 0;    // sum 1/2 m v^2, J
-  double elastic = 0;    // sum 1/2 k (l - l0)^2 over links (for Volino edges: its axial stiffness), J
+  double elastic = 0;    // sum 1/2 k (l - l0)^2 over links (for Volino edges: its axial stiffness), J;
+                         // plus the weave triangles' and hinges' energy (model's rest angles)
   double gravity = 0;    // sum -m g.x, J
   double total() const { return kinetic + elastic + gravity; }
 };

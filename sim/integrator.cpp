@@ -5,6 +5,8 @@
 #include "sim/approximate_implicit.h"
 #include "sim/conjugate_gradient.h"
 #include "sim/explicit_integrators.h"
+#include "sim/generalized_implicit.h"
+#include "sim/runge_kutta45.h"
 
 namespace weft {
 
@@ -18,6 +20,15 @@ std::unique_ptr<Integrator> make_integrator(IntegratorKind kind, const ClothMode
     case IntegratorKind::ConjugateGradient: return std::make_unique<ConjugateGradientIntegrator>(model, options);
     case IntegratorKind::SymplecticEuler: return std::make_unique<SymplecticEulerIntegrator>(model);
     case IntegratorKind::RungeKutta4: return std::make_unique<RungeKutta4Integrator>(model);
+    case IntegratorKind::GeneralizedEuler:
+    case IntegratorKind::Bdf2:
+      if (!(options.alpha >= 0.5f && options.alpha <= 1.f))
+        throw std::invalid_argument("alpha must lie in [0.5, 1] (0.5 midpoint, 1 backward Euler; below 0.5 is unstable)");
+      if (kind == IntegratorKind::Bdf2) return std::make_unique<Bdf2Integrator>(model, options.alpha, options);
+      return std::make_unique<GeneralizedEulerIntegrator>(model, options.alpha, options);
+    case IntegratorKind::RungeKutta45:
+      if (!(options.rk_tolerance > 0.f)) throw std::invalid_argument("rk_tolerance must be positive");
+      return std::make_unique<RungeKutta45Integrator>(model, options.rk_tolerance);
   }
   throw std::invalid_argument("unknown integrator");
 }
@@ -27,7 +38,10 @@ IntegratorKind parse_integrator_kind(const std::string& name) {
   if (name == "cg") return IntegratorKind::ConjugateGradient;
   if (name == "euler") return IntegratorKind::SymplecticEuler;
   if (name == "rk4") return IntegratorKind::RungeKutta4;
-  throw std::invalid_argument("unknown solver '" + name + "' (expected approx, cg, euler or rk4)");
+  if (name == "be") return IntegratorKind::GeneralizedEuler;
+  if (name == "bdf2") return IntegratorKind::Bdf2;
+  if (name == "rk45") return IntegratorKind::RungeKutta45;
+  throw std::invalid_argument("unknown solver '" + name + "' (expected approx, cg, euler, rk4, be, bdf2 or rk45)");
 }
 
 const char* integrator_kind_name(IntegratorKind kind) {
@@ -36,6 +50,9 @@ const char* integrator_kind_name(IntegratorKind kind) {
     case IntegratorKind::ConjugateGradient: return "cg";
     case IntegratorKind::SymplecticEuler: return "euler";
     case IntegratorKind::RungeKutta4: return "rk4";
+    case IntegratorKind::GeneralizedEuler: return "be";
+    case IntegratorKind::Bdf2: return "bdf2";
+    case IntegratorKind::RungeKutta45: return "rk45";
   }
   return "?";
 }

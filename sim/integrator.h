@@ -14,6 +14,10 @@ enum class IntegratorKind {
   ConjugateGradient,    // full linearised backward Euler solved by block-preconditioned CG (Baraff-Witkin)
   SymplecticEuler,      // explicit reference (Kang & Cho Eq. 3)
   RungeKutta4,          // explicit reference, as Volino 1997 section 2.2
+  // Volino & Thalmann 2005 sec. 3 (generalized_implicit.h, runge_kutta45.h):
+  GeneralizedEuler,     // semi-implicit Euler with SolverOptions::alpha (1 backward Euler, 0.5 midpoint), Eq. 9
+  Bdf2,                 // semi-implicit BDF-2 with SolverOptions::alpha, Eq. 11
+  RungeKutta45,         // Cash-Karp 5(4) with error control and adaptive sub-steps to SolverOptions::rk_tolerance
 };
 
 struct SolverOptions {
@@ -25,6 +29,8 @@ struct SolverOptions {
   bool translation_correction = false;
   float cg_tolerance = 1e-4f;    // relative residual at which CG stops
   int cg_max_iterations = 200;
+  float alpha = 1.f;             // GeneralizedEuler and Bdf2 implicitness (Volino 2005 Eq. 8-11), in [0.5, 1]
+  float rk_tolerance = 1e-5f;    // RungeKutta45: error per sub-step on positions (m) and velocities (m/s)
 };
 
 struct StepStats {
@@ -48,7 +54,7 @@ class Integrator {
 std::unique_ptr<Integrator> make_integrator(IntegratorKind kind, const ClothModel& model,
                                             const SolverOptions& options = {});
 
-// "approx", "cg", "euler", "rk4"; throws std::invalid_argument on an unknown name.
+// "approx", "cg", "euler", "rk4", "be", "bdf2", "rk45"; throws std::invalid_argument on an unknown name.
 IntegratorKind parse_integrator_kind(const std::string& name);
 const char* integrator_kind_name(IntegratorKind kind);
 

@@ -3,11 +3,14 @@
 // per-link and per-triangle coefficients.
 #include <glm/glm.hpp>
 
+#include "sim/weave_material.h"
+
 namespace weft {
 
 enum class StretchModel {
   Springs,  // linear springs along the mesh edges (Kang & Cho Eq. 1)
   Volino,   // Volino-Thalmann elastic triangles (1997 Annex Eq. 1, 4-11)
+  WeftWarp, // weft/warp nonlinear anisotropic triangles and bending hinges (Volino-Thalmann 2005 sec. 2)
 };
 
 // How a spring stiffness value turns into a per-link spring constant.
@@ -28,6 +31,7 @@ struct Material {
   float alpha = 1.f;                // Volino alpha in [0, 1.2]: 0 = spring-mass, 1 = zero Poisson ratio
   bool volino_general_mass = false; // Volino Eq. 7 (per-vertex masses) instead of Eq. 10 (equal masses)
   float volino_min_determinant = 0.05f;  // below it a triangle falls back to springs (force_kernels.h)
+  WeaveMaterial weave;              // WeftWarp model: curves, viscosities, bending, plasticity
 
   float damping = 0.01f;  // relative-velocity damping C_d per link, N s/m (Kang Eq. 26)
   float drag = 0.f;       // air drag K_D per unit vertex area, kg/m^3 (Kang Eq. 31)

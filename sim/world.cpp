@@ -1,5 +1,7 @@
 #include "sim/world.h"
 
+#include "sim/plasticity.h"
+
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -67,6 +69,7 @@ void World::step() {
   std::memcpy(x_prev_.data(), state_.position.data(), x_prev_.size() * sizeof(glm::vec3));
   if (self_collision_) self_collision_->begin_step(state_);
   integrator_->step(model_, state_, h);
+  update_plasticity(model_, state_, h);  // weave creases (no-op unless the material has plasticity)
   const auto t2 = Clock::now();
 
   // 4. corrections after the step

@@ -1,0 +1,103 @@
+#include "sim/weft_warp_forces.h"
+
+#include "sim/weft_warp_kernels.h"
+
+namespace weft {
+namespace {
+
+void add_link_block(LinkBlocks& B, uint32_t link, const Sym3& J) {
+  B.xx[link] += J.xx; B.xy[link] += J.xy; B.xz[link] += J.xz;
+  B.yy[link] += J.yy; B.yz[link] += J.yz; B.zz[link] += J.zz;
+}
+
+}  // namespace
+
+void add_weft_warp_forces(const ClothModel& model, const glm::vec3* x, const glm::vec3* v, ForceBuffers& out,
+                          const ForceOptions& options) {
+  const WeftWarpModel& w = model.weft_warp;
+  const WeaveMaterial& mat = model.material.weave;
+  const WeaveLaw law{{&mat.weft, &mat.warp, &mat.shear}, {mat.weft_viscosity, mat.warp_viscosity, mat.shear_viscosity}};
+  const bool blocks = options.jacobian;
+  const float h = options.viscosity_h;
+  glm::vec3* f = out.force.data();
+  WeaveTriangleResult r;
+  LinkBlocks& B = out.link_jacobian;
+  Sym3* js = out.jacobian_sum.data();
+  static constexpr int pair[3][2] = {{0, 1}, {1, 2}, {0, 2}};
+  for (size_t t = 0; t < w.triangle_count(); ++t) {
+    const auto& tri = model.triangle[t];
+    const WeaveCoefficients c{w.ru[t], w.rv[t], w.area[t]};
+    const std::array<glm::vec3, 3> p = {x[tri[0]], x[tri[1]], x[tri[2]]};
+    const std::array<glm::vec3, 3> pv = {v[tri[0]], v[tri[1]], v[tri[2]]};
+    weave_triangle(c, p, pv, law, blocks, r, false);
+    for (int k = 0; k < 3; ++k) f[tri[k]] += r.force[k];
+    if (!blocks) continue;
+    // each block also goes onto the diagonal sums of its two corners (jacobian_sum = -J_ii), gathered per
+    // corner first so each vertex is written once
+    Sym3 sum[3];
+    for (int q = 0; q < 3; ++q) {
+      const uint32_t i = tri[pair[q][0]], j = tri[pair[q][1]];
+      Sym3 J = r.stiffness[q];
+      if (h > 0.f) {
+        const glm::vec3 dv = v[j] - v[i];  // Kang Eq. 13: h J (v_j - v_i) on i, the opposite on j
+        f[i] += h * (J * dv);
+        f[j] -= h * (J * dv);
+        J += (1.f / h) * r.damping[q];
+      }
+      add_link_block(B, w.pair_link[t][q], J);
+      sum[pair[q][0]] += J;
+      sum[pair[q][1]] += J;
+    }
+    for (int k = 0; k < 3; ++k) js[tri[k]] += sum[k];
+  }
+
+  const float* rest = options.hinge_rest_angle ? options.hinge_rest_angle : w.hinge_rest_angle.data();
+  static constexpr int hpair[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+  for (size_t e = 0; e < w.hinge_count(); ++e) {
+    const auto& hv = w.hinge[e];
+    const HingeAngle a = hinge_angle({x[hv[0]], x[hv[1]], x[hv[2]], x[hv[3]]});
+    if (!a.valid) continue;
+    const float k = w.hinge_stiffness[e];
+    const float moment = -k * (a.theta - rest[e]);  // F_i = -k (theta - theta0) d theta / d x_i
+    for (int q = 0; q < 4; ++q) f[hv[q]] += moment * a.grad[q];
+    if (!blocks) continue;
+    // Gauss-Newton blocks -k g_i g_j^T, symmetrised (exact when flat, where all g_i are along the normal).
+    // Their sum over j != i is k g_i g_i^T (the gradients sum to zero): the diagonal sums directly.
+    for (int q = 0; q < 4; ++q) js[hv[q]] += Sym3::outer(a.grad[q], k);
+    for (int q = 0; q < 6; ++q) {
+      const int i = hpair[q][0], j = hpair[q][1];
+      const glm::vec3 &gi = a.grad[i], &gj = a.grad[j];
+      const Sym3 J{-k * gi.x * gj.x, -0.5f * k * (gi.x * gj.y + gi.y * gj.x), -0.5f * k * (gi.x * gj.z + gi.z * gj.x),
+                   -k * gi.y * gj.y, -0.5f * k * (gi.y * gj.z + gi.z * gj.y), -k * gi.z * gj.z};
+      if (h > 0.f) {
+        const glm::vec3 dv = v[hv[j]] - v[hv[i]];
+        f[hv[i]] += h * (J * dv);
+        f[hv[j]] -= h * (J * dv);
+      }
+      add_link_block(B, w.hinge_link[e][q], J);
+    }
+  }
+}
+
+double weft_warp_energy(const ClothModel& model, const glm::vec3* x, const float* hinge_rest_angle) {
+  const WeftWarpModel& w = model.weft_warp;
+  const WeaveMaterial& mat = model.material.weave;
+  const WeaveLaw law{{&mat.weft, &mat.warp, &mat.shear}, {0.f, 0.f, 0.f}};
+  double energy = 0;
+  WeaveTriangleResult r;
+  const std::array<glm::vec3, 3> still{};
+  for (size_t t = 0; t < w.triangle_count(); ++t) {
+    const auto& tri = model.triangle[t];
+    weave_triangle({w.ru[t], w.rv[t], w.area[t]}, {x[tri[0]], x[tri[1]], x[tri[2]]}, still, law, false, r);
+    energy += r.energy;
+  }
+  const float* rest = hinge_rest_angle ? hinge_rest_angle : w.hinge_rest_angle.data();
+  for (size_t e = 0; e < w.hinge_count(); ++e) {
+    const auto& hv = w.hinge[e];
+    const HingeAngle a = hinge_angle({x[hv[0]], x[hv[1]], x[hv[2]], x[hv[3]]});
+    if (a.valid) energy += 0.5 * w.hinge_stiffness[e] * double(a.theta - rest[e]) * double(a.theta - rest[e]);
+  }
+  return energy;
+}
+
+}  // namespace weft

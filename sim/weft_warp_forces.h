@@ -1,0 +1,23 @@
+#pragma once
+// The weft/warp model's pass of evaluate_forces: triangle stresses (Volino & Thalmann 2005 Eq. 2-7)
+// and anisotropic bending hinges, added onto the forces and the per-link Jacobian blocks the
+// implicit solvers read. Called by force_field.cpp when the model has a WeftWarpModel.
+#include <glm/glm.hpp>
+
+#include "sim/cloth_model.h"
+#include "sim/force_field.h"
+
+namespace weft {
+
+// Adds forces to out.force, and with options.jacobian the stiffness blocks to out.link_jacobian and
+// out.jacobian_sum. When options.viscosity_h = h > 0 it also adds Kang & Cho's h J (v_j - v_i) term
+// (Eq. 13) with the stiffness blocks and folds the viscous damping blocks D into the blocks as D / h,
+// so the solvers' W = M - h^2 J holds M - h D - h^2 K. hinge_rest_angle (nhinge) overrides the model's
+// rest angles (plasticity); null uses the model's.
+void add_weft_warp_forces(const ClothModel& model, const glm::vec3* x, const glm::vec3* v, ForceBuffers& out,
+                          const ForceOptions& options);
+
+// Elastic energy of the weave triangles and hinges, J.
+double weft_warp_energy(const ClothModel& model, const glm::vec3* x, const float* hinge_rest_angle = nullptr);
+
+}  // namespace weft

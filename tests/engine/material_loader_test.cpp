@@ -1,0 +1,68 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "engine/material_loader.h"
+#include "engine/scene_loader.h"
+#include "sim/cloth_model.h"
+#include "sim/mesh_generators.h"
+
+using namespace weft;
+
+namespace {
+const std::string kDir = std::string(WEFT_SOURCE_DIR) + "/assets/materials";
+}
+
+TEST_CASE("material presets: every file loads and builds a model") {
+  const auto names = list_material_presets(kDir);
+  for (const char* expected : {"cotton", "denim", "isotropic", "silk", "wool_jersey"})
+    CHECK(std::find(names.begin(), names.end(), std::string(expected)) != names.end());
+  const Mesh mesh = make_grid({.width = 0.1f, .height = 0.1f, .columns = 4, .rows = 4});
+  for (const auto& n : names) {
+    INFO(n);
+    const Material m = load_material_preset(n, kDir);
+    CHECK(build_cloth_model(mesh, m).vertex_count() == 25);
+  }
+  const Material denim = load_material_preset("denim", kDir);
+  CHECK(denim.stretch_model == StretchModel::WeftWarp);
+  CHECK(denim.areal_density == doctest::Approx(0.324f));
+  CHECK(denim.weave.warp(0.02f).stress > 4.f * denim.weave.weft(0.02f).stress);  // warp-faced twill
+  CHECK(denim.weave.shear(0.02f).stress < denim.weave.weft(0.02f).stress);      // shears easily
+  const Material iso = load_material_preset("isotropic", kDir);
+  CHECK(iso.stretch_model == StretchModel::Springs);
+  CHECK(iso.stretch_stiffness == doctest::Approx(Material{}.stretch_stiffness));
+  CHECK(load_material_preset("cotton", kDir).weave.plasticity.enabled);
+}
+
+TEST_CASE("material presets: errors name the file and the place") {
+  CHECK_THROWS_WITH_AS(load_material_preset("no_such_fabric", kDir), doctest::Contains("unknown material 'no_such_fabric'"),
+                       MaterialFileError);
+  CHECK_THROWS_WITH_AS(parse_material(R"({"stretch_model": "weft_warp"})", "x.json"), doctest::Contains("weave"),
+                       MaterialFileError);
+  CHECK_THROWS_WITH_AS(parse_material(R"({"areal_density": -1})", "x.json"), doctest::Contains("/areal_density"),
+                       MaterialFileError);
+  CHECK_THROWS_WITH_AS(parse_material(R"({"bogus": 1})", "x.json"), doctest::Contains("unknown key 'bogus'"),
+                       MaterialFileError);
+  CHECK_THROWS_WITH_AS(
+      parse_material(R"({"stretch_model": "weft_warp", "weave": {"weft": {"strain": [0, 0.1, 0.05], "stress": [0, 1, 2]},
+                         "warp": {"strain": [0, 1], "stress": [0, 1]}, "shear": {"strain": [0, 1], "stress": [0, 1]}}})",
+                     "x.json"),
+      doctest::Contains("/weave/weft"), MaterialFileError);
+  // a number with its source
+  const Material m = parse_material(R"({"areal_density": {"value": 0.2, "source": "measured"}})", "x.json");
+  CHECK(m.areal_density == doctest::Approx(0.2f));
+}
+
+TEST_CASE("scene files select a preset by name") {
+  const std::string text = R"({"cloth": {"mesh": {"type": "grid", "columns": 2, "rows": 2}, "material": "denim"}})";
+  const Scene s = parse_scene(text, "t.json", std::string(WEFT_SOURCE_DIR) + "/assets/scenes");
+  CHECK(s.material.stretch_model == StretchModel::WeftWarp);
+  CHECK(s.material.areal_density == doctest::Approx(0.324f));
+  const Scene r = parse_scene(R"({"cloth": {"mesh": {"type": "grid", "columns": 2, "rows": 2}, "material": "denim",
+                                            "weave_angle_deg": 30}})",
+                              "t.json", std::string(WEFT_SOURCE_DIR) + "/assets/scenes");
+  CHECK(r.material.weave.angle_deg == doctest::Approx(30.f));
+  CHECK_THROWS_WITH_AS(parse_scene(R"({"cloth": {"mesh": {"type": "grid"}, "material": "tweed"}})", "t.json", "."),
+                       doctest::Contains("/cloth/material"), SceneError);
+}
