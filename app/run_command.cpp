@@ -41,6 +41,8 @@ void register_run(CLI::App& app) {
           return std::string(e.what());
         }
       });
+  cmd->add_option("--material", opts->material,
+                  "Fabric preset (assets/materials: isotropic, cotton, denim, silk, wool_jersey) or file; every mode");
   cmd->add_option("--grid", opts->grid, "Without --scene: a generated hanging cloth of N x N quads (127: 16k vertices)")
       ->check(CLI::Range(1, 1024));
   // Hidden (empty group): makes every tick slow, to show that rendering never waits for the sim.

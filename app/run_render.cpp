@@ -124,6 +124,7 @@ int run_window(const RunOptions& options) {
   o.height = options.height;
   o.runtime.scene_file = options.scene;
   o.runtime.solver = options.solver;
+  o.runtime.material = options.material;
   o.runtime.tick_hz = options.tick_hz;
   o.runtime.priority = parse_sim_priority(options.sim_priority);
   o.runtime.debug_tick_sleep_ms = options.debug_tick_sleep_ms;

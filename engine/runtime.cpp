@@ -8,6 +8,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "engine/material_loader.h"
 #include "engine/scene_loader.h"
 #include "sim/mesh_generators.h"
 
@@ -106,8 +107,14 @@ Scene builtin_table_scene() {
   return s;
 }
 
-Scene load_runtime_scene(const std::string& file, const std::string& solver, double tick_hz) {
+Scene load_runtime_scene(const std::string& file, const std::string& solver, double tick_hz,
+                         const std::string& material) {
   Scene scene = file.empty() ? builtin_table_scene() : load_scene(file);
+  if (!material.empty()) {
+    const float angle = scene.material.weave.angle_deg;  // the scene's weave orientation stays
+    scene.material = load_material_preset(material);
+    scene.material.weave.angle_deg = angle;
+  }
   if (!solver.empty()) scene.world.integrator = parse_integrator_kind(solver);
   if (tick_hz > 0) {
     if (!(tick_hz >= 60 && tick_hz <= 2000))
@@ -193,7 +200,7 @@ Scene hanging_grid_scene(uint32_t quads) {
 
 Runtime::Runtime(const RuntimeOptions& options) : options_(options) {
   const std::string& file = options.scene_file;
-  init(load_runtime_scene(file, options.solver, options.tick_hz),
+  init(load_runtime_scene(file, options.solver, options.tick_hz, options.material),
        file.empty() ? fnv1a(kBuiltinName, std::char_traits<char>::length(kBuiltinName)) : scene_file_hash(file));
   info_.file = file;
   if (file.empty()) {  // the built-in table's own framing: closer, from higher up
@@ -206,6 +213,7 @@ Runtime::Runtime(const RuntimeOptions& options) : options_(options) {
 Runtime::Runtime(const RuntimeOptions& options, Scene scene, const std::string& label) : options_(options) {
   if (!options.solver.empty()) scene.world.integrator = parse_integrator_kind(options.solver);
   if (options.tick_hz > 0) scene.world.tick_hz = options.tick_hz;
+  if (!options.material.empty()) scene.material = load_material_preset(options.material);
   init(std::move(scene), fnv1a(label.data(), label.size()));
 }
 

@@ -28,6 +28,7 @@ namespace weft {
 struct RuntimeOptions {
   std::string scene_file;            // scene JSON; empty: the built-in table scene
   std::string solver;                // "approx", "cg", ...; empty: the scene's
+  std::string material;              // a fabric preset name or file (assets/materials); empty: the scene's
   double tick_hz = 0;                // 0: the scene's
   bool lockstep = false;             // offline: deterministic, as fast as the CPU allows
   SimPriority priority = SimPriority::Realtime;  // falls back when not permitted
@@ -58,7 +59,8 @@ struct SceneInfo {
 // Loads a scene for the runtime (the built-in table when file is empty) with the overrides applied.
 // Throws SceneError naming the file for a missing or malformed file, std::invalid_argument for a bad
 // solver name or tick rate.
-Scene load_runtime_scene(const std::string& file, const std::string& solver, double tick_hz);
+Scene load_runtime_scene(const std::string& file, const std::string& solver, double tick_hz,
+                         const std::string& material = "");
 // The built-in table scene as plain data: 0.8 m cloth (25 x 25 vertices) on a table, floor and table
 // as colliders.
 Scene builtin_table_scene();
