@@ -35,6 +35,12 @@ World::World(ClothModel model, const WorldConfig& config)
     tethers_[d].length.resize(n);
   }
   collider_contact_.resize(n);
+  is_fixed_.assign(n, 0);
+  for (uint32_t i = 0; i < n; ++i)
+    if (model_.pinned[i]) {
+      fixed_.push_back(i);
+      is_fixed_[i] = 1;
+    }
   set_self_collision(config.self_collision);
 }
 
@@ -86,18 +92,31 @@ void World::apply_elastics(float h) {
 
   const double t = state_.time;
   const glm::vec3* x = state_.position.data();
+  const InteractionConfig& ic = config_.interaction;
   for (int d = 0; d < kDeviceCount; ++d) {
-    const ElasticSet& set = device_sets_[d];
-    if (set.vertex.empty()) continue;
-    Pose from = attach_pose_[d], to = attach_pose_[d];
-    const double horizon = config_.interaction.extrapolation_horizon;
-    if (tracks_[d].sample(t, horizon, from)) tracks_[d].sample(t + h, horizon, to);
-    accumulate_elastic_set(set, from, to, x, h, config_.interaction.elastic, elastic_acc_);
+    // Every tracked device's target passes the safety layer each tick, held or not, so that a grab
+    // starts from a follower already on the hand.
+    Pose from = attach_pose_[d], to = attach_pose_[d], raw;
+    if (tracks_[d].sample(t + h, ic.extrapolation_horizon, raw)) {
+      tracks_[d].sample(t, ic.extrapolation_horizon, from);
+      if (ic.safety.enabled) {
+        if (!safe_[d].valid) advance_safe_target(safe_[d], from, h, ic.safety);
+        from = safe_[d].pose;
+        to = advance_safe_target(safe_[d], raw, h, ic.safety);
+      } else {
+        to = raw;
+      }
+    }
+    if (device_sets_[d].vertex.empty()) continue;
+    accumulate_elastic_set(device_sets_[d], from, to, x, h, ic.elastic, elastic_acc_);
   }
   if (!pins_.vertex.empty()) accumulate_elastic_set(pins_, Pose{}, Pose{}, x, h, config_.interaction.elastic, elastic_acc_);
 
   apply_elastic_demands(elastic_acc_, state_.velocity.data(), state_.kinematic.data(),
-                        state_.kinematic_velocity.data());
+                        state_.kinematic_velocity.data(), ic.elastic.max_acceleration * h);
+  if (ic.strain.enabled)
+    saturate_held_motion(device_sets_, tethers_, fixed_, is_fixed_.data(), ic.saturation_strain, ic.elastic.max_speed,
+                         h, 4, x, state_.kinematic.data(), state_.kinematic_velocity.data());
   for (uint32_t i : elastic_acc_.touched)
     if (state_.kinematic[i] && !model_.pinned[i]) held_.push_back(i);
   if (seams_.size())
@@ -163,7 +182,10 @@ void World::apply_corrections(float h) {
 
 void World::reset() {
   state_ = make_rest_state(model_);
-  for (int d = 0; d < kDeviceCount; ++d) tracks_[d].clear();
+  for (int d = 0; d < kDeviceCount; ++d) {
+    tracks_[d].clear();
+    safe_[d] = SafeTarget{};
+  }
   release(Hand::Left);
   release(Hand::Right);
   held_.clear();
@@ -224,17 +246,27 @@ size_t World::attach_near(Device device, const Pose& pose, float radius) {
   }
   attach_pose_[d] = pose;
   const size_t held = select_grasp(model_, adjacency_, state_.position.data(), pose, radius, config_.interaction.grasp,
-                                   grasp_scratch_, device_sets_[d]);
+                                   grasp_scratch_, device_sets_[d], is_fixed_.data());
   rebuild_tethers(d);
   return held;
 }
 
 void World::detach(Device device) {
+  const int d = device_index(device);
+  // The held vertices keep no more speed than the hand had (smoothed): whatever the elastics stored
+  // (a patch lagging a fast hand, a stretch against a pin) is not thrown with the cloth.
+  const InteractionConfig& ic = config_.interaction;
+  const float bound = ic.release_speed_factor * glm::length(safe_[d].smoothed_velocity) + ic.release_speed_slack;
+  for (uint32_t i : device_sets_[d].vertex) state_.velocity[i] = cap_speed(state_.velocity[i], bound);
   device_sets_[device_index(device)].clear();
   tethers_[device_index(device)].active = false;
 }
 
 void World::add_pin(uint32_t vertex, const glm::vec3& target) {
+  if (vertex < is_fixed_.size() && !is_fixed_[vertex]) {
+    is_fixed_[vertex] = 1;
+    fixed_.push_back(vertex);
+  }
   pins_.vertex.push_back(vertex);
   pins_.offset.push_back(target);
   pins_.weight.push_back(1.f);
