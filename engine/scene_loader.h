@@ -7,7 +7,8 @@
 //   name: string
 //   sim: { tick_hz, solver: "approx"|"cg"|"euler"|"rk4", iterations }
 //   cloth: { mesh (required): { type: "grid"|"irregular", width, height, columns, rows,
-//                                [grading, jitter, seed (irregular)] } | { type: "obj", path },
+//                                [grading, jitter, seed (irregular)] } | { type: "obj", path, scale },
+//            (lengths are metres; `scale` is the OBJ file's unit in metres: 0.01 for centimetres, 0.001 for mm)
 //            position: [x,y,z], rotation_deg: [x,y,z] (applied to the mesh, the grid lies in z = 0),
 //            material: { areal_density, total_mass, stretch_model: "springs"|"volino", stretch_stiffness,
 //                        bend_stiffness, young_modulus, alpha, damping, drag, lift, wind, gravity } }

@@ -29,7 +29,7 @@ struct GraspParams {
   float reach = 0.05f;         // m
   // A patch is never thinner than this many mean rest edge lengths in radius (a small grasp radius on a
   // coarse mesh would otherwise hold a single vertex, which rotation and pulling fling).
-  float min_patch_edges = 1.5f;
+  float min_patch_edges = 1.f;
 };
 
 // Radius within which the nearest vertex is caught: max(fallback_scale * radius, reach).
