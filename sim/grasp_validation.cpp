@@ -632,6 +632,51 @@ GraspCheck check_spikes_stay_on_stage(const WorldConfig& base) {
               "no conditioning); fastest vertex %.2f m/s", double(spikes), fastest)};
 }
 
+GraspCheck check_two_hand_demo_strain(const WorldConfig& base) {
+  // The built-in demo's cloth: 0.8 m, 24 quads, 1 cm over the table top; its near corners are grid row 0.
+  constexpr uint32_t n = 24;
+  World w(flat_cloth(0.8f, n, kTableTop + 0.01f), base);
+  w.add_collider(plane());
+  w.add_collider(table_box());
+  const glm::vec3 corner[2] = {w.state().position[grid_index(n, 0, 0)], w.state().position[grid_index(n, 0, n)]};
+  // TwoHandScript's phases (s): grab 0.4, lift to 1.4, stretch to 1.9, shake (3 Hz) to 2.9, hands away.
+  auto hand = [&](int k, double t) {
+    const float side = k == 0 ? -1.f : 1.f;
+    glm::vec3 p = corner[k] + glm::vec3(0.f, 0.25f * (1.f - ease01(0.0, 0.4, t)), 0.f);
+    p += glm::vec3(0.f, 0.55f, -0.45f) * ease01(0.4, 1.4, t);
+    p += glm::vec3(side * 0.10f, 0.f, 0.f) * ease01(1.4, 1.9, t);
+    if (t > 1.9 && t < 2.9) {
+      const double s = t - 1.9, w3 = 2.0 * kPi * 3.0 * s;
+      p += float(std::sin(kPi * s)) * glm::vec3(0.f, 0.06f * float(std::sin(w3)), 0.03f * float(std::sin(2.0 * w3)));
+    }
+    return p + glm::vec3(side * 0.15f, 0.25f, 0.f) * ease01(2.9, 3.4, t);
+  };
+  bool grabbed = false, released = false;
+  float worst_held = 0.f;
+  while (w.state().time < 4.2 + 1.5) {
+    const double t = w.state().time;
+    submit(w, Device::LeftHand, t, hand(0, t));
+    submit(w, Device::RightHand, t, hand(1, t));
+    if (!grabbed && t >= 0.4) {
+      grabbed = true;
+      w.grab(Hand::Left, at(hand(0, t)), 0.05f);
+      w.grab(Hand::Right, at(hand(1, t)), 0.05f);
+    }
+    if (!released && t >= 2.9) {
+      released = true;
+      w.release(Hand::Left);
+      w.release(Hand::Right);
+    }
+    w.step();
+    if (grabbed && !released) worst_held = std::max(worst_held, max_edge_strain(w.model(), w.state().position.data()));
+  }
+  const float end = max_edge_strain(w.model(), w.state().position.data());
+  const float bound = StrainLimitParams{}.max_strain + 1e-3f;
+  return {"two_hand_demo_strain", end, bound, end <= bound,
+          fmt("max edge strain 1.5 s after the scripted two-hand demo's motion (hands pull the corners 0.2 m past "
+              "the cloth's width); while held: %.3f", worst_held)};
+}
+
 std::vector<GraspCheck> run_grasp_validation(const WorldConfig& base) {
   std::vector<GraspCheck> checks = {
       check_elastic_decay(base),    check_teleport_speed(base),   check_teleport_recovery(base),
@@ -643,7 +688,8 @@ std::vector<GraspCheck> run_grasp_validation(const WorldConfig& base) {
   for (GraspCheck c : {check_pull_near_pin_strain(pull), check_pull_near_pin_energy(pull),
                        check_pull_near_pin_speed(pull), check_table_drop_penetration(drop),
                        check_table_drop_energy(drop), check_table_drop_rest(drop), check_thin_plate_swept(base),
-                       check_grab_jitter(base), check_hand_twist(base), check_spikes_stay_on_stage(base)})
+                       check_grab_jitter(base), check_hand_twist(base), check_spikes_stay_on_stage(base),
+                       check_two_hand_demo_strain(base)})
     checks.push_back(c);
   return checks;
 }

@@ -78,3 +78,7 @@ TEST_CASE("grasp check: 1 km spikes without conditioning keep the cloth on the s
   require_pass(check_spikes_stay_on_stage(with(IntegratorKind::ConjugateGradient)));
   require_pass(check_spikes_stay_on_stage(with(IntegratorKind::ApproximateImplicit)));
 }
+TEST_CASE("grasp check: the scripted demo's two-hand stretch leaves no edge over the limit") {
+  require_pass(check_two_hand_demo_strain(with(IntegratorKind::ConjugateGradient)));
+  require_pass(check_two_hand_demo_strain(with(IntegratorKind::ApproximateImplicit)));
+}
