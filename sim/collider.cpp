@@ -102,6 +102,31 @@ bool swept_box_entry(const Collider& c, const glm::vec3& x_prev, const glm::vec3
   return true;
 }
 
+bool swept_entry(const Collider& c, const glm::vec3& x_prev, const glm::vec3& x, glm::vec3& entry, glm::vec3& normal) {
+  if (c.shape == ColliderShape::Plane) return false;
+  if (c.shape == ColliderShape::Box) return swept_box_entry(c, x_prev, x, 0.f, entry, normal);
+  glm::vec3 n;
+  auto distance_at = [&](float t) { return collider_distance(c, x_prev + t * (x - x_prev), n); };
+  if (distance_at(0.f) < 0.f) return false;  // started inside: not a crossing
+  // distance to a convex set is convex along a line: ternary search for its minimum
+  float lo = 0.f, hi = 1.f;
+  for (int k = 0; k < 40; ++k) {
+    const float a = lo + (hi - lo) / 3.f, b = hi - (hi - lo) / 3.f;
+    if (distance_at(a) < distance_at(b)) hi = b;
+    else lo = a;
+  }
+  float inside = 0.5f * (lo + hi);
+  if (distance_at(inside) >= 0.f) return false;
+  float outside = 0.f;  // then bisect between the start (outside) and that point (inside) for the entry
+  for (int k = 0; k < 30; ++k) {
+    const float mid = 0.5f * (outside + inside);
+    (distance_at(mid) >= 0.f ? outside : inside) = mid;
+  }
+  entry = x_prev + outside * (x - x_prev);
+  collider_distance(c, entry, normal);
+  return true;
+}
+
 glm::vec3 collider_point_velocity(const Collider& c, const glm::vec3& x) {
   return c.linear_velocity + glm::cross(c.angular_velocity, x - c.pose.position);
 }
@@ -155,7 +180,7 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
   for (size_t c = 0; c < ncollider; ++c) {
     const Collider& col = colliders[c];
     glm::vec3 lo(-INFINITY), hi(INFINITY);
-    const bool plane = col.shape == ColliderShape::Plane, box = col.shape == ColliderShape::Box;
+    const bool plane = col.shape == ColliderShape::Plane;
     const glm::vec3 plane_normal = col.pose.orientation * glm::vec3(0.f, 1.f, 0.f);
     if (collider_bounds(col, lo, hi)) {
       lo -= thickness;
@@ -165,7 +190,7 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
     for (size_t i = 0; i < nvert; ++i) {
       if (inv_mass[i] == 0.f) continue;
       const glm::vec3 p = x[i];
-      const glm::vec3 mlo = box ? glm::min(p, x_prev[i]) : p, mhi = box ? glm::max(p, x_prev[i]) : p;
+      const glm::vec3 mlo = plane ? p : glm::min(p, x_prev[i]), mhi = plane ? p : glm::max(p, x_prev[i]);
       if (mhi.x < lo.x || mhi.y < lo.y || mhi.z < lo.z || mlo.x > hi.x || mlo.y > hi.y || mlo.z > hi.z) continue;
       if (plane && glm::dot(p - col.pose.position, plane_normal) >= thickness) continue;
       glm::vec3 n;
@@ -173,8 +198,8 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
       bool swept = false;
       if (d >= thickness) {
         glm::vec3 entry;
-        if (!box || !swept_box_entry(col, x_prev[i], x[i], 0.f, entry, n)) continue;
-        // Crossed the box within the tick: back to where it entered; the response below stops it there.
+        if (glm::distance(x[i], x_prev[i]) < thickness || !swept_entry(col, x_prev[i], x[i], entry, n)) continue;
+        // Crossed the collider within the tick: back to where it entered; the response below stops it there.
         x[i] = entry;
         d = 0.f;
         swept = true;

@@ -49,6 +49,11 @@ float collider_contact(const Collider& c, const glm::vec3& x, const glm::vec3& x
 bool swept_box_entry(const Collider& c, const glm::vec3& x_prev, const glm::vec3& x, float margin, glm::vec3& entry,
                      glm::vec3& normal);
 
+// The same for any closed collider (box: swept_box_entry; sphere and capsule: the distance along the
+// segment, convex for a convex shape, is searched for its minimum and, when that is inside, bisected for
+// the entry, in the end-of-tick frame). False for a plane: a half-space cannot be crossed and left.
+bool swept_entry(const Collider& c, const glm::vec3& x_prev, const glm::vec3& x, glm::vec3& entry, glm::vec3& normal);
+
 // World-axis box [lo, hi] that contains the collider; false (unbounded) for a plane.
 bool collider_bounds(const Collider& c, glm::vec3& lo, glm::vec3& hi);
 
@@ -72,7 +77,8 @@ struct CollisionStats {
 // gets its velocity through contact_response and the step's h v motion redone with that velocity (so
 // static friction really holds it), then is pushed out to the thickness along the normal. x_prev (the
 // positions at the start of the step) tells through which face a vertex entered a box, and a vertex
-// that crossed a box entirely within the tick (swept_box_entry) is brought back to where it entered.
+// that crossed a box, sphere or capsule entirely within the tick (swept_entry) is brought back to where it
+// entered.
 // The response only removes approaching normal velocity and friction only slows sliding, so a contact
 // never adds kinetic energy. When in_contact
 // (nvert) is given, a vertex found in contact gets its entry set to 1 (others are left as they are).

@@ -131,3 +131,23 @@ TEST_CASE("swept box test: a vertex that crossed a thin plate within the tick is
   CHECK(x.y == doctest::Approx(0.509f));
   CHECK(v.y == doctest::Approx(0.f));
 }
+
+TEST_CASE("swept test: a vertex passing through a small sphere or a capsule within the tick is caught") {
+  weft::Collider ball;
+  ball.shape = weft::ColliderShape::Sphere;
+  ball.pose.position = {0.f, 1.f, 0.f};
+  ball.radius = 0.05f;
+  glm::vec3 entry, n;
+  REQUIRE(weft::swept_entry(ball, {0.01f, 1.2f, 0.f}, {0.01f, 0.8f, 0.f}, entry, n));
+  CHECK(glm::distance(entry, ball.pose.position) == doctest::Approx(0.05f).epsilon(1e-3));
+  CHECK(entry.y > 1.f);
+  CHECK(n.y == doctest::Approx(std::sqrt(1.f - 0.2f * 0.2f)).epsilon(1e-3));  // 1 cm off the centre line
+  CHECK_FALSE(weft::swept_entry(ball, {0.06f, 1.2f, 0.f}, {0.06f, 0.8f, 0.f}, entry, n));  // passes beside it
+  weft::Collider arm = ball;
+  arm.shape = weft::ColliderShape::Capsule;
+  arm.half_length = 0.2f;  // along y
+  REQUIRE(weft::swept_entry(arm, {-0.2f, 1.1f, 0.f}, {0.2f, 1.1f, 0.f}, entry, n));
+  CHECK(entry.x == doctest::Approx(-0.05f).epsilon(1e-3));
+  CHECK(n.x < -0.99f);
+  CHECK_FALSE(weft::swept_entry(arm, {-0.2f, 1.3f, 0.f}, {0.2f, 1.3f, 0.f}, entry, n));  // above its end cap
+}
