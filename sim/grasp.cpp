@@ -1,5 +1,6 @@
 #include "sim/grasp.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -33,6 +34,12 @@ VertexAdjacency build_adjacency(const ClothModel& model) {
   return adj;
 }
 
+float nearest_distance(const glm::vec3* x, size_t n, const glm::vec3& p) {
+  float best = INFINITY;
+  for (size_t i = 0; i < n; ++i) best = std::min(best, glm::dot(x[i] - p, x[i] - p));
+  return std::sqrt(best);
+}
+
 float mean_edge_length(const ClothModel& model) {
   double sum = 0;
   for (size_t e = 0; e < model.edge_count; ++e) sum += model.rest_length[e];
@@ -41,7 +48,7 @@ float mean_edge_length(const ClothModel& model) {
 
 size_t select_grasp(const ClothModel& model, const VertexAdjacency& adjacency, const glm::vec3* x, const Pose& pose,
                     float radius_in, const GraspParams& params, GraspScratch& scratch, ElasticSet& out,
-                    const uint8_t* excluded) {
+                    const uint8_t* excluded, float extra_reach) {
   out.clear();
   const size_t n = model.vertex_count();
   uint32_t nearest = 0;
@@ -51,7 +58,7 @@ size_t select_grasp(const ClothModel& model, const VertexAdjacency& adjacency, c
     const float d2 = glm::dot(d, d);
     if (d2 < best) { best = d2; nearest = uint32_t(i); }
   }
-  const float reach = catch_radius(radius_in, params);
+  const float reach = catch_radius(radius_in, params) + extra_reach;
   if (n == 0 || !(best <= reach * reach)) return 0;
   const float radius = std::max(radius_in, params.min_patch_edges * mean_edge_length(model));
 

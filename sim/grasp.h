@@ -27,6 +27,11 @@ struct GraspParams {
   // hand closing just outside the radius independent of millimetres of jitter.
   float fallback_scale = 2.f;
   float reach = 0.05f;         // m
+  // Hysteresis: a hand that came within the catch radius during the last hysteresis_s (its tracked
+  // samples) still catches from up to hysteresis_band beyond it, so jitter at the catch radius itself
+  // does not decide the outcome either.
+  double hysteresis_s = 0.1;
+  float hysteresis_band = 0.01f;  // m
   // A patch is never thinner than this many mean rest edge lengths in radius (a small grasp radius on a
   // coarse mesh would otherwise hold a single vertex, which rotation and pulling fling).
   float min_patch_edges = 1.f;
@@ -61,9 +66,13 @@ struct GraspScratch {
 // is not taken). Vertices flagged in `excluded` (nvert, may be null: pins) are passed through but not
 // held: a pin outranks a grasp. Returns the count; 0 when the nearest vertex is beyond catch_radius.
 // Allocates only if `out` has less capacity than the patch (grab is an event, not a tick).
+// `extra_reach` (m) widens the catch radius (the hysteresis band, applied by World::grab).
 size_t select_grasp(const ClothModel& model, const VertexAdjacency& adjacency, const glm::vec3* x, const Pose& pose,
                     float radius, const GraspParams& params, GraspScratch& scratch, ElasticSet& out,
-                    const uint8_t* excluded = nullptr);
+                    const uint8_t* excluded = nullptr, float extra_reach = 0.f);
+
+// Distance from p to the nearest of the n points x (infinite when n = 0).
+float nearest_distance(const glm::vec3* x, size_t n, const glm::vec3& p);
 
 // Mean rest length of the structural edges, m.
 float mean_edge_length(const ClothModel& model);

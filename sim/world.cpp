@@ -263,8 +263,19 @@ size_t World::attach_near(Device device, const Pose& pose, float radius) {
     return 0;
   }
   attach_pose_[d] = pose;
-  const size_t held = select_grasp(model_, adjacency_, state_.position.data(), pose, radius, config_.interaction.grasp,
-                                   grasp_scratch_, device_sets_[d], is_fixed_.data());
+  // Hysteresis: a hand that was within the catch radius over the last hysteresis_s still catches from a
+  // band beyond it (the device's recent tracked samples; an event, so the O(n) distances are affordable).
+  const GraspParams& gp = config_.interaction.grasp;
+  const size_t n = model_.vertex_count();
+  float extra = 0.f;
+  const float reach = catch_radius(radius, gp);
+  for (int k = tracks_[d].size() - 1; k >= 0 && extra == 0.f; --k) {
+    const PoseSample& past = tracks_[d].sample_at(k);
+    if (past.time < state_.time - gp.hysteresis_s) break;
+    if (nearest_distance(state_.position.data(), n, past.pose.position) <= reach) extra = gp.hysteresis_band;
+  }
+  const size_t held = select_grasp(model_, adjacency_, state_.position.data(), pose, radius, gp, grasp_scratch_,
+                                   device_sets_[d], is_fixed_.data(), extra);
   rebuild_tethers(d);
   return held;
 }
