@@ -285,8 +285,10 @@ void World::detach(Device device) {
   // The held vertices keep no more speed than the hand had (smoothed): whatever the elastics stored
   // (a patch lagging a fast hand, a stretch against a pin) is not thrown with the cloth.
   const InteractionConfig& ic = config_.interaction;
-  const float bound = ic.release_speed_factor * glm::length(safe_[d].smoothed_velocity) + ic.release_speed_slack;
-  for (uint32_t i : device_sets_[d].vertex) state_.velocity[i] = cap_speed(state_.velocity[i], bound);
+  if (ic.safety.enabled && safe_[d].valid) {  // the safety layer is what measures the hand's velocity
+    const float bound = ic.release_speed_factor * glm::length(safe_[d].smoothed_velocity) + ic.release_speed_slack;
+    for (uint32_t i : device_sets_[d].vertex) state_.velocity[i] = cap_speed(state_.velocity[i], bound);
+  }
   device_sets_[device_index(device)].clear();
   tethers_[device_index(device)].active = false;
 }
