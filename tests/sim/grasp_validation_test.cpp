@@ -60,7 +60,7 @@ TEST_CASE("grasp check: a cloth let go over the table lands on it, without gaini
     require_pass(check_table_drop_penetration(run));
     require_pass(check_table_drop_energy(run));
     // The approximate solver's free-flight translation correction keeps a crumpled cloth creeping on the
-    // table (RMS 0.014 m/s after 2 s; 0.005 without the correction): printed, checked on CG only.
+    // table (RMS 0.025 m/s after 2 s; 0.0001 without the correction): printed, checked on CG only.
     if (kind == IntegratorKind::ConjugateGradient) require_pass(check_table_drop_rest(run));
     else MESSAGE("approx: " << check_table_drop_rest(run).detail << ": " << check_table_drop_rest(run).value);
   }
