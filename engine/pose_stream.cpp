@@ -281,10 +281,10 @@ PoseStream parse_pose_stream(std::istream& in, const std::string& name) {
       rec.sample.device = r.hand(j);
     } else if (type == "reset") {
       rec.kind = StreamRecordKind::Reset;
-      reset_tick = rec.tick;
     } else {
       r.fail("unknown record type '" + type + "'");
     }
+    if (rec.kind == StreamRecordKind::Reset) reset_tick = rec.tick;  // the sim clock restarts
     s.records.push_back(rec);
   }
   if (!have_header) throw PoseStreamError(name, line + 1, "empty file: no pose stream header");
