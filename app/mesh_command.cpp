@@ -1,7 +1,12 @@
-// `weft mesh`: generate a cloth mesh (regular or irregular) to OBJ, or check an OBJ file.
+// `weft mesh`: generate a cloth mesh (regular or irregular) to OBJ, or check an OBJ file (engine/mesh_check.h:
+// degenerate and sliver, non-manifold, flipped and overlapping triangles, with counts and line numbers).
 #include <cstdio>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "engine/mesh_check.h"
 #include "engine/mesh_io.h"
 #include "sim/mesh_generators.h"
 #include "sim/topology.h"
@@ -14,12 +19,16 @@ void register_mesh(CLI::App& app) {
     std::string out, check;
     float width = 1.f, height = 1.f;
     uint32_t columns = 24, rows = 24, seed = 1;
+    bool json = false;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("mesh", "Generate a cloth mesh as OBJ, or check an OBJ file");
   cmd->add_option("--type", args->type, "grid | irregular")->check(CLI::IsMember({"grid", "irregular"}));
   cmd->add_option("--out", args->out, "Write the generated mesh to this OBJ file");
-  cmd->add_option("--check", args->check, "Load and validate this OBJ file, print its statistics");
+  cmd->add_option("--check", args->check,
+                  "Load and check this OBJ file: statistics, then degenerate/sliver, non-manifold, flipped and "
+                  "overlapping triangles with counts and first examples (file lines); exit 1 if any");
+  cmd->add_flag("--json", args->json, "With --check: print the report as JSON on stdout");
   cmd->add_option("--width", args->width, "Width, m")->check(CLI::Range(1e-3, 100.0));
   cmd->add_option("--height", args->height, "Height, m")->check(CLI::Range(1e-3, 100.0));
   cmd->add_option("--columns", args->columns, "Quads along x")->check(CLI::Range(1, 1024));
@@ -28,13 +37,34 @@ void register_mesh(CLI::App& app) {
   cmd->callback([args] {
     if (args->out.empty() == args->check.empty()) throw CLI::ValidationError("mesh", "give exactly one of --out or --check");
     Mesh mesh;
+    std::vector<uint32_t> lines;
     if (!args->check.empty()) {
       try {
-        mesh = load_obj_mesh(args->check);
+        mesh = load_obj_mesh(args->check, &lines, false);  // checked below, every problem counted
       } catch (const MeshFileError& e) {
         std::fprintf(stderr, "weft mesh: %s\n", e.what());
         throw CLI::RuntimeError(1);
       }
+      const MeshCheckReport report = check_mesh(mesh, lines);
+      const std::string usable = validate_mesh(mesh);
+      if (args->json) {
+        nlohmann::json out = {{"file", args->check},
+                              {"vertices", mesh.vertex_count()},
+                              {"triangles", mesh.triangle_count()},
+                              {"simulator_accepts", usable.empty()},
+                              {"simulator_error", usable}};
+        for (const MeshIssue& i : report.issues) out["issues"][i.kind] = {{"count", i.count}, {"examples", i.examples}};
+        std::cout << out.dump(2) << "\n";
+      } else {
+        std::printf("%s: %zu vertices, %zu triangles\n", args->check.c_str(), mesh.vertex_count(), mesh.triangle_count());
+        for (const MeshIssue& i : report.issues) {
+          std::printf("  %-18s %zu\n", i.kind.c_str(), i.count);
+          for (const std::string& e : i.examples) std::printf("      %s\n", e.c_str());
+        }
+        if (!usable.empty()) std::printf("the simulator refuses it: %s\n", usable.c_str());
+      }
+      if (report.total() > 0 || !usable.empty()) throw CLI::RuntimeError(1);
+      if (args->json) return;
     } else if (args->type == "grid") {
       mesh = make_grid({.width = args->width, .height = args->height, .columns = args->columns, .rows = args->rows});
     } else {

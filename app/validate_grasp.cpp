@@ -1,5 +1,7 @@
 // `weft validate grasp`: the interaction-physics acceptance checks of issue 3 (elastics, speed cap,
-// strain limiting, collisions, friction, release momentum, pose validation, overlapping hands).
+// strain limiting, collisions, friction, release momentum, pose validation, overlapping hands) and the
+// hostile-input scenarios of issue 16 (pulling against a pin, release onto a table, a thin plate hit fast,
+// grab jitter, a hand twist, 1 km spikes without conditioning).
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -21,13 +23,13 @@ void register_validate_grasp(CLI::App& validate) {
   auto* cmd = validate.add_subcommand("grasp", "Grasping, elastics, collisions, friction and strain limiting checks");
   cmd->add_flag("--json", args->json, "Print results as JSON on stdout");
   cmd->add_option("--solver", args->solver,
-                  "Integrator the scenes run on: approx (default: the runtime's, Kang & Cho k = 1 with the "
-                  "translation correction), cg, euler or rk4")
+                  "Integrator the scenes run on: cg (default, the runtime's), approx (Kang & Cho with the "
+                  "runtime's k = 3 and translation correction), euler or rk4")
       ->check(CLI::IsMember({"approx", "cg", "euler", "rk4"}));
   cmd->callback([args] {
     WorldConfig base;  // the runtime's solver options
     base.integrator = parse_integrator_kind(args->solver);
-    std::fprintf(stderr, "validate grasp: running 10 checks on solver %s\n", args->solver.c_str());
+    std::fprintf(stderr, "validate grasp: running the checks on solver %s\n", args->solver.c_str());
     const std::vector<GraspCheck> checks = run_grasp_validation(base);
     bool all = true;
     nlohmann::json out = nlohmann::json::array();

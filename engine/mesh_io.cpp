@@ -29,10 +29,40 @@ void planar_material(Mesh& mesh) {
 
 }  // namespace
 
-// tinyobjloader reads "nan" or "abc" as 0 without a word: check every vertex line first.
-void check_vertex_lines(const std::string& path, std::istream& in) {
+namespace {
+
+[[noreturn]] void fail_at(const std::string& path, int line, const std::string& problem) {
+  throw MeshFileError(path + ":" + std::to_string(line) + ": " + problem);
+}
+
+// tinyobjloader reads "nan" or "abc" as 0 without a word and reports a bad face index without its line:
+// check every vertex and face line first. Returns the line of each triangle (a face of n corners is
+// triangulated into n - 2, in order).
+std::vector<uint32_t> scan_obj_lines(const std::string& path, std::istream& in) {
+  std::vector<uint32_t> triangle_line;
   std::string line;
+  long vertices = 0;
   for (int number = 1; std::getline(in, line); ++number) {
+    if (line.size() >= 2 && line[0] == 'f' && (line[1] == ' ' || line[1] == '\t')) {
+      std::istringstream fields(line.substr(1));
+      std::string token;
+      int corners = 0;
+      while (fields >> token) {
+        char* end = nullptr;
+        const long index = std::strtol(token.c_str(), &end, 10);
+        if (end == token.c_str() || (*end != '\0' && *end != '/'))
+          fail_at(path, number, "'" + token + "' is not a vertex index");
+        // 1-based, or negative: relative to the vertices read so far
+        const long resolved = index < 0 ? vertices + index + 1 : index;
+        if (index == 0 || resolved < 1 || resolved > vertices)
+          fail_at(path, number, "face refers to vertex " + std::to_string(index) + " but only " +
+                                    std::to_string(vertices) + " vertices are defined before this line");
+        ++corners;
+      }
+      if (corners < 3) fail_at(path, number, "a face needs at least 3 vertices");
+      for (int k = 0; k < corners - 2; ++k) triangle_line.push_back(uint32_t(number));
+      continue;
+    }
     if (line.size() < 2 || line[0] != 'v' || (line[1] != ' ' && line[1] != 't' && line[1] != '\t')) continue;
     std::istringstream fields(line.substr(line[1] == 't' ? 2 : 1));
     std::string token;
@@ -40,21 +70,22 @@ void check_vertex_lines(const std::string& path, std::istream& in) {
     while (fields >> token) {
       char* end = nullptr;
       const double value = std::strtod(token.c_str(), &end);
-      if (end == token.c_str() || *end != '\0' || !std::isfinite(value) || std::abs(value) > 3e38) {
-        std::ostringstream msg;
-        msg << "line " << number << ": '" << token << "' is not a finite number";
-        fail(path, msg.str());
-      }
+      if (end == token.c_str() || *end != '\0' || !std::isfinite(value) || std::abs(value) > 3e38)
+        fail_at(path, number, "'" + token + "' is not a finite number");
       ++count;
     }
-    if (count < (line[1] == 't' ? 2 : 3)) fail(path, "line " + std::to_string(number) + ": too few coordinates");
+    if (count < (line[1] == 't' ? 2 : 3)) fail_at(path, number, "too few coordinates");
+    if (line[1] != 't') ++vertices;
   }
+  return triangle_line;
 }
 
-Mesh load_obj_mesh(const std::string& path) {
+}  // namespace
+
+Mesh load_obj_mesh(const std::string& path, std::vector<uint32_t>* triangle_line, bool validate) {
   std::ifstream probe(path);
   if (!probe) fail(path, "cannot open the file");
-  check_vertex_lines(path, probe);
+  std::vector<uint32_t> lines = scan_obj_lines(path, probe);
   tinyobj::ObjReaderConfig config;
   config.triangulate = true;
   config.vertex_color = false;
@@ -92,6 +123,7 @@ Mesh load_obj_mesh(const std::string& path) {
     }
   }
   if (mesh.triangles.empty()) fail(path, "no triangles ('f' lines)");
+  if (lines.size() != mesh.triangles.size()) lines.clear();  // a triangulation other than a fan: lines unknown
   for (int t : texcoord_of) every_vertex_textured = every_vertex_textured && t >= 0;
   if (every_vertex_textured) {
     for (size_t i = 0; i < nvert; ++i)
@@ -99,7 +131,18 @@ Mesh load_obj_mesh(const std::string& path) {
   } else {
     planar_material(mesh);
   }
-  if (const std::string err = validate_mesh(mesh); !err.empty()) fail(path, err);
+  if (validate) {
+    if (const std::string err = validate_mesh(mesh); !err.empty()) {
+      // validate_mesh names "triangle N": add the file line it came from
+      const size_t at = err.find("triangle ");
+      if (at != std::string::npos && !lines.empty()) {
+        const size_t t = std::strtoul(err.c_str() + at + 9, nullptr, 10);
+        if (t >= 1 && t <= lines.size()) fail_at(path, int(lines[t - 1]), err);
+      }
+      fail(path, err);
+    }
+  }
+  if (triangle_line) *triangle_line = std::move(lines);
   return mesh;
 }
 

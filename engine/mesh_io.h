@@ -3,6 +3,7 @@
 // the file's `vt` entries when every vertex has one, else from the panel's two widest axes.
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "sim/mesh.h"
 
@@ -13,8 +14,11 @@ struct MeshFileError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Thrown problems name the file and, where one line is at fault, the line: "path:line: problem".
 // Loads and validates (sim/mesh.h validate_mesh: empty, NaN, degenerate, non-manifold, bad indices).
-Mesh load_obj_mesh(const std::string& path);
+// `triangle_line` (optional) receives the 1-based line of the `f` entry each triangle came from; with
+// validate false, a mesh the simulator would refuse (degenerate, non-manifold) is returned for `mesh --check`.
+Mesh load_obj_mesh(const std::string& path, std::vector<uint32_t>* triangle_line = nullptr, bool validate = true);
 
 // Writes positions, material coordinates (as vt) and triangles; throws MeshFileError on I/O failure.
 void save_obj_mesh(const Mesh& mesh, const std::string& path);

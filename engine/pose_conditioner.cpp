@@ -23,6 +23,7 @@ const char* verdict_name(ConditionVerdict v) {
     case ConditionVerdict::BadQuaternion: return "bad_quaternion";
     case ConditionVerdict::TimeBackwards: return "time_backwards";
     case ConditionVerdict::Outlier: return "outlier";
+    case ConditionVerdict::OffStage: return "off_stage";
     default: return "?";
   }
 }
@@ -47,6 +48,7 @@ ConditionVerdict PoseConditioner::condition(PoseSample& s) {
   s.pose.orientation = s.pose.orientation / qn;
 
   DeviceState& d = devices_[di];
+  if (!d.has_last && !config_.stage.contains(s.pose.position)) return tally(ConditionVerdict::OffStage);
   if (d.has_last) {
     if (s.time < d.last_time) return tally(ConditionVerdict::TimeBackwards);
     const double dt = std::max(s.time - d.last_time, config_.min_dt);
@@ -62,12 +64,18 @@ ConditionVerdict PoseConditioner::condition(PoseSample& s) {
       d.rejecting = true;
       d.last_rejected = s.pose.position;
       d.last_rejected_time = s.time;
-      if (!(consistent && s.time - d.streak_start >= config_.reacquire_s)) return tally(ConditionVerdict::Outlier);
+      // On probation (the first samples of a device), two samples that agree with each other and lie on the
+      // stage outweigh the few accepted before them: those were the outliers.
+      const bool probation = d.agreeing < config_.probation_samples && config_.stage.contains(s.pose.position);
+      if (!(consistent && (probation || s.time - d.streak_start >= config_.reacquire_s)))
+        return tally(ConditionVerdict::Outlier);
       ++reacquired_;
+      d.agreeing = 0;
       d.filter.reset();
     }
   }
   d.rejecting = false;
+  if (d.agreeing < config_.probation_samples) ++d.agreeing;
   const double dt = d.has_last ? s.time - d.last_time : 0.0;
   d.has_last = true;
   d.last_time = s.time;

@@ -6,12 +6,16 @@
 //     rejected when far off;
 //   - outlier gating: a sample implying a hand speed above max_speed (default 10 m/s) is rejected; when
 //     the tracker stays "away" consistently for reacquire_s, the new place is accepted (re-acquired);
+//   - the first samples are not trusted blindly: a device's first sample must lie on the stage, and for its
+//     first probation_samples accepted samples two later samples that agree with each other (but not with
+//     those) replace them at once, so one wrong first sample does not get the good ones gated as outliers;
 //   - an optional One Euro filter against jitter.
 // Together with the elastic time constant and speed cap inside the World, this keeps the cloth sane.
 #include <array>
 #include <cstdint>
 
 #include "engine/one_euro_filter.h"
+#include "sim/kinematic_safety.h"
 #include "sim/pose.h"
 
 namespace weft {
@@ -23,6 +27,8 @@ struct ConditionerConfig {
   double reacquire_s = 0.2;             // s of consistent "too far" samples after which the new place is accepted
   float quaternion_tolerance = 0.2f;    // | |q| - 1 | up to this is renormalised, beyond it rejected
   double min_dt = 1e-3;                 // s: speed is measured over at least this (equal timestamps)
+  StageBounds stage;                    // a device's first sample must lie in it (sim/kinematic_safety.h)
+  int probation_samples = 3;            // accepted samples before the first place is trusted
   OneEuroParams one_euro;
 };
 
@@ -33,6 +39,7 @@ enum class ConditionVerdict : uint8_t {
   BadQuaternion,  // zero or far from unit length
   TimeBackwards,  // older than the last accepted sample of the device
   Outlier,        // implies a speed above max_speed
+  OffStage,       // a device's first sample (nothing trusted yet) outside the stage bounds
   Count
 };
 const char* verdict_name(ConditionVerdict v);
@@ -54,6 +61,7 @@ class PoseConditioner {
  private:
   struct DeviceState {
     bool has_last = false;
+    int agreeing = 0;                  // samples accepted since the device was (re)acquired
     double last_time = 0;
     glm::vec3 last_position{0.f};      // last accepted, before filtering
     bool rejecting = false;            // in a streak of outliers

@@ -1,5 +1,6 @@
 #include "engine/pose_stream.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <fstream>
@@ -11,6 +12,17 @@ namespace weft {
 namespace {
 
 constexpr const char* kFormat = "weft-pose-stream";
+// How long a session may run on after its last record (a user watching the cloth settle), and the most
+// its samples' clock may disagree with the header's tick rate: beyond these the file is not a recording.
+constexpr double kMaxIdleSeconds = 3600;
+constexpr double kMaxClockMismatchSeconds = 1.0;
+
+std::string seconds_text(double s) {
+  char buf[64];
+  if (s < 1e5) std::snprintf(buf, sizeof buf, "%.1f s", s);
+  else std::snprintf(buf, sizeof buf, "%.3g days", s / 86400);
+  return buf;
+}
 
 // JSON has no NaN or Inf; tracker noise does. They are written as the strings "nan", "inf", "-inf".
 void put_number(std::FILE* f, double v, int digits) {
@@ -190,7 +202,11 @@ PoseStream parse_pose_stream(std::istream& in, const std::string& name) {
   std::string text;
   size_t line = 0;
   bool have_header = false, have_end = false;
-  uint64_t last_tick = 0;
+  uint64_t last_tick = 0, reset_tick = 0;
+  // Per pose record: its sample time minus the sim time its tick implies (the clock restarts at a reset).
+  std::vector<double> clock_offset;
+  size_t offset_example_line = 0;
+  double offset_example = 0;
   while (std::getline(in, text)) {
     ++line;
     LineReader r{name, line};
@@ -235,6 +251,13 @@ PoseStream parse_pose_stream(std::istream& in, const std::string& name) {
       if (n != s.records.size())
         r.fail("end record counts " + std::to_string(n) + " records, the file has " + std::to_string(s.records.size()));
       if (s.footer.ticks < last_tick) r.fail("end record's ticks is before the last record's tick");
+      const double idle = double(s.footer.ticks - last_tick) / s.header.tick_hz;
+      if (idle > kMaxIdleSeconds)
+        r.fail("end record claims " + std::to_string(s.footer.ticks) + " ticks (" +
+               seconds_text(double(s.footer.ticks) / s.header.tick_hz) + " at " +
+               std::to_string(int(s.header.tick_hz)) + " Hz), but the last record is at tick " +
+               std::to_string(last_tick) + ": " + seconds_text(idle) + " with no input, more than the " +
+               seconds_text(kMaxIdleSeconds) + " a recording runs on after its last input");
       const std::string h = r.text(j, "hash");
       size_t used = 0;
       try {
@@ -261,6 +284,11 @@ PoseStream parse_pose_stream(std::istream& in, const std::string& name) {
       rec.squeeze = float(r.number(j, "squeeze", 0.0));
       rec.trigger = float(r.number(j, "trigger", 0.0));
       rec.buttons = j.contains("buttons") ? uint32_t(r.count(j, "buttons")) : 0u;
+      if (std::isfinite(rec.sample.time)) {
+        const double off = rec.sample.time - double(rec.tick - reset_tick) / s.header.tick_hz;
+        clock_offset.push_back(off);
+        if (std::abs(off) > std::abs(offset_example)) offset_example = off, offset_example_line = line;
+      }
     } else if (type == "grab") {
       rec.kind = StreamRecordKind::Grab;
       rec.sample.device = r.hand(j);
@@ -282,10 +310,25 @@ PoseStream parse_pose_stream(std::istream& in, const std::string& name) {
     } else {
       r.fail("unknown record type '" + type + "'");
     }
+    if (rec.kind == StreamRecordKind::Reset) reset_tick = rec.tick;  // the sim clock restarts
     s.records.push_back(rec);
   }
   if (!have_header) throw PoseStreamError(name, line + 1, "empty file: no pose stream header");
   if (!have_end) throw PoseStreamError(name, line + 1, "file ends without an end record (truncated)");
+  // The header's tick rate against the samples' own clock: the median offset, so noisy timestamps do not
+  // count, must be small.
+  if (!clock_offset.empty()) {
+    auto mid = clock_offset.begin() + std::ptrdiff_t(clock_offset.size() / 2);
+    std::nth_element(clock_offset.begin(), mid, clock_offset.end());
+    if (std::abs(*mid) > kMaxClockMismatchSeconds) {
+      char buf[200];
+      std::snprintf(buf, sizeof buf,
+                    "the samples' times disagree with the header's tick_hz %g: their median is %.3g s off tick / "
+                    "tick_hz (line %zu: %.3g s)",
+                    s.header.tick_hz, *mid, offset_example_line, offset_example);
+      throw PoseStreamError(name, 1, buf);
+    }
+  }
   return s;
 }
 

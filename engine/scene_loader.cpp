@@ -165,10 +165,14 @@ Mesh read_mesh(const Reader& r, const json& cloth, const std::string& base_dir) 
     s.seed = r.integer(m, place, "seed", s.seed, 0, UINT32_MAX);
     mesh = make_irregular(s);
   } else if (type == "obj") {
-    r.object(m, place, {"type", "path"});
+    r.object(m, place, {"type", "path", "scale"});
     const std::string path = r.string(m, place, "path", "");
     if (path.empty()) r.fail(place + "/path", "missing OBJ path");
+    // The file's unit in metres: 0.01 for a mesh modelled in centimetres, 0.001 for millimetres.
+    const float scale = float(r.number(m, place, "scale", 1.0, 1e-6, 1e6));
     mesh = load_obj(r, (std::filesystem::path(base_dir) / path).string(), place + "/path");
+    for (glm::vec3& p : mesh.positions) p *= scale;
+    for (glm::vec2& u : mesh.material) u *= scale;  // material coordinates are rest lengths, in the same unit
   } else {
     r.fail(place, "missing key 'type' (grid, irregular or obj)");
   }

@@ -8,7 +8,8 @@
 //   sim: { tick_hz, solver: "approx"|"cg"|"euler"|"rk4"|"be"|"bdf2"|"rk45", iterations, alpha (be, bdf2),
 //          rk_tolerance (rk45) }
 //   cloth: { mesh (required): { type: "grid"|"irregular", width, height, columns, rows,
-//                                [grading, jitter, seed (irregular)] } | { type: "obj", path },
+//                                [grading, jitter, seed (irregular)] } | { type: "obj", path, scale },
+//            (lengths are metres; `scale` is the OBJ file's unit in metres: 0.01 for centimetres, 0.001 for mm)
 //            position: [x,y,z], rotation_deg: [x,y,z] (applied to the mesh, the grid lies in z = 0),
 //            weave_angle_deg (weft/warp materials: the weft's angle from the mesh's u axis),
 //            material: "NAME" (a fabric preset, engine/material_loader.h: ../materials/NAME.json, then

@@ -69,6 +69,64 @@ float collider_contact(const Collider& c, const glm::vec3& x, const glm::vec3& x
   return side * p[axis] - c.half_extents[axis];
 }
 
+bool swept_box_entry(const Collider& c, const glm::vec3& x_prev, const glm::vec3& x, float margin, glm::vec3& entry,
+                     glm::vec3& normal) {
+  if (c.shape != ColliderShape::Box) return false;
+  // Both ends in the box's own frame (start in the start-of-tick frame): the relative motion.
+  const glm::vec3 p0 = c.previous_pose.inverse_transform_point(x_prev), p1 = c.pose.inverse_transform_point(x);
+  const glm::vec3 he = c.half_extents + glm::vec3(margin);
+  if (glm::all(glm::lessThanEqual(glm::abs(p0), he))) return false;  // started inside: not a crossing
+  // Slab test (Kay-Kajiya): the segment's parameter interval inside each slab, intersected.
+  const glm::vec3 d = p1 - p0;
+  float t_in = 0.f, t_out = 1.f;
+  int axis = -1;
+  for (int k = 0; k < 3; ++k) {
+    if (std::abs(d[k]) < 1e-12f) {
+      if (std::abs(p0[k]) > he[k]) return false;
+      continue;
+    }
+    float a = (-he[k] - p0[k]) / d[k], b = (he[k] - p0[k]) / d[k];
+    if (a > b) std::swap(a, b);
+    if (a > t_in) {
+      t_in = a;
+      axis = k;
+    }
+    t_out = std::min(t_out, b);
+    if (t_in > t_out) return false;
+  }
+  if (axis < 0) return false;
+  glm::vec3 n_local(0.f);
+  n_local[axis] = d[axis] > 0.f ? -1.f : 1.f;  // the face facing the start point
+  entry = c.pose.transform_point(p0 + t_in * d);
+  normal = c.pose.orientation * n_local;
+  return true;
+}
+
+bool swept_entry(const Collider& c, const glm::vec3& x_prev, const glm::vec3& x, glm::vec3& entry, glm::vec3& normal) {
+  if (c.shape == ColliderShape::Plane) return false;
+  if (c.shape == ColliderShape::Box) return swept_box_entry(c, x_prev, x, 0.f, entry, normal);
+  glm::vec3 n;
+  auto distance_at = [&](float t) { return collider_distance(c, x_prev + t * (x - x_prev), n); };
+  if (distance_at(0.f) < 0.f) return false;  // started inside: not a crossing
+  // distance to a convex set is convex along a line: ternary search for its minimum
+  float lo = 0.f, hi = 1.f;
+  for (int k = 0; k < 40; ++k) {
+    const float a = lo + (hi - lo) / 3.f, b = hi - (hi - lo) / 3.f;
+    if (distance_at(a) < distance_at(b)) hi = b;
+    else lo = a;
+  }
+  float inside = 0.5f * (lo + hi);
+  if (distance_at(inside) >= 0.f) return false;
+  float outside = 0.f;  // then bisect between the start (outside) and that point (inside) for the entry
+  for (int k = 0; k < 30; ++k) {
+    const float mid = 0.5f * (outside + inside);
+    (distance_at(mid) >= 0.f ? outside : inside) = mid;
+  }
+  entry = x_prev + outside * (x - x_prev);
+  collider_distance(c, entry, normal);
+  return true;
+}
+
 glm::vec3 collider_point_velocity(const Collider& c, const glm::vec3& x) {
   return c.linear_velocity + glm::cross(c.angular_velocity, x - c.pose.position);
 }
@@ -111,12 +169,13 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
                         const glm::vec3* x_prev, glm::vec3* x, glm::vec3* v, size_t nvert, CollisionStats& stats,
                         uint8_t* in_contact) {
   stats.contacts = 0;
-  // Culling: the cloth's bounding box against each collider's world box, then each vertex against that
-  // box grown by the thickness; most vertex-collider pairs are rejected with a few comparisons.
+  // Culling: the cloth's bounding box (start and end of the step, for the swept test) against each
+  // collider's world box, then each vertex's motion against that box grown by the thickness; most
+  // vertex-collider pairs are rejected with a few comparisons.
   glm::vec3 cloth_lo(INFINITY), cloth_hi(-INFINITY);
   for (size_t i = 0; i < nvert; ++i) {
-    cloth_lo = glm::min(cloth_lo, x[i]);
-    cloth_hi = glm::max(cloth_hi, x[i]);
+    cloth_lo = glm::min(cloth_lo, glm::min(x[i], x_prev[i]));
+    cloth_hi = glm::max(cloth_hi, glm::max(x[i], x_prev[i]));
   }
   for (size_t c = 0; c < ncollider; ++c) {
     const Collider& col = colliders[c];
@@ -131,11 +190,20 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
     for (size_t i = 0; i < nvert; ++i) {
       if (inv_mass[i] == 0.f) continue;
       const glm::vec3 p = x[i];
-      if (p.x < lo.x || p.y < lo.y || p.z < lo.z || p.x > hi.x || p.y > hi.y || p.z > hi.z) continue;
+      const glm::vec3 mlo = plane ? p : glm::min(p, x_prev[i]), mhi = plane ? p : glm::max(p, x_prev[i]);
+      if (mhi.x < lo.x || mhi.y < lo.y || mhi.z < lo.z || mlo.x > hi.x || mlo.y > hi.y || mlo.z > hi.z) continue;
       if (plane && glm::dot(p - col.pose.position, plane_normal) >= thickness) continue;
       glm::vec3 n;
       float d = collider_contact(col, x[i], x_prev[i], n);
-      if (d >= thickness) continue;
+      bool swept = false;
+      if (d >= thickness) {
+        glm::vec3 entry;
+        if (glm::distance(x[i], x_prev[i]) < thickness || !swept_entry(col, x_prev[i], x[i], entry, n)) continue;
+        // Crossed the collider within the tick: back to where it entered; the response below stops it there.
+        x[i] = entry;
+        d = 0.f;
+        swept = true;
+      }
       ++stats.contacts;
       if (in_contact) in_contact[i] = 1;
       const glm::vec3 vc = collider_point_velocity(col, x[i]);
@@ -144,9 +212,11 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
         // The step moved the vertex by h v; redo that part with the corrected velocity (so static
         // friction holds it), keeping any earlier correction of the position (strain limiting).
         const glm::vec3 v_new = vc + contact_response(v_rel, n, col.mu_static, col.mu_kinetic);
-        x[i] += h * (v_new - v[i]);
+        if (!swept) {  // a swept vertex is already where the contact began
+          x[i] += h * (v_new - v[i]);
+          d = collider_contact(col, x[i], x_prev[i], n);
+        }
         v[i] = v_new;
-        d = collider_contact(col, x[i], x_prev[i], n);
       }
       if (d < thickness) x[i] += (thickness - d) * n;
     }

@@ -42,6 +42,18 @@ float collider_distance(const Collider& c, const glm::vec3& x, glm::vec3& normal
 // far side, which would let cloth and box pass through each other.
 float collider_contact(const Collider& c, const glm::vec3& x, const glm::vec3& x_prev, glm::vec3& normal);
 
+// Swept test for a box: whether the segment from x_prev (start of the tick, box at previous_pose) to x
+// (end of the tick, box at pose) entered the box grown by `margin` from outside. A vertex fast enough to
+// cross a thin box in one tick ends outside it, where collider_contact cannot see it. On a hit, `entry`
+// is the world point where it entered (in the end-of-tick frame) and `normal` the face it came through.
+bool swept_box_entry(const Collider& c, const glm::vec3& x_prev, const glm::vec3& x, float margin, glm::vec3& entry,
+                     glm::vec3& normal);
+
+// The same for any closed collider (box: swept_box_entry; sphere and capsule: the distance along the
+// segment, convex for a convex shape, is searched for its minimum and, when that is inside, bisected for
+// the entry, in the end-of-tick frame). False for a plane: a half-space cannot be crossed and left.
+bool swept_entry(const Collider& c, const glm::vec3& x_prev, const glm::vec3& x, glm::vec3& entry, glm::vec3& normal);
+
 // World-axis box [lo, hi] that contains the collider; false (unbounded) for a plane.
 bool collider_bounds(const Collider& c, glm::vec3& lo, glm::vec3& hi);
 
@@ -64,7 +76,11 @@ struct CollisionStats {
 // Post-step pass over all free vertices (inv_mass > 0): a vertex closer than `thickness` to a collider
 // gets its velocity through contact_response and the step's h v motion redone with that velocity (so
 // static friction really holds it), then is pushed out to the thickness along the normal. x_prev (the
-// positions at the start of the step) tells through which face a vertex entered a box. When in_contact
+// positions at the start of the step) tells through which face a vertex entered a box, and a vertex
+// that crossed a box, sphere or capsule entirely within the tick (swept_entry) is brought back to where it
+// entered.
+// The response only removes approaching normal velocity and friction only slows sliding, so a contact
+// never adds kinetic energy. When in_contact
 // (nvert) is given, a vertex found in contact gets its entry set to 1 (others are left as they are).
 void resolve_collisions(const Collider* colliders, size_t ncollider, float thickness, float h, const float* inv_mass,
                         const glm::vec3* x_prev, glm::vec3* x, glm::vec3* v, size_t nvert, CollisionStats& stats,

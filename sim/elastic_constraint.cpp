@@ -48,11 +48,11 @@ void accumulate_elastic_set(const ElasticSet& set, const Pose& from, const Pose&
 }
 
 void apply_elastic_demands(const ElasticAccumulator& acc, glm::vec3* v, uint8_t* kinematic,
-                           glm::vec3* kinematic_velocity) {
+                           glm::vec3* kinematic_velocity, float max_delta_v) {
   for (uint32_t i : acc.touched) {
     if (kinematic[i]) continue;  // pins (already kinematic at zero velocity) outrank elastics
     const float w = acc.weight[i];
-    const glm::vec3 demand = acc.weighted_velocity[i] / w;
+    const glm::vec3 demand = v[i] + cap_speed(acc.weighted_velocity[i] / w - v[i], max_delta_v);
     if (w >= 1.f) {
       kinematic[i] = 1;
       kinematic_velocity[i] = demand;

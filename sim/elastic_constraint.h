@@ -9,6 +9,7 @@
 //                  the neighbours feel it through the off-diagonal blocks (Baraff-Witkin filter);
 //   0 < w < 1 (rim): immediate velocity correction (A) before the step, v <- v + w (v_demand - v); the
 //                  vertex then moves freely under the forces, so the patch edge stays soft.
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -21,6 +22,9 @@ namespace weft {
 struct ElasticParams {
   float tau = 0.02f;       // time constant of the pull toward the target, s
   float max_speed = 6.f;   // cap on the demanded speed, m/s: a target jumping far away moves nothing violently
+  // Cap on the velocity change an elastic imposes, per second (m/s^2): the elastic's force per unit mass is
+  // bounded, so a held patch yanked from rest reaches the hand's speed over a few ticks, not in one.
+  float max_acceleration = 400.f;
 };
 
 // The velocity that brings x to a target moving from xt0 (now) to xt1 (end of the step) so that the
@@ -65,9 +69,10 @@ void accumulate_elastic_set(const ElasticSet& set, const Pose& from, const Pose&
 
 // Turns the accumulated demands into (B) kinematic velocities for core vertices and (A) velocity
 // corrections for rim vertices, as described at the top of this file. Vertices already kinematic
-// (pins) are left alone: a pin outranks a grasp.
+// (pins) are left alone: a pin outranks a grasp. The change from the vertex's velocity is capped at
+// max_delta_v (m/s; ElasticParams::max_acceleration times h).
 void apply_elastic_demands(const ElasticAccumulator& acc, glm::vec3* v, uint8_t* kinematic,
-                           glm::vec3* kinematic_velocity);
+                           glm::vec3* kinematic_velocity, float max_delta_v = INFINITY);
 
 // Seams (Volino 1997 Fig. 5f-g): vertex pairs pulled together. Each pair's relative velocity is set
 // (correction (A), before the step) so that their separation decays as exp(-t/tau), while their

@@ -1,5 +1,6 @@
 #include "sim/grasp.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -33,8 +34,21 @@ VertexAdjacency build_adjacency(const ClothModel& model) {
   return adj;
 }
 
+float nearest_distance(const glm::vec3* x, size_t n, const glm::vec3& p) {
+  float best = INFINITY;
+  for (size_t i = 0; i < n; ++i) best = std::min(best, glm::dot(x[i] - p, x[i] - p));
+  return std::sqrt(best);
+}
+
+float mean_edge_length(const ClothModel& model) {
+  double sum = 0;
+  for (size_t e = 0; e < model.edge_count; ++e) sum += model.rest_length[e];
+  return model.edge_count ? float(sum / double(model.edge_count)) : 0.f;
+}
+
 size_t select_grasp(const ClothModel& model, const VertexAdjacency& adjacency, const glm::vec3* x, const Pose& pose,
-                    float radius, const GraspParams& params, GraspScratch& scratch, ElasticSet& out) {
+                    float radius_in, const GraspParams& params, GraspScratch& scratch, ElasticSet& out,
+                    const uint8_t* excluded, float extra_reach) {
   out.clear();
   const size_t n = model.vertex_count();
   uint32_t nearest = 0;
@@ -44,8 +58,9 @@ size_t select_grasp(const ClothModel& model, const VertexAdjacency& adjacency, c
     const float d2 = glm::dot(d, d);
     if (d2 < best) { best = d2; nearest = uint32_t(i); }
   }
-  const float reach = std::max(radius, params.reach);
+  const float reach = catch_radius(radius_in, params) + extra_reach;
   if (n == 0 || !(best <= reach * reach)) return 0;
+  const float radius = std::max(radius_in, params.min_patch_edges * mean_edge_length(model));
 
   const glm::vec3 centre = x[nearest];
   scratch.queue.clear();
@@ -54,9 +69,11 @@ size_t select_grasp(const ClothModel& model, const VertexAdjacency& adjacency, c
   for (size_t head = 0; head < scratch.queue.size(); ++head) {
     const uint32_t i = scratch.queue[head];
     const float w = falloff_weight(glm::length(x[i] - centre), radius, params);
-    out.vertex.push_back(i);
-    out.weight.push_back(i == nearest ? 1.f : w);
-    out.offset.push_back(pose.inverse_transform_point(x[i]));
+    if (!(excluded && excluded[i])) {
+      out.vertex.push_back(i);
+      out.weight.push_back(i == nearest ? 1.f : w);
+      out.offset.push_back(pose.inverse_transform_point(x[i]));
+    }
     for (uint32_t k = adjacency.offset[i]; k < adjacency.offset[i + 1]; ++k) {
       const uint32_t j = adjacency.neighbour[k];
       if (scratch.visited[j] || glm::length(x[j] - centre) > radius) continue;

@@ -33,6 +33,8 @@ class PoseTrack {
   bool empty() const { return count_ == 0; }
   int size() const { return count_; }
   double newest_time() const;
+  // The i-th kept sample, 0 = oldest (i < size()).
+  const PoseSample& sample_at(int i) const { return at(i); }
 
   // Pose at time t: held at the oldest sample before it, interpolated (lerp + slerp) between samples,
   // extrapolated with the last two samples' velocity for at most `horizon` seconds past the newest, then

@@ -24,7 +24,7 @@ struct StrainLimitParams {
   bool velocity_from_correction = false;
   // World: after the colliders push vertices out, limit and collide again at most this many times
   // (the push-out stretches the edges around a contact; each round shrinks that excess).
-  int contact_passes = 4;
+  int contact_passes = 16;
 };
 
 struct StrainLimitStats {

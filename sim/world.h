@@ -12,7 +12,9 @@
 #include "sim/collider.h"
 #include "sim/elastic_constraint.h"
 #include "sim/grasp.h"
+#include "sim/grasp_saturation.h"
 #include "sim/integrator.h"
+#include "sim/kinematic_safety.h"
 #include "sim/pose.h"
 #include "sim/pose_track.h"
 #include "sim/rigid_body.h"
@@ -30,6 +32,14 @@ struct InteractionConfig {
   double extrapolation_horizon = 0.03;  // s a device pose is extrapolated past its newest sample (then eased back)
   float thickness = 0.004f;       // cloth thickness: contact distance to colliders, m
   StrainLimitParams strain;       // Provot strain limiting
+  KinematicLimits safety;         // speed, acceleration, turn rate and stage bounds of every device target
+  // Held patches stop where the cloth would pass this strain against pins and other hands
+  // (sim/grasp_saturation.h); a little below the limiter's bound so the free cloth between them can comply.
+  float saturation_strain = 0.09f;
+  // On release a vertex keeps at most release_speed_factor * |hand's smoothed velocity| + release_speed_slack
+  // (m/s): stored stretch is not thrown with the cloth.
+  float release_speed_factor = 1.25f;
+  float release_speed_slack = 0.1f;
 };
 
 struct WorldConfig {
@@ -100,7 +110,8 @@ class World {
   // Takes hold of the cloth near pose.position with the hand (see select_grasp); the hand's later poses
   // move the held vertices. A hand that already holds lets go first. Returns the number of vertices held.
   size_t grab(Hand hand, const Pose& pose, float radius);
-  // Lets go: the vertices keep their current velocity (throwing works).
+  // Lets go: the vertices keep their velocity, bounded by the hand's smoothed velocity (throwing works,
+  // flinging by stored stretch does not; InteractionConfig::release_speed_factor).
   void release(Hand hand);
   // Attaches vertices to a tracker (or any device) with their offsets in the frame `pose`; weight 1.
   size_t attach(Device device, const std::vector<uint32_t>& vertices, const Pose& pose);
@@ -163,7 +174,10 @@ class World {
   std::array<ElasticSet, kDeviceCount> device_sets_;
   std::array<Pose, kDeviceCount> attach_pose_;  // the frame at attach time, used while the track is empty
   std::array<Tethers, kDeviceCount> tethers_;   // long-range tethers to each device's fully held vertices
+  std::array<SafeTarget, kDeviceCount> safe_;    // each device's target after the kinematic safety layer
   ElasticSet pins_;                              // fixed targets: identity frame, offset = world target
+  std::vector<uint32_t> fixed_;                  // scene pins and elastic pins
+  std::vector<uint8_t> is_fixed_;                // 1 for the vertices in fixed_ (nvert)
   SeamSet seams_;
   std::vector<Collider> colliders_, initial_colliders_;
   std::vector<RigidBox> boxes_, initial_boxes_;

@@ -33,12 +33,17 @@ std::string load_error(const std::string& name, const std::string& text) {
 TEST_CASE("OBJ errors name the file and the problem") {
   CHECK(load_error("empty", "").find("no vertices") != std::string::npos);
   CHECK(load_error("nofaces", "v 0 0 0\nv 1 0 0\nv 0 1 0\n").find("no triangles") != std::string::npos);
-  CHECK(load_error("nan", "v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n").find("line 2: 'nan' is not a finite number") !=
+  CHECK(load_error("nan", "v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n").find("nan.obj:2: 'nan' is not a finite number") !=
         std::string::npos);
-  CHECK(load_error("inf", "v 0 0 0\nv 1e40 0 0\nv 0 1 0\nf 1 2 3\n").find("line 2") != std::string::npos);
+  CHECK(load_error("inf", "v 0 0 0\nv 1e40 0 0\nv 0 1 0\nf 1 2 3\n").find("inf.obj:2:") != std::string::npos);
   CHECK(load_error("short", "v 0 0 0\nv 1 0\nv 0 1 0\nf 1 2 3\n").find("too few") != std::string::npos);
-  CHECK(load_error("badindex", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n") != "");
-  CHECK(load_error("degenerate", "v 0 0 0\nv 1 0 0\nv 2 0 0\nf 1 2 3\n").find("degenerate") != std::string::npos);
+  // a bad index names its line (issue 16, item 7)
+  CHECK(load_error("badindex", "v 0 0 0\nv 1 0 0\nv 0 1 0\n# faces\nf 1 2 7\n").find("badindex.obj:5: face refers to vertex 7") !=
+        std::string::npos);
+  CHECK(load_error("badindex2", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf -1 -2 -4\n").find("badindex2.obj:5:") !=
+        std::string::npos);
+  CHECK(load_error("degenerate", "v 0 0 0\nv 1 0 0\nv 2 0 0\nf 1 2 3\n").find("degenerate.obj:4: triangle 1 is degenerate") !=
+        std::string::npos);
   CHECK(load_error("nonmanifold", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 -1 0\nv 0 0 1\nf 1 2 3\nf 2 1 4\nf 1 2 5\n")
             .find("non-manifold") != std::string::npos);
   const std::string missing = std::string(WEFT_BINARY_DIR) + "/no_such_file.obj";

@@ -101,4 +101,45 @@ TEST_CASE("conditioning: the One Euro filter reduces jitter of a still hand and 
   CHECK(lag < 0.05f);
 }
 
+// Issue 16, item 4: the first sample is not trusted blindly.
+TEST_CASE("conditioning: a first sample 1 km away is refused and the good samples after it accepted at once") {
+  PoseConditioner c;
+  const glm::vec3 hand(0.2f, 1.1f, 0.3f);
+  PoseSample bad = at(0.0, hand + glm::vec3(1000.f, 0.f, 0.f));
+  CHECK(c.condition(bad) == ConditionVerdict::OffStage);
+  double first_accepted = -1;
+  for (int k = 1; k < 30; ++k) {
+    PoseSample s = at(k / 90.0, hand);
+    if (c.condition(s) == ConditionVerdict::Accepted && first_accepted < 0) first_accepted = k / 90.0;
+  }
+  CHECK(first_accepted >= 0.0);
+  CHECK(first_accepted - 1 / 90.0 <= 0.05);
+  CHECK(c.count(ConditionVerdict::Outlier) == 0);
+  CHECK(c.count(ConditionVerdict::OffStage) == 1);
+}
+
+TEST_CASE("conditioning: a wrong first sample on the stage gives way to the good samples within 0.05 s") {
+  PoseConditioner c;
+  const glm::vec3 hand(0.2f, 1.1f, 0.3f);
+  PoseSample bad = at(0.0, hand + glm::vec3(3.f, 0.f, 0.f));  // on the stage, 3 m off
+  CHECK(c.condition(bad) == ConditionVerdict::Accepted);
+  double accepted_at = -1;
+  int accepted = 0;
+  for (int k = 1; k < 60; ++k) {
+    PoseSample s = at(k / 90.0, hand + glm::vec3(0.001f * float(k), 0.f, 0.f));
+    if (c.condition(s) == ConditionVerdict::Accepted) {
+      ++accepted;
+      if (accepted_at < 0) accepted_at = k / 90.0;
+    }
+  }
+  INFO("first good sample accepted ", accepted_at - 1 / 90.0, " s after the first good one");
+  CHECK(accepted_at > 0.0);
+  CHECK(accepted_at - 1 / 90.0 <= 0.05);
+  CHECK(accepted == 59 - 1);  // only the first good sample (it disagrees with the bad one) was refused
+  // Once trusted, a device is not re-acquired by two agreeing samples: that takes reacquire_s.
+  PoseSample far1 = at(61 / 90.0, hand + glm::vec3(5.f, 0.f, 0.f)), far2 = at(62 / 90.0, hand + glm::vec3(5.f, 0.f, 0.f));
+  CHECK(c.condition(far1) == ConditionVerdict::Outlier);
+  CHECK(c.condition(far2) == ConditionVerdict::Outlier);
+}
+
 }  // namespace weft

@@ -121,4 +121,28 @@ TEST_CASE("pose stream: every corrupt or truncated file is reported with its lin
   CHECK(problem.find("record it again") != std::string::npos);
 }
 
+// Issue 16, item 5: the header and the end line are cross-checked against the samples.
+TEST_CASE("pose stream: an end line claiming 10^12 ticks or a tick rate the samples contradict is rejected") {
+  std::string problem;
+  CHECK(error_line(kHeader + kPose + R"({"type":"end","ticks":1000000000000,"records":1,"hash":"00000000000000ab"})" "\n",
+                   &problem) == 3);
+  INFO(problem);
+  CHECK(problem.find("1000000000000 ticks") != std::string::npos);
+  CHECK(problem.find("last record is at tick 0") != std::string::npos);
+  // an hour of silence after the last record is still a recording
+  CHECK(error_line(kHeader + kPose + R"({"type":"end","ticks":864000,"records":1,"hash":"00000000000000ab"})" "\n") == 0);
+  // samples 1 s apart at consecutive ticks: the header's 240 Hz is not their clock
+  std::string body;
+  for (int k = 0; k < 5; ++k)
+    body += R"({"tick":)" + std::to_string(k) + R"(,"type":"pose","device":"left","t":)" + std::to_string(2 * k) +
+            R"(,"p":[0,1,0],"q":[1,0,0,0],"valid":true})" "\n";
+  CHECK(error_line(kHeader + body + R"({"type":"end","ticks":10,"records":5,"hash":"00000000000000ab"})" "\n",
+                   &problem) == 1);
+  CHECK(problem.find("tick_hz") != std::string::npos);
+  // the clock restarts at a reset: times after it count from the reset's tick
+  CHECK(error_line(kHeader + R"({"tick":1000,"type":"reset"})" "\n" +
+                   R"({"tick":1240,"type":"pose","device":"left","t":1,"p":[0,1,0],"q":[1,0,0,0],"valid":true})" "\n" +
+                   R"({"type":"end","ticks":1300,"records":2,"hash":"00000000000000ab"})" "\n") == 0);
+}
+
 }  // namespace weft

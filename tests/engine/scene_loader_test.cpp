@@ -135,3 +135,30 @@ TEST_CASE("an OBJ cloth loads relative to the scene file, with pins near a point
   CHECK(s.world.interaction.grasp.falloff == Falloff::Uniform);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("an OBJ modelled in centimetres loads at its size in metres with the mesh scale") {
+  const auto dir = std::filesystem::temp_directory_path() / "weft_scene_loader_scale_test";
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream obj(dir / "panel_cm.obj");
+    obj << "v 0 0 0\nv 50 0 0\nv 50 0 50\nv 0 0 50\nf 1 2 3\nf 1 3 4\n";  // a 50 cm square
+    std::ofstream scene(dir / "scene.json");
+    scene << R"({"name": "cm", "cloth": {"mesh": {"type": "obj", "path": "panel_cm.obj", "scale": 0.01},
+               "position": [0, 1, 0]}, "pins": [{"near": [0.5, 1, 0.5], "radius": 0.01}]})";
+    std::ofstream bad(dir / "bad.json");
+    bad << R"({"name": "bad", "cloth": {"mesh": {"type": "obj", "path": "panel_cm.obj", "scale": 0}}})";
+  }
+  const Scene s = load_scene((dir / "scene.json").string());
+  REQUIRE(s.mesh.vertex_count() == 4);
+  CHECK(s.mesh.positions[2].x == doctest::Approx(0.5f));
+  CHECK(s.mesh.positions[2].y == doctest::Approx(1.f));
+  CHECK(s.mesh.material[2].x == doctest::Approx(0.5f));  // rest lengths in metres too
+  CHECK(s.pins == std::vector<uint32_t>{2});
+  try {
+    load_scene((dir / "bad.json").string());
+    FAIL("a zero scale must be refused");
+  } catch (const std::exception& e) {
+    CHECK(std::string(e.what()).find("scale") != std::string::npos);
+  }
+  std::filesystem::remove_all(dir);
+}

@@ -106,3 +106,48 @@ TEST_CASE("collider bounds contain the shapes, so culling never drops a contact"
   resolve_collisions(&box, 1, 0.004f, 0.01f, inv_mass, x_prev, x, v, 1, stats);
   CHECK(stats.contacts == 1);
 }
+
+TEST_CASE("swept box test: a vertex that crossed a thin plate within the tick is found where it entered") {
+  weft::Collider plate;
+  plate.shape = weft::ColliderShape::Box;
+  plate.pose.position = {0.f, 0.5f, 0.f};
+  plate.previous_pose = plate.pose;
+  plate.half_extents = {0.3f, 0.005f, 0.3f};
+  glm::vec3 entry, n;
+  // 6 cm down in one tick, from above to below the 1 cm plate
+  REQUIRE(weft::swept_box_entry(plate, {0.1f, 0.53f, 0.f}, {0.1f, 0.47f, 0.f}, 0.f, entry, n));
+  CHECK(entry.y == doctest::Approx(0.505f));
+  CHECK(n == glm::vec3(0.f, 1.f, 0.f));
+  // beside the plate, or stopping short of it, or starting inside: no crossing
+  CHECK_FALSE(weft::swept_box_entry(plate, {0.4f, 0.53f, 0.f}, {0.4f, 0.47f, 0.f}, 0.f, entry, n));
+  CHECK_FALSE(weft::swept_box_entry(plate, {0.1f, 0.53f, 0.f}, {0.1f, 0.51f, 0.f}, 0.f, entry, n));
+  CHECK_FALSE(weft::swept_box_entry(plate, {0.1f, 0.5f, 0.f}, {0.1f, 0.47f, 0.f}, 0.f, entry, n));
+  // resolve_collisions puts it back on top at the thickness, moving no faster than before
+  float inv_mass = 1.f;
+  glm::vec3 x_prev(0.1f, 0.53f, 0.f), x(0.1f, 0.47f, 0.f), v(0.f, -14.4f, 0.f);
+  weft::CollisionStats stats;
+  weft::resolve_collisions(&plate, 1, 0.004f, 1.f / 240, &inv_mass, &x_prev, &x, &v, 1, stats);
+  CHECK(stats.contacts == 1);
+  CHECK(x.y == doctest::Approx(0.509f));
+  CHECK(v.y == doctest::Approx(0.f));
+}
+
+TEST_CASE("swept test: a vertex passing through a small sphere or a capsule within the tick is caught") {
+  weft::Collider ball;
+  ball.shape = weft::ColliderShape::Sphere;
+  ball.pose.position = {0.f, 1.f, 0.f};
+  ball.radius = 0.05f;
+  glm::vec3 entry, n;
+  REQUIRE(weft::swept_entry(ball, {0.01f, 1.2f, 0.f}, {0.01f, 0.8f, 0.f}, entry, n));
+  CHECK(glm::distance(entry, ball.pose.position) == doctest::Approx(0.05f).epsilon(1e-3));
+  CHECK(entry.y > 1.f);
+  CHECK(n.y == doctest::Approx(std::sqrt(1.f - 0.2f * 0.2f)).epsilon(1e-3));  // 1 cm off the centre line
+  CHECK_FALSE(weft::swept_entry(ball, {0.06f, 1.2f, 0.f}, {0.06f, 0.8f, 0.f}, entry, n));  // passes beside it
+  weft::Collider arm = ball;
+  arm.shape = weft::ColliderShape::Capsule;
+  arm.half_length = 0.2f;  // along y
+  REQUIRE(weft::swept_entry(arm, {-0.2f, 1.1f, 0.f}, {0.2f, 1.1f, 0.f}, entry, n));
+  CHECK(entry.x == doctest::Approx(-0.05f).epsilon(1e-3));
+  CHECK(n.x < -0.99f);
+  CHECK_FALSE(weft::swept_entry(arm, {-0.2f, 1.3f, 0.f}, {0.2f, 1.3f, 0.f}, entry, n));  // above its end cap
+}

@@ -52,3 +52,30 @@ TEST_CASE("a grasp holds the nearest vertex and its connected neighbours within 
   CHECK(select_grasp(model, adj, model.rest_position.data(), hand, 0.015f, {}, scratch, set) == 0);
   CHECK(set.size() == 0);
 }
+
+TEST_CASE("grasp: a hand closing just outside the radius still catches, a pin is passed over, never one vertex") {
+  Mesh mesh = make_grid({.width = 0.1f, .height = 0.1f, .columns = 10, .rows = 10});  // 1 cm edges
+  const uint32_t pinned = 5 * 11 + 6;
+  const ClothModel model = build_cloth_model(mesh, {}, {pinned});
+  const VertexAdjacency adj = build_adjacency(model);
+  GraspScratch scratch;
+  scratch.resize(model.vertex_count());
+  ElasticSet set;
+  const GraspParams params;
+  Pose hand;
+  const glm::vec3 v = model.rest_position[5 * 11 + 5];
+  // 1 cm outside a 1 cm radius: within the 2x catch radius
+  hand.position = v + glm::vec3(0.f, 0.f, 0.02f);
+  std::vector<uint8_t> excluded(model.vertex_count(), 0);
+  excluded[pinned] = 1;
+  CHECK(select_grasp(model, adj, model.rest_position.data(), hand, 0.01f, params, scratch, set, excluded.data()) > 1);
+  for (uint32_t i : set.vertex) CHECK(i != pinned);
+  // beyond the catch radius: nothing
+  hand.position = v + glm::vec3(0.f, 0.f, 0.06f);
+  CHECK(select_grasp(model, adj, model.rest_position.data(), hand, 0.01f, params, scratch, set) == 0);
+  // a radius far below the edge length still holds the nearest vertex's ring (min_patch_edges)
+  hand.position = v;
+  CHECK(select_grasp(model, adj, model.rest_position.data(), hand, 0.001f, params, scratch, set) >= 5);
+  CHECK(catch_radius(0.04f, params) == doctest::Approx(0.08f));
+}
+

@@ -1,0 +1,62 @@
+#include "sim/grasp_saturation.h"
+
+#include <cmath>
+
+namespace weft {
+namespace {
+
+bool held_core(const ElasticSet& set, size_t k, const uint8_t* kinematic, const uint8_t* is_fixed) {
+  const uint32_t i = set.vertex[k];
+  return set.weight[k] >= 1.f && kinematic[i] && !is_fixed[i];
+}
+
+}  // namespace
+
+void saturate_held_motion(const std::array<ElasticSet, kDeviceCount>& sets,
+                          const std::array<Tethers, kDeviceCount>& tethers, const std::vector<uint32_t>& fixed,
+                          const uint8_t* is_fixed, float max_strain, float max_speed, float h, int iterations, const glm::vec3* x,
+                          const uint8_t* kinematic, glm::vec3* kinematic_velocity) {
+  std::array<glm::vec3, kDeviceCount> shift{};  // position shift of each device's patch over the step, m
+  bool any = false;
+  for (int d = 0; d < kDeviceCount; ++d) any = any || (tethers[d].active && !sets[d].vertex.empty());
+  if (!any) return;
+  const float stretch = 1.f + max_strain;
+  // End-of-step position of a kinematic vertex, before the shifts.
+  auto predicted = [&](uint32_t i) { return x[i] + h * kinematic_velocity[i]; };
+  // Pulls anchor a of device d back within lmax of p; `share` of the excess is left to p's device e.
+  auto project = [&](int d, uint32_t p, int e, float share) {
+    const Tethers& t = tethers[d];
+    const float length = t.length[p];
+    if (!std::isfinite(length)) return;  // not connected to this patch
+    const uint32_t a = t.anchor[p];
+    if (a == p || !kinematic[a] || is_fixed[a]) return;
+    const glm::vec3 ya = predicted(a) + shift[d];
+    const glm::vec3 yp = predicted(p) + (e >= 0 ? shift[e] : glm::vec3(0.f));
+    const glm::vec3 gap = ya - yp;
+    const float len = glm::length(gap), lmax = stretch * length;
+    if (!(len > lmax)) return;
+    const glm::vec3 correction = (len - lmax) / len * gap;
+    shift[d] -= (1.f - share) * correction;
+    if (e >= 0) shift[e] += share * correction;
+  };
+  for (int sweep = 0; sweep < iterations; ++sweep) {
+    for (int d = 0; d < kDeviceCount; ++d) {
+      if (!tethers[d].active || sets[d].vertex.empty()) continue;
+      for (uint32_t p : fixed)
+        if (kinematic[p]) project(d, p, -1, 0.f);
+      for (int e = 0; e < kDeviceCount; ++e) {
+        if (e == d) continue;
+        for (size_t k = 0; k < sets[e].size(); ++k)
+          if (held_core(sets[e], k, kinematic, is_fixed)) project(d, sets[e].vertex[k], e, 0.5f);
+      }
+    }
+  }
+  for (int d = 0; d < kDeviceCount; ++d) {
+    if (shift[d] == glm::vec3(0.f)) continue;
+    const glm::vec3 dv = cap_speed(shift[d] / h, max_speed);
+    for (size_t k = 0; k < sets[d].size(); ++k)
+      if (held_core(sets[d], k, kinematic, is_fixed)) kinematic_velocity[sets[d].vertex[k]] += dv;
+  }
+}
+
+}  // namespace weft

@@ -1,0 +1,32 @@
+#pragma once
+// Saturating grasps: a hand may pull the cloth only as far as the cloth can follow without tearing.
+// Held vertices are kinematic, and so is a pin, so no strain limiter can shorten a path of edges between
+// them: a hand pulling away from a pin (or from the other hand) would stretch that path without bound
+// and store the energy that a release then turns into a flung cloth. Before the step, each device's
+// held patch is therefore kept, as a whole, within (1 + max_strain) times the rest path length (the
+// tether length, sim/tether.h) of every other immobile vertex: pins and the other devices' held
+// vertices. Two devices share a violation half and half. The hand goes on moving; the cloth stops at
+// its strain limit, and follows again (at the elastic rate) once the hand comes back.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "sim/elastic_constraint.h"
+#include "sim/pose.h"
+#include "sim/tether.h"
+
+namespace weft {
+
+// Shifts the kinematic velocities of each device's fully held vertices (weight >= 1, kinematic, not
+// fixed) so that, after a step of h, every held patch is within (1 + max_strain) of its tether length
+// from each fixed vertex (`fixed`, listed and flagged in is_fixed (nvert), moving at its kinematic velocity) and from the other devices' held
+// vertices. Gauss-Seidel over those pairs, `iterations` sweeps; a patch's shift is capped at max_speed h per step
+// (a grab on an already overstretched cloth relaxes it at that speed, not in one jump). Allocation-free.
+void saturate_held_motion(const std::array<ElasticSet, kDeviceCount>& sets,
+                          const std::array<Tethers, kDeviceCount>& tethers, const std::vector<uint32_t>& fixed,
+                          const uint8_t* is_fixed, float max_strain, float max_speed, float h, int iterations, const glm::vec3* x,
+                          const uint8_t* kinematic, glm::vec3* kinematic_velocity);
+
+}  // namespace weft
