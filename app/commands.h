@@ -18,5 +18,6 @@ void register_validate_poisson(CLI::App& validate);         // app/validate_pois
 void register_validate_grasp(CLI::App& validate);           // app/validate_grasp.cpp (issue 3)
 void register_validate_self_collision(CLI::App& validate);  // app/validate_self_collision.cpp (issue 8)
 void register_validate_stability(CLI::App& validate);       // app/validate_stability.cpp (issue 2)
+void register_validate_interaction(CLI::App& validate);     // app/validate_interaction.cpp (issue 14)
 
 }  // namespace weft::app

@@ -10,6 +10,7 @@ void register_validate(CLI::App& app) {
   register_validate_stability(*validate);
   register_validate_grasp(*validate);
   register_validate_self_collision(*validate);
+  register_validate_interaction(*validate);
 }
 
 }  // namespace weft::app

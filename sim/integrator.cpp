@@ -5,6 +5,7 @@
 #include "sim/approximate_implicit.h"
 #include "sim/conjugate_gradient.h"
 #include "sim/explicit_integrators.h"
+#include "sim/gauss_seidel.h"
 
 namespace weft {
 
@@ -16,6 +17,11 @@ std::unique_ptr<Integrator> make_integrator(IntegratorKind kind, const ClothMode
         throw std::invalid_argument("iterations must be odd: an even k tends to be unstable (Kang & Cho 4.2)");
       return std::make_unique<ApproximateImplicitIntegrator>(model, options.iterations, options.translation_correction);
     case IntegratorKind::ConjugateGradient: return std::make_unique<ConjugateGradientIntegrator>(model, options);
+    case IntegratorKind::GaussSeidel:
+      if (options.gs_sweeps < 1) throw std::invalid_argument("Gauss-Seidel needs at least 1 sweep");
+      if (!(options.gs_chebyshev_rho >= 0.f && options.gs_chebyshev_rho < 1.f))
+        throw std::invalid_argument("the Chebyshev estimate must lie in [0, 1)");
+      return std::make_unique<GaussSeidelIntegrator>(model, options);
     case IntegratorKind::SymplecticEuler: return std::make_unique<SymplecticEulerIntegrator>(model);
     case IntegratorKind::RungeKutta4: return std::make_unique<RungeKutta4Integrator>(model);
   }
@@ -23,17 +29,19 @@ std::unique_ptr<Integrator> make_integrator(IntegratorKind kind, const ClothMode
 }
 
 IntegratorKind parse_integrator_kind(const std::string& name) {
+  if (name == "gs") return IntegratorKind::GaussSeidel;
   if (name == "approx") return IntegratorKind::ApproximateImplicit;
   if (name == "cg") return IntegratorKind::ConjugateGradient;
   if (name == "euler") return IntegratorKind::SymplecticEuler;
   if (name == "rk4") return IntegratorKind::RungeKutta4;
-  throw std::invalid_argument("unknown solver '" + name + "' (expected approx, cg, euler or rk4)");
+  throw std::invalid_argument("unknown solver '" + name + "' (expected gs, approx, cg, euler or rk4)");
 }
 
 const char* integrator_kind_name(IntegratorKind kind) {
   switch (kind) {
     case IntegratorKind::ApproximateImplicit: return "approx";
     case IntegratorKind::ConjugateGradient: return "cg";
+    case IntegratorKind::GaussSeidel: return "gs";
     case IntegratorKind::SymplecticEuler: return "euler";
     case IntegratorKind::RungeKutta4: return "rk4";
   }
