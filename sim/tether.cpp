@@ -1,7 +1,6 @@
 #include "sim/tether.h"
 
 #include <algorithm>
-#include <cmath>
 #include <functional>
 #include <limits>
 
@@ -36,14 +35,8 @@ void build_tethers(const ClothModel& model, const VertexAdjacency& adjacency, co
     if (d > out.length[i]) continue;
     for (uint32_t k = adjacency.offset[i]; k < adjacency.offset[i + 1]; ++k) {
       const uint32_t j = adjacency.neighbour[k];
-      // Path length through i; but where the path to i is straight (its length equals the rest distance
-      // from the anchor), the straight rest distance to j: on a flat sheet edge paths zig-zag and
-      // overestimate the geodesic by up to 8 % (a loose tether), the straight line does not. Around a
-      // hole or a cut the path bends and the plain edge path takes over.
-      const glm::vec3 xa = model.rest_position[out.anchor[i]];
-      const float straight_i = glm::length(model.rest_position[i] - xa);
-      float dj = d + glm::length(model.rest_position[j] - model.rest_position[i]);
-      if (d <= straight_i * (1.f + 1e-4f) + 1e-7f) dj = std::min(dj, glm::length(model.rest_position[j] - xa));
+      // rest length of the edge: structural edges are straight in the rest shape
+      const float dj = d + glm::length(model.rest_position[j] - model.rest_position[i]);
       if (dj < out.length[j]) {
         out.length[j] = dj;
         out.anchor[j] = out.anchor[i];
