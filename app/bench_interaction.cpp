@@ -21,7 +21,7 @@ namespace {
 struct InteractionRun {
   size_t vertices = 0;
   int steps = 0;
-  double ms_per_step = 0, elastic_ms = 0, correction_ms = 0, strain_ms = 0, collision_ms = 0, integrator_ms = 0;
+  double ms_per_step = 0, p99_ms = 0, elastic_ms = 0, correction_ms = 0, strain_ms = 0, collision_ms = 0, integrator_ms = 0;
   double strain_sweeps = 0, contacts = 0, max_strain = 0;
 };
 
@@ -58,6 +58,8 @@ InteractionRun run(IntegratorKind solver, const Material& material, uint32_t n, 
   InteractionRun r;
   r.vertices = w.model().vertex_count();
   r.steps = steps;
+  std::vector<double> step_ms;
+  step_ms.reserve(size_t(steps));
   auto tick = [&](bool timed) {
     const double t = w.state().time;
     const float lift = 0.25f * float(std::min(1.0, t / 0.25));
@@ -75,6 +77,7 @@ InteractionRun run(IntegratorKind solver, const Material& material, uint32_t n, 
     w.step();
     if (!timed) return;
     const StepTiming& st = w.last_timing();
+    step_ms.push_back(st.total_ms);
     r.elastic_ms += st.elastic_ms;
     r.correction_ms += st.correction_ms;
     r.strain_ms += st.strain_ms;
@@ -88,6 +91,8 @@ InteractionRun run(IntegratorKind solver, const Material& material, uint32_t n, 
   for (int k = 0; k < steps; ++k) tick(true);
   const double total = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   r.ms_per_step = total / steps;
+  std::sort(step_ms.begin(), step_ms.end());
+  r.p99_ms = step_ms[std::min(step_ms.size() - 1, size_t(0.99 * double(step_ms.size())))];
   r.elastic_ms /= steps;
   r.correction_ms /= steps;
   r.strain_ms /= steps;
@@ -105,6 +110,12 @@ nlohmann::json to_json(const InteractionRun& r, const char* solver) {
           {"vertices", r.vertices},
           {"steps", r.steps},
           {"ms_per_step", r.ms_per_step},
+          {"p99_ms_per_step", r.p99_ms},
+          {"ns_per_vertex_step", 1e6 * r.ms_per_step / double(r.vertices)},
+          {"share_integrator", r.integrator_ms / r.ms_per_step},
+          {"share_elastic", r.elastic_ms / r.ms_per_step},
+          {"share_strain_limit", r.strain_ms / r.ms_per_step},
+          {"share_collision", r.collision_ms / r.ms_per_step},
           {"integrator_ms", r.integrator_ms},
           {"elastic_ms", r.elastic_ms},
           {"strain_limit_ms", r.strain_ms},
@@ -121,22 +132,37 @@ nlohmann::json to_json(const InteractionRun& r, const char* solver) {
 }  // namespace
 
 nlohmann::json bench_interaction(const BenchOptions& options) {
+  const Material material = options.material.empty() ? Material{} : load_material_preset(options.material);
   const uint32_t n = options.quick ? 31 : 127;  // 32^2 = 1k or 128^2 = 16k vertices
   const int steps = options.steps > 0 ? options.steps : (options.quick ? 20 : 240);
   const int warmup = options.quick ? 10 : 120;
   nlohmann::json out = nlohmann::json::array();
-  const Material material = options.material.empty() ? Material{} : load_material_preset(options.material);
   // The runtime's solver, then the converged CG solver for comparison: about 20 times slower per step
   // (far from real time at 16k vertices, so fewer steps), but its dynamics keep the cloth near its rest
   // lengths, so strain limiting has little left to do; the approximate solver at this resolution leaves
   // most of the stretch to the limiter.
-  for (IntegratorKind solver : {IntegratorKind::ApproximateImplicit, IntegratorKind::ConjugateGradient}) {
+  // Issue 14 also times the Gauss-Seidel solver at 16k and 64k vertices (its speed bars: 1.0 ms mean and
+  // 1.3 ms p99 at 16k, 4.17 ms at 64k).
+  struct Run { IntegratorKind solver; uint32_t quads; };
+  std::vector<Run> runs = {{IntegratorKind::GaussSeidel, n}, {IntegratorKind::ApproximateImplicit, n},
+                           {IntegratorKind::ConjugateGradient, n}};
+  if (!options.quick) runs.push_back({IntegratorKind::GaussSeidel, 255});
+  for (const Run& run_spec : runs) {
+    const IntegratorKind solver = run_spec.solver;
     const bool cg = solver == IntegratorKind::ConjugateGradient;
     const char* name = integrator_kind_name(solver);
     const int s = cg && !options.quick ? std::min(steps, 20) : steps, w = cg && !options.quick ? 30 : warmup;
     std::fprintf(stderr, "bench interaction: %u vertices, two hands over a table, solver %s, material %s, %d steps\n",
-                 (n + 1) * (n + 1), name, options.material.empty() ? "default" : options.material.c_str(), s);
-    auto row = to_json(run(solver, material, n, w, s), name);
+                 (run_spec.quads + 1) * (run_spec.quads + 1), name,
+                 options.material.empty() ? "default" : options.material.c_str(), s);
+    const InteractionRun r = run(solver, material, run_spec.quads, w, s);
+    std::fprintf(stderr, "  %s %zu v: mean %.3f ms, p99 %.3f ms, %.1f ns/vertex/step; shares: integrator %.0f %%, "
+                 "elastic %.0f %%, strain %.0f %% (%.1f sweeps), collision %.0f %%; final max strain %.3f\n",
+                 name, r.vertices, r.ms_per_step, r.p99_ms, 1e6 * r.ms_per_step / double(r.vertices),
+                 100 * r.integrator_ms / r.ms_per_step, 100 * r.elastic_ms / r.ms_per_step,
+                 100 * r.strain_ms / r.ms_per_step, r.strain_sweeps, 100 * r.collision_ms / r.ms_per_step,
+                 r.max_strain);
+    auto row = to_json(r, name);
     row["material"] = options.material.empty() ? "default" : options.material;
     out.push_back(row);
   }

@@ -21,5 +21,6 @@ void register_validate_stability(CLI::App& validate);       // app/validate_stab
 void register_validate_tensile(CLI::App& validate);         // app/validate_tensile.cpp (issue 17)
 void register_validate_plasticity(CLI::App& validate);      // app/validate_plasticity.cpp (issue 17)
 void register_validate_integrators(CLI::App& validate);     // app/validate_integrators.cpp (issue 17)
+void register_validate_interaction(CLI::App& validate);     // app/validate_interaction.cpp (issue 14)
 
 }  // namespace weft::app

@@ -13,6 +13,7 @@ void register_validate(CLI::App& app) {
   register_validate_tensile(*validate);
   register_validate_plasticity(*validate);
   register_validate_integrators(*validate);
+  register_validate_interaction(*validate);
 }
 
 }  // namespace weft::app

@@ -270,7 +270,7 @@ void read_interaction(const Reader& r, const json& root, Scene& scene) {
   const json& j = root.at("interaction");
   const std::string place = "/interaction";
   r.object(j, place, {"tau", "max_speed", "seam_tau", "thickness", "strain_limit", "strain_iterations",
-                      "extrapolation_horizon", "grasp_radius", "falloff", "core_fraction", "min_weight"});
+                      "tether_slack", "extrapolation_horizon", "grasp_radius", "falloff", "core_fraction", "min_weight"});
   InteractionConfig& c = scene.world.interaction;
   c.elastic.tau = float(r.number(j, place, "tau", c.elastic.tau, 1e-4, 10));
   c.elastic.max_speed = float(r.number(j, place, "max_speed", c.elastic.max_speed, 1e-3, 1e3));
@@ -285,6 +285,7 @@ void read_interaction(const Reader& r, const json& root, Scene& scene) {
     }
   }
   c.strain.iterations = int(r.integer(j, place, "strain_iterations", uint32_t(c.strain.iterations), 1, 1000));
+  c.strain.tether_slack = float(r.number(j, place, "tether_slack", c.strain.tether_slack, 0, 10));
   c.extrapolation_horizon = r.number(j, place, "extrapolation_horizon", c.extrapolation_horizon, 0, 1);
   scene.grasp_radius = float(r.number(j, place, "grasp_radius", scene.grasp_radius, 1e-4, 1));
   const std::string falloff = r.string(j, place, "falloff", "smooth", {"uniform", "linear", "smooth"});
@@ -313,15 +314,18 @@ Scene read_scene(const Reader& r, const json& root, const std::string& base_dir)
   scene.name = r.string(root, "", "name", "unnamed");
   if (root.contains("sim")) {
     const json& j = root.at("sim");
-    r.object(j, "/sim", {"tick_hz", "solver", "iterations", "cg_tolerance", "cg_max_iterations", "alpha", "rk_tolerance"});
+    r.object(j, "/sim", {"tick_hz", "solver", "iterations", "cg_tolerance", "cg_max_iterations", "alpha", "rk_tolerance",
+                         "sweeps"});
     scene.world.tick_hz = r.number(j, "/sim", "tick_hz", scene.world.tick_hz, 10, 10000);
-    scene.world.integrator = parse_integrator_kind(r.string(j, "/sim", "solver", "cg", {"approx", "cg", "euler", "rk4", "be", "bdf2", "rk45"}));
+    scene.world.integrator = parse_integrator_kind(r.string(j, "/sim", "solver", integrator_kind_name(WorldConfig{}.integrator),
+                                                            {"gs", "approx", "cg", "euler", "rk4", "be", "bdf2", "rk45"}));
     SolverOptions& so = scene.world.solver;
     so.iterations = int(r.integer(j, "/sim", "iterations", so.iterations, 1, 99));
     so.cg_tolerance = float(r.number(j, "/sim", "cg_tolerance", so.cg_tolerance, 1e-8, 0.5));
     so.cg_max_iterations = int(r.integer(j, "/sim", "cg_max_iterations", so.cg_max_iterations, 1, 10000));
     so.alpha = float(r.number(j, "/sim", "alpha", so.alpha, 0.5, 1));
     so.rk_tolerance = float(r.number(j, "/sim", "rk_tolerance", so.rk_tolerance, 1e-12, 1));
+    so.gs_sweeps = int(r.integer(j, "/sim", "sweeps", so.gs_sweeps, 1, 1000));
     if (scene.world.solver.iterations % 2 == 0) r.fail("/sim/iterations", "must be odd (Kang & Cho 4.2)");
   }
   if (!root.contains("cloth")) r.fail("", "missing key 'cloth'");

@@ -5,8 +5,8 @@
 //
 // Format (all keys optional unless marked):
 //   name: string
-//   sim: { tick_hz, solver: "approx"|"cg"|"euler"|"rk4"|"be"|"bdf2"|"rk45", iterations, alpha (be, bdf2),
-//          rk_tolerance (rk45) }
+//   sim: { tick_hz, solver: "cg" (default: WorldConfig{})|"gs"|"approx"|"euler"|"rk4"|"be"|"bdf2"|"rk45",
+//          iterations (approx), sweeps (gs), alpha (be, bdf2), rk_tolerance (rk45), cg_tolerance, cg_max_iterations }
 //   cloth: { mesh (required): { type: "grid"|"irregular", width, height, columns, rows,
 //                                [grading, jitter, seed (irregular)] } | { type: "obj", path, scale },
 //            (lengths are metres; `scale` is the OBJ file's unit in metres: 0.01 for centimetres, 0.001 for mm)
@@ -16,7 +16,7 @@
 //                    assets/materials) or { areal_density, total_mass, stretch_model: "springs"|"volino", stretch_stiffness,
 //                        bend_stiffness, young_modulus, alpha, damping, drag, lift, wind, gravity } }
 //   interaction: { tau, max_speed, seam_tau, thickness, strain_limit (false or max strain),
-//                  strain_iterations, extrapolation_horizon, grasp_radius,
+//                  strain_iterations, tether_slack, extrapolation_horizon, grasp_radius,
 //                  falloff: "uniform"|"linear"|"smooth", core_fraction, min_weight }
 //   self_collision: { enabled (default true once the key is there), thickness, friction, iterations }
 //                   (cloth against itself, sim/self_collision.h; off when the key is absent)

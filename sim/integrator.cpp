@@ -7,6 +7,7 @@
 #include "sim/explicit_integrators.h"
 #include "sim/generalized_implicit.h"
 #include "sim/runge_kutta45.h"
+#include "sim/gauss_seidel.h"
 
 namespace weft {
 
@@ -18,6 +19,11 @@ std::unique_ptr<Integrator> make_integrator(IntegratorKind kind, const ClothMode
         throw std::invalid_argument("iterations must be odd: an even k tends to be unstable (Kang & Cho 4.2)");
       return std::make_unique<ApproximateImplicitIntegrator>(model, options.iterations, options.translation_correction);
     case IntegratorKind::ConjugateGradient: return std::make_unique<ConjugateGradientIntegrator>(model, options);
+    case IntegratorKind::GaussSeidel:
+      if (options.gs_sweeps < 1) throw std::invalid_argument("Gauss-Seidel needs at least 1 sweep");
+      if (!(options.gs_chebyshev_rho >= 0.f && options.gs_chebyshev_rho < 1.f))
+        throw std::invalid_argument("the Chebyshev estimate must lie in [0, 1)");
+      return std::make_unique<GaussSeidelIntegrator>(model, options);
     case IntegratorKind::SymplecticEuler: return std::make_unique<SymplecticEulerIntegrator>(model);
     case IntegratorKind::RungeKutta4: return std::make_unique<RungeKutta4Integrator>(model);
     case IntegratorKind::GeneralizedEuler:
@@ -34,6 +40,7 @@ std::unique_ptr<Integrator> make_integrator(IntegratorKind kind, const ClothMode
 }
 
 IntegratorKind parse_integrator_kind(const std::string& name) {
+  if (name == "gs") return IntegratorKind::GaussSeidel;
   if (name == "approx") return IntegratorKind::ApproximateImplicit;
   if (name == "cg") return IntegratorKind::ConjugateGradient;
   if (name == "euler") return IntegratorKind::SymplecticEuler;
@@ -41,13 +48,14 @@ IntegratorKind parse_integrator_kind(const std::string& name) {
   if (name == "be") return IntegratorKind::GeneralizedEuler;
   if (name == "bdf2") return IntegratorKind::Bdf2;
   if (name == "rk45") return IntegratorKind::RungeKutta45;
-  throw std::invalid_argument("unknown solver '" + name + "' (expected approx, cg, euler, rk4, be, bdf2 or rk45)");
+  throw std::invalid_argument("unknown solver '" + name + "' (expected gs, approx, cg, euler, rk4, be, bdf2 or rk45)");
 }
 
 const char* integrator_kind_name(IntegratorKind kind) {
   switch (kind) {
     case IntegratorKind::ApproximateImplicit: return "approx";
     case IntegratorKind::ConjugateGradient: return "cg";
+    case IntegratorKind::GaussSeidel: return "gs";
     case IntegratorKind::SymplecticEuler: return "euler";
     case IntegratorKind::RungeKutta4: return "rk4";
     case IntegratorKind::GeneralizedEuler: return "be";

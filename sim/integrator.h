@@ -12,6 +12,7 @@ namespace weft {
 enum class IntegratorKind {
   ApproximateImplicit,  // Kang & Cho: linearised backward Euler, k block-Jacobi iterations (Eq. 17-20, 27-28)
   ConjugateGradient,    // full linearised backward Euler solved by block-preconditioned CG (Baraff-Witkin)
+  GaussSeidel,          // the same system, a few block Gauss-Seidel sweeps over a vertex colouring (issue 14; not the default)
   SymplecticEuler,      // explicit reference (Kang & Cho Eq. 3)
   RungeKutta4,          // explicit reference, as Volino 1997 section 2.2
   // Volino & Thalmann 2005 sec. 3 (generalized_implicit.h, runge_kutta45.h):
@@ -31,10 +32,14 @@ struct SolverOptions {
   int cg_max_iterations = 200;
   float alpha = 1.f;             // GeneralizedEuler and Bdf2 implicitness (Volino 2005 Eq. 8-11), in [0.5, 1]
   float rk_tolerance = 1e-5f;    // RungeKutta45: error per sub-step on positions (m) and velocities (m/s)
+  int gs_sweeps = 4;               // Gauss-Seidel sweeps per step (alternately forward and backward over the colours)
+  bool gs_inertial_guess = true;   // start from dv = h g (x + h v + h^2 g); false: from dv = 0
+  bool gs_warm_start = false;      // start from last step's whole dv (diverges on stiff cloth; for experiments)
+  float gs_chebyshev_rho = 0.f;    // Chebyshev acceleration's spectral-radius estimate in (0, 1); 0 = off
 };
 
 struct StepStats {
-  int solver_iterations = 0;  // Jacobi or CG iterations of the last step
+  int solver_iterations = 0;  // Jacobi or CG iterations, or Gauss-Seidel sweeps, of the last step
   float residual = 0;         // CG relative residual of the last step
 };
 
@@ -50,11 +55,12 @@ class Integrator {
   StepStats stats_;
 };
 
-// Throws std::invalid_argument for an even iteration count (unless allowed) or a non-positive one.
+// Throws std::invalid_argument for an even iteration count (unless allowed) or a non-positive one, fewer than one
+// Gauss-Seidel sweep or a Chebyshev estimate outside [0, 1).
 std::unique_ptr<Integrator> make_integrator(IntegratorKind kind, const ClothModel& model,
                                             const SolverOptions& options = {});
 
-// "approx", "cg", "euler", "rk4", "be", "bdf2", "rk45"; throws std::invalid_argument on an unknown name.
+// "gs", "approx", "cg", "euler", "rk4", "be", "bdf2", "rk45"; throws std::invalid_argument on an unknown name.
 IntegratorKind parse_integrator_kind(const std::string& name);
 const char* integrator_kind_name(IntegratorKind kind);
 

@@ -25,6 +25,9 @@ struct StrainLimitParams {
   // World: after the colliders push vertices out, limit and collide again at most this many times
   // (the push-out stretches the edges around a contact; each round shrinks that excess).
   int contact_passes = 16;
+  // Long-range tethers (tether.h) to held and pinned vertices allow (1 + tether_slack) times the rest
+  // length of the shortest edge path; the edge limit above stays max_strain.
+  float tether_slack = 0.10f;
 };
 
 struct StrainLimitStats {

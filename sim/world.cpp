@@ -36,6 +36,8 @@ World::World(ClothModel model, const WorldConfig& config)
     tethers_[d].anchor.resize(n);
     tethers_[d].length.resize(n);
   }
+  pin_tethers_.anchor.resize(n);
+  pin_tethers_.length.resize(n);
   collider_contact_.resize(n);
   is_fixed_.assign(n, 0);
   for (uint32_t i = 0; i < n; ++i)
@@ -44,6 +46,7 @@ World::World(ClothModel model, const WorldConfig& config)
       is_fixed_[i] = 1;
     }
   set_self_collision(config.self_collision);
+  rebuild_pin_tethers();
 }
 
 void World::set_self_collision(const SelfCollisionConfig& config) {
@@ -131,9 +134,11 @@ void World::apply_corrections(float h) {
   const size_t n = model_.vertex_count();
   glm::vec3* x = state_.position.data();
   glm::vec3* v = state_.velocity.data();
-  if (config_.interaction.strain.enabled)
-    for (const Tethers& t : tethers_)
-      apply_tethers(t, config_.interaction.strain.max_strain, model_.inv_mass.data(), state_.kinematic.data(), x, v, n);
+  if (config_.interaction.strain.enabled) {
+    const float slack = config_.interaction.strain.tether_slack;
+    for (const Tethers& t : tethers_) apply_tethers(t, slack, model_.inv_mass.data(), state_.kinematic.data(), x, v, n);
+    apply_tethers(pin_tethers_, slack, model_.inv_mass.data(), state_.kinematic.data(), x, v, n);
+  }
   limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, h, strain_scratch_, x, v, strain_stats_);
   const auto t_strain = Clock::now();
   const float thickness = config_.interaction.thickness;
@@ -242,6 +247,21 @@ void World::rebuild_tethers(int d) {
   build_tethers(model_, adjacency_, sources.data(), sources.size(), tether_scratch_, tethers_[d]);
 }
 
+void World::rebuild_pin_tethers() {
+  // Pins are grasp points that never move: the scene's pinned vertices and the elastic pins.
+  auto& sources = tether_scratch_.sources;
+  sources.clear();
+  for (uint32_t i = 0; i < model_.vertex_count(); ++i)
+    if (model_.pinned[i]) sources.push_back(i);
+  for (uint32_t i : pins_.vertex)
+    if (i < model_.vertex_count() && !model_.pinned[i]) sources.push_back(i);
+  if (sources.empty()) {
+    pin_tethers_.active = false;
+    return;
+  }
+  build_tethers(model_, adjacency_, sources.data(), sources.size(), tether_scratch_, pin_tethers_);
+}
+
 size_t World::attach(Device device, const std::vector<uint32_t>& vertices, const Pose& pose) {
   ElasticSet& set = device_sets_[device_index(device)];
   set.clear();
@@ -304,6 +324,7 @@ void World::add_pin(uint32_t vertex, const glm::vec3& target) {
   pins_.vertex.push_back(vertex);
   pins_.offset.push_back(target);
   pins_.weight.push_back(1.f);
+  rebuild_pin_tethers();
 }
 
 void World::add_seam(uint32_t a, uint32_t b) {

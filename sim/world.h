@@ -48,18 +48,21 @@ struct WorldConfig {
   // plausibility bars, but with stiff cloth moved by kinematic vertices (hands lifting two corners) its
   // few Jacobi iterations gain energy: the cloth rises above the hands (README, "Solver limits"). The
   // same linearised backward Euler solved by CG to a 1 % residual stays put, at a few times the cost.
+  // The Gauss-Seidel solver ("gs", gauss_seidel.h) is not the default: it misses issue 14's bars
+  // (README, "Gauss-Seidel solver").
   IntegratorKind integrator = IntegratorKind::ConjugateGradient;
   SolverOptions solver = runtime_solver_options();
 
-  // CG to a 1 % relative residual (at most 40 iterations); for the approximate solver, k = 3 (k = 1 lets
-  // stiff hanging cloth gain energy, `weft validate stability`) plus the free-flight translation
-  // correction, which keeps a released stiff cloth falling at g (approximate_implicit.cpp).
+  // Gauss-Seidel: 4 sweeps; CG to a 1 % relative residual (at most 40 iterations); for the approximate
+  // solver, k = 3 (k = 1 lets stiff hanging cloth gain energy, `weft validate stability`); all with the
+  // free-flight translation correction, which keeps a released stiff cloth falling at g.
   static SolverOptions runtime_solver_options() {
     SolverOptions o;
     o.iterations = 3;
     o.translation_correction = true;
     o.cg_tolerance = 1e-2f;
     o.cg_max_iterations = 40;
+    o.gs_sweeps = 4;
     return o;
   }
   InteractionConfig interaction;
@@ -150,6 +153,7 @@ class World {
   const std::vector<RigidBox>& rigid_boxes() const { return boxes_; }
   const StepTiming& last_timing() const { return timing_; }
   const StrainLimitStats& strain_stats() const { return strain_stats_; }
+  const StepStats& integrator_stats() const { return integrator_->stats(); }
   const CollisionStats& collision_stats() const { return collision_stats_; }
   // Null while self-collision is off.
   const SelfCollision* self_collision() const { return self_collision_.get(); }
@@ -161,6 +165,7 @@ class World {
   void apply_elastics(float h);
   void apply_corrections(float h);
   void rebuild_tethers(int device);
+  void rebuild_pin_tethers();
 
   ClothModel model_;
   WorldConfig config_;
@@ -175,6 +180,7 @@ class World {
   std::array<Pose, kDeviceCount> attach_pose_;  // the frame at attach time, used while the track is empty
   std::array<Tethers, kDeviceCount> tethers_;   // long-range tethers to each device's fully held vertices
   std::array<SafeTarget, kDeviceCount> safe_;    // each device's target after the kinematic safety layer
+  Tethers pin_tethers_;                          // long-range tethers to the pins (model and elastic pins)
   ElasticSet pins_;                              // fixed targets: identity frame, offset = world target
   std::vector<uint32_t> fixed_;                  // scene pins and elastic pins
   std::vector<uint8_t> is_fixed_;                // 1 for the vertices in fixed_ (nvert)

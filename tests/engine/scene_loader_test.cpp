@@ -5,7 +5,9 @@
 #include <fstream>
 #include <string>
 
+#include "engine/mesh_io.h"
 #include "engine/scene_loader.h"
+#include "sim/vertex_colouring.h"
 
 using namespace weft;
 
@@ -57,6 +59,25 @@ TEST_CASE("the shipped scenes load, build and step") {
   CHECK(tracker.trackers[0].device == Device::Tracker0);
   CHECK(tracker.trackers[0].vertices.size() >= 1);
   CHECK(tracker.world.interaction.elastic.tau == doctest::Approx(0.03f));
+}
+
+TEST_CASE("every shipped scene's cloth and every shipped mesh colours validly for the Gauss-Seidel solver") {
+  std::vector<Mesh> meshes;
+  for (const char* name : {"table.json", "hanging.json", "tracker_corner.json", "cube_drop.json"})
+    meshes.push_back(load_scene(kScenes + name).mesh);
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(WEFT_SOURCE_DIR) + "/assets/meshes"))
+    if (entry.path().extension() == ".obj") meshes.push_back(load_obj_mesh(entry.path().string()));
+  REQUIRE(meshes.size() >= 5);
+  for (const Mesh& mesh : meshes) {
+    const ClothModel model = build_cloth_model(mesh, {});
+    const VertexColouring c = colour_vertices(model.vertex_count(), model.link);
+    CHECK(colouring_conflicts(c, model.link) == 0);
+    CHECK(c.order.size() == model.vertex_count());
+  }
+  // sim.sweeps reaches the solver options; "gs" is accepted
+  const Scene gs = parse_scene(scene_text(R"("sim": {"solver": "gs", "sweeps": 6})"), "gs.json");
+  CHECK(gs.world.integrator == IntegratorKind::GaussSeidel);
+  CHECK(gs.world.solver.gs_sweeps == 6);
 }
 
 TEST_CASE("scene errors name the file, the place and the problem") {

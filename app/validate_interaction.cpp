@@ -1,0 +1,113 @@
+// `weft validate interaction`: issue 14's bars for the runtime solver under two hands (app/interaction_validation.h),
+// against CG solved to a 1e-6 residual on the same scene and step.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "app/check_report.h"
+#include "app/commands.h"
+#include "app/interaction_validation.h"
+
+namespace weft::app {
+namespace {
+
+nlohmann::json to_json(const InteractionResult& r, const char* solver, bool damping) {
+  return {{"solver", solver},
+          {"damping", damping},
+          {"vertices", r.vertices},
+          {"finite", r.finite},
+          {"peak_elastic_J", r.peak_elastic},
+          {"peak_kinetic_J", r.peak_kinetic},
+          {"max_height_above_hand_m", r.max_height_above_hand},
+          {"max_speed_held_m_s", r.max_speed_held},
+          {"settle_time_s", r.settle_time},
+          {"strain_p99_held", r.strain_p99},
+          {"strain_max_held", r.strain_max},
+          {"hold_energy_rise_J", r.hold_energy_rise},
+          {"release_energy_rise_J", r.release_energy_rise},
+          {"energy_input_J", r.energy_input},
+          {"mean_step_ms", r.mean_step_ms},
+          {"mean_solver_iterations", r.mean_solver_iterations},
+          {"max_cg_residual", r.max_cg_residual}};
+}
+
+nlohmann::json check(const std::string& name, double value, double bound, bool pass) {
+  return {{"check", name}, {"value", value}, {"bound", bound}, {"pass", pass}};
+}
+
+}  // namespace
+
+void register_validate_interaction(CLI::App& validate) {
+  struct Args {
+    bool json = false;
+    uint32_t quads = 127;
+    std::string solver = "gs";
+    int cg_max_iterations = 3000;
+  };
+  auto args = std::make_shared<Args>();
+  auto* cmd = validate.add_subcommand(
+      "interaction", "Two hands lift, pull, shake and drop a 16k-vertex cotton cloth: the solver against CG at 1e-6");
+  cmd->add_flag("--json", args->json, "Print the runs and checks as JSON on stdout");
+  cmd->add_option("--quads", args->quads, "Grid quads per side (default 127: 16 384 vertices)")->check(CLI::Range(8, 400));
+  cmd->add_option("--solver", args->solver, "Solver under test: gs (default, the runtime's), approx or cg")
+      ->check(CLI::IsMember({"gs", "approx", "cg"}));
+  cmd->add_option("--cg-max-iterations", args->cg_max_iterations, "Iteration cap of the CG reference (default 3000)")
+      ->check(CLI::Range(10, 100000));
+  cmd->callback([args] {
+    InteractionSetup setup;
+    setup.quads = args->quads;
+    setup.solver = parse_integrator_kind(args->solver);
+    const char* name = args->solver.c_str();
+    std::fprintf(stderr, "validate interaction: %u vertices, solver %s\n", (args->quads + 1) * (args->quads + 1), name);
+    const InteractionResult test = run_interaction(setup);
+    std::fprintf(stderr, "validate interaction: %s without damping\n", name);
+    InteractionSetup undamped = setup;
+    undamped.damping = false;
+    const InteractionResult free = run_interaction(undamped);
+    std::fprintf(stderr, "validate interaction: reference, CG to 1e-6 (slow)\n");
+    InteractionSetup reference = setup;
+    reference.solver = IntegratorKind::ConjugateGradient;
+    reference.options.cg_tolerance = 1e-6f;
+    reference.options.cg_max_iterations = args->cg_max_iterations;
+    const InteractionResult ref = run_interaction(reference);
+
+    nlohmann::json checks = nlohmann::json::array();
+    checks.push_back(check("finite (both damping settings)", test.finite && free.finite, 1, test.finite && free.finite));
+    checks.push_back(check("peak elastic energy / reference", test.peak_elastic / ref.peak_elastic, 2.0,
+                           test.peak_elastic <= 2.0 * ref.peak_elastic));
+    checks.push_back(check("peak kinetic energy / reference", test.peak_kinetic / ref.peak_kinetic, 1.2,
+                           test.peak_kinetic <= 1.2 * ref.peak_kinetic));
+    checks.push_back(check("free vertex above the higher hand (m)", test.max_height_above_hand, 0.01,
+                           test.max_height_above_hand <= 0.01));
+    checks.push_back(check("peak vertex speed while holding (m/s)", test.max_speed_held, 1.5, test.max_speed_held <= 1.5));
+    checks.push_back(check("KE under 1 % of peak after release (s)", test.settle_time, 0.5,
+                           test.settle_time >= 0 && test.settle_time <= 0.5));
+    // Without damping, no work is done on the cloth while the hands are still and after the release: its
+    // total energy must not rise then, beyond 1 % of what the hands put in.
+    const double allowed = 0.01 * free.energy_input;
+    checks.push_back(check("damping 0: energy rise, hands still / input", free.hold_energy_rise / free.energy_input,
+                           0.01, free.hold_energy_rise <= allowed));
+    checks.push_back(check("damping 0: energy rise after release / input", free.release_energy_rise / free.energy_input,
+                           0.01, free.release_energy_rise <= allowed));
+    checks.push_back(check("edge strain p99 while held", test.strain_p99, 0.01, test.strain_p99 <= 0.01));
+    checks.push_back(check("edge strain max while held", test.strain_max, 0.03, test.strain_max <= 0.03));
+    nlohmann::json out = {{"runs", {to_json(test, name, true), to_json(free, name, false), to_json(ref, "cg", true)}},
+                          {"checks", checks},
+                          {"pass", required_checks_pass(checks)}};
+    if (!args->json)
+      for (const auto& run : out["runs"])
+        std::printf("%-4s damping %-3s peak E %.4g J, peak K %.4g J, above hand %+.4f m, speed %.3f m/s, settle %.3f s, "
+                    "strain p99 %.4f max %.4f, step %.2f ms, iterations %.1f\n",
+                    run["solver"].get<std::string>().c_str(), run["damping"].get<bool>() ? "on" : "off",
+                    run["peak_elastic_J"].get<double>(), run["peak_kinetic_J"].get<double>(),
+                    run["max_height_above_hand_m"].get<double>(), run["max_speed_held_m_s"].get<double>(),
+                    run["settle_time_s"].get<double>(), run["strain_p99_held"].get<double>(),
+                    run["strain_max_held"].get<double>(), run["mean_step_ms"].get<double>(),
+                    run["mean_solver_iterations"].get<double>());
+    report_checks(out, args->json);
+  });
+}
+
+}  // namespace weft::app
