@@ -1,22 +1,24 @@
 // `weft run --mode xr` (headset, graphics through XR_KHR_vulkan_enable2) and `--mode xr-headless`
-// (XR_MND_headless: sessions, input and the sim without graphics). The sim steps on this thread at
-// the fixed tick, catching up to the XR clock (for a frame: its predicted display time, before the
-// eyes are drawn); XR input reaches the World through the engine's DirectWorldInput, the same path
-// as the desktop mouse. The eyes are drawn by the desktop's Renderer (SceneEyeRenderer).
+// (XR_MND_headless: sessions, input and the sim without graphics), on the one runtime
+// (engine/runtime.h): the scene's World runs on the sim thread, free on the wall clock; this thread
+// only runs the XR frame loop. It pushes hand and tracker poses, grabs, releases and tracker clips
+// into the runtime, stamped on the runtime clock (an XR time T becomes clock_now() + (T - XR now):
+// the session's XrSessionConfig::clock), and the eyes draw the newest snapshots interpolated to the
+// frame's display time, never waiting for the sim. The scene sits in the stage space: its coordinates
+// are the reference space's (floor at y = 0), shifted so the user stands at the scene's "stage" pose.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <thread>
 
-#include <glm/gtc/matrix_transform.hpp>
 #include <nlohmann/json.hpp>
 
 #include "app/run_options.h"
-#include "engine/direct_world_input.h"
+#include "app/run_summary.h"
+#include "engine/frame_stats.h"
 #include "engine/png_writer.h"
-#include "engine/snapshot_builder.h"
-#include "sim/mesh_generators.h"
-#include "sim/world.h"
+#include "engine/snapshot_interpolation.h"
 #include "xr/engine_input_sink.h"
 #include "xr/scene_eye_renderer.h"
 #include "xr/xr_check.h"
@@ -26,76 +28,54 @@ namespace weft::app {
 
 namespace {
 
-// A 0.6 m square cloth hanging from its top corners, 0.7 m in front of the stage origin, top at 1.6 m
-// and hem at 1.0 m: within a standing user's view (a simulated headset's eyes are at about 1.6 m)
-// down to the hem corners the hands reach for.
-World make_xr_scene(double tick_hz, glm::vec3& hem_left, glm::vec3& hem_right) {
-  GridSpec g;
-  g.width = g.height = 0.6f;
-  g.columns = g.rows = 20;
-  Mesh mesh = make_grid(g);
-  transform_mesh(mesh, glm::translate(glm::mat4(1.f), glm::vec3(-0.3f, 1.0f, -0.7f)));
-  const uint32_t cols = g.columns + 1;
-  const std::vector<uint32_t> pins = {g.rows * cols, g.rows * cols + g.columns};  // top row corners
-  WorldConfig wc;
-  wc.tick_hz = tick_hz;
-  hem_left = {-0.3f, 1.0f, -0.7f};
-  hem_right = {0.3f, 1.0f, -0.7f};
-  return World(build_cloth_model(mesh, Material{}, pins), wc);
-}
-
-// The World on this thread: stepped in fixed ticks up to each XR time, and the snapshot the eyes draw.
-class XrSim final : public xr::XrSnapshotSource {
+// What the eyes draw: the runtime's two newest snapshots blended to the display time, held back to
+// the runtime clock minus one tick (the sim cannot have published the display time yet, which is
+// ahead of now; one tick behind now always has a snapshot on each side). Also measures how old the
+// drawn cloth is, at draw time (the shared lag_ms) and at the display time (display_lag_ms).
+class RuntimeEyeSource final : public xr::XrSnapshotSource {
  public:
-  explicit XrSim(World& world) : world_(world), input_(world), sink_(input_) {}
-
-  // Catch up to the XR time in fixed ticks; at most 0.1 s per call after a stall.
-  void advance_to(double t) {
-    if (sim_time_ < 0) sim_time_ = t;
-    const double h = world_.time_step();
-    for (int n = 0; sim_time_ + h <= t && n < int(0.1 / h); ++n) {
-      input_.before_step();
-      world_.step();
-      sim_time_ += h;
-      ++ticks_;
-    }
-    if (sim_time_ + h <= t) sim_time_ = t;  // drop the backlog instead of spiralling
+  RuntimeEyeSource(Runtime& runtime, const xr::EngineInputSink& sink) : runtime_(runtime), sink_(sink) {
+    snapshot_.resize(runtime.scene().vertices);
   }
-  const ClothSnapshot& snapshot_at(double t) override {
-    advance_to(t);
-    fill_snapshot(world_, snapshot_);
-    input_.fill_devices(snapshot_);  // hand gizmos and per-hand grasp highlights
-    sink_.fill_trackers(snapshot_);
+  const ClothSnapshot& snapshot_at(double display_time) override {
+    const double now = runtime_.clock_now();
+    const double t = std::min(display_time, now) - 1.0 / runtime_.scene().tick_hz;
+    const double drawn = interpolate_snapshot(runtime_.snapshots(), t, snapshot_);
+    lag_ = drawn >= 0 ? now - drawn : -1;
+    if (drawn >= 0) display_lag_ms_.record((display_time - drawn) * 1e3), has_ = true;
+    sink_.mark_clipped(snapshot_);
     return snapshot_;
   }
-  xr::XrInputSink& sink() { return sink_; }
-  uint64_t ticks() const { return ticks_; }
+  bool has_snapshot() const { return has_; }
+  const ClothSnapshot& last() const { return snapshot_; }
+  double lag() const { return lag_; }
+  const LatencyHistogram& display_lag_ms() const { return display_lag_ms_; }
 
  private:
-  World& world_;
-  DirectWorldInput input_;
-  xr::EngineInputSink sink_;
+  Runtime& runtime_;
+  const xr::EngineInputSink& sink_;
   ClothSnapshot snapshot_;
-  double sim_time_ = -1;  // the world's time on the XR clock; set by the first timed iteration
-  uint64_t ticks_ = 0;
+  double lag_ = -1;
+  bool has_ = false;
+  LatencyHistogram display_lag_ms_;
 };
 
-nlohmann::json summary(const std::string& mode, const xr::XrRunStats& s, uint64_t ticks, uint64_t iterations) {
-  nlohmann::json j;
-  j["mode"] = mode;
+// The XR-specific keys, added to the shared run summary (app/run_summary.h).
+void add_xr_keys(nlohmann::json& j, const xr::XrRunStats& s, uint64_t iterations) {
   j["runtime"] = s.runtime;
   j["system"] = s.system;
   j["interaction_profiles"] = s.interaction_profiles;
   j["session_states"] = s.session_states;
   j["frames_rendered"] = s.frames_rendered;
+  j["iterations"] = iterations;
   j["hand_poses_received"] = s.hand_poses_received;
-  j["grabs"] = s.grabs;
+  j["grab_requests"] = s.grabs;
   j["invalid_poses"] = s.invalid_poses;
-  j["releases"] = s.releases;
   j["haptic_pulses"] = s.haptic_pulses;
   j["tracker_poses_received"] = s.tracker_poses_received;
   j["trackers"] = s.trackers;
   j["replayed_hand_frames"] = s.replayed_hand_frames;
+  j["replay_handoffs"] = s.replay_handoffs;
   j["extensions"] = s.extensions;
   j["reference_space"] = s.reference_space;
   j["rejected_profiles"] = s.rejected_profiles;
@@ -104,20 +84,19 @@ nlohmann::json summary(const std::string& mode, const xr::XrRunStats& s, uint64_
   j["vulkan_device"] = s.vulkan_device;
   j["validation"] = s.validation;
   j["validation_errors"] = s.validation_errors;
-  j["sim_ticks"] = ticks;
-  j["iterations"] = iterations;
-  return j;
 }
 
 }  // namespace
 
 int run_xr(const RunOptions& o) {
   const bool headless = o.mode == "xr-headless";
-  glm::vec3 hem_left, hem_right;
-  World world = make_xr_scene(o.tick_hz, hem_left, hem_right);
-  XrSim sim(world);
-  SceneProps props;  // floor at 0 (the stage's floor), no table
-  xr::SceneEyeRenderer eyes(make_snapshot_mesh(world.model()), props, sim);
+  // A missing or malformed scene fails here, before any XR call.
+  std::unique_ptr<Runtime> rt = make_runtime(o, {});
+  Runtime& runtime = *rt;
+  const SceneInfo& scene = runtime.scene();
+  xr::EngineInputSink sink(runtime);
+  RuntimeEyeSource source(runtime, sink);
+  xr::SceneEyeRenderer eyes(runtime.mesh(), scene.props, source);
   uint64_t pngs = 0;
   if (!o.out_dir.empty() && !headless) {
     std::filesystem::create_directories(o.out_dir);
@@ -131,8 +110,12 @@ int run_xr(const RunOptions& o) {
   xr::XrSessionConfig cfg;
   cfg.headless = headless;
   cfg.renderer = &eyes;
-  cfg.replay.left_corner = hem_left;
-  cfg.replay.right_corner = hem_right;
+  cfg.clock = [&runtime] { return runtime.clock_now(); };
+  cfg.stage = scene.stage;
+  cfg.grab.radius = scene.grasp_radius;
+  // The replayed hands reach for the cloth's near corners (tracked while they are not holding).
+  cfg.replay.left_corner = scene.near_corner_rest[0];
+  cfg.replay.right_corner = scene.near_corner_rest[1];
 
   std::unique_ptr<xr::XrSessionRunner> runner;
   try {
@@ -146,10 +129,12 @@ int run_xr(const RunOptions& o) {
     return 4;
   }
   const auto& st0 = runner->stats();
-  std::fprintf(stderr, "weft: %s on %s (%s), %s space\n", o.mode.c_str(), st0.runtime.c_str(), st0.system.c_str(),
-               st0.reference_space.c_str());
+  std::fprintf(stderr, "weft: %s on %s (%s), %s space; '%s' (%zu vertices, %s) at %.0f Hz\n", o.mode.c_str(),
+               st0.runtime.c_str(), st0.system.c_str(), st0.reference_space.c_str(), scene.name.c_str(),
+               scene.vertices, scene.solver.c_str(), scene.tick_hz);
 
-  xr::XrInputSink& sink = sim.sink();
+  runtime.start();
+  FrameStats frames;
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   auto exit_asked = clock::time_point::max();
@@ -158,15 +143,21 @@ int run_xr(const RunOptions& o) {
   try {
     for (;;) {
       double t = -1;
+      const uint64_t rendered_before = runner->stats().frames_rendered;
       if (!runner->iterate(sink, t)) break;
       if (t >= 0) {
         ++iterations;
-        sim.advance_to(t);  // a drawn frame already stepped to t; headless and skipped frames step here
+        // Headless: no eyes; the snapshot is read here, as a renderer would, for the replay's corners.
+        if (headless) source.snapshot_at(t);
+        if (headless || runner->stats().frames_rendered > rendered_before) frames.frame_done(source.lag());
+        if (source.has_snapshot()) {
+          const auto& c = scene.near_corners;
+          runner->track_replay_corners(source.last().position[c[0]], source.last().position[c[1]]);
+        }
       }
-      const uint64_t frames = headless ? iterations : runner->stats().frames_rendered;
       const double elapsed = std::chrono::duration<double>(clock::now() - start).count();
       if (exit_asked == clock::time_point::max() &&
-          ((o.seconds > 0 && elapsed >= o.seconds) || (o.frames > 0 && frames >= o.frames))) {
+          ((o.seconds > 0 && elapsed >= o.seconds) || (o.frames > 0 && frames.frames >= o.frames))) {
         runner->request_exit();
         exit_asked = clock::now();
       }
@@ -186,32 +177,28 @@ int run_xr(const RunOptions& o) {
     std::fprintf(stderr, "weft: xr: %s\n", e.what());
     rc = 5;
   }
-  const double wall_s = std::chrono::duration<double>(clock::now() - start).count();
+  runtime.stop();
   const auto& st = runner->stats();
-  const uint64_t ticks = sim.ticks();
   if (st.instance_lost) std::fprintf(stderr, "weft: xr: the OpenXR runtime was lost; session closed\n");
-  std::fprintf(stderr, "weft: xr: %llu frames, %llu hand poses, %llu grabs, %llu invalid poses, %llu sim ticks\n",
-               (unsigned long long)st.frames_rendered, (unsigned long long)st.hand_poses_received,
-               (unsigned long long)st.grabs, (unsigned long long)st.invalid_poses, (unsigned long long)ticks);
-  if (!headless)
-    std::fprintf(stderr,
-                 "weft: xr: %.1f frames/s over %.1f s (eyes %.1f ms/frame mean), depth layers %s, Vulkan validation "
-                 "%s (%llu errors)\n",
-                 wall_s > 0 ? double(st.frames_rendered) / wall_s : 0.0, wall_s,
-                 eyes.frames_rendered() ? eyes.render_ms_total() / double(eyes.frames_rendered()) : 0.0,
-                 st.depth_submitted ? "on" : "off",
-                 st.validation ? "on" : "off", (unsigned long long)st.validation_errors);
-  if (o.json) {
-    nlohmann::json j = summary(o.mode, st, ticks, iterations);
-    j["wall_seconds"] = wall_s;
-    j["frames_per_second"] = wall_s > 0 ? double(st.frames_rendered) / wall_s : 0.0;
-    if (!headless) {
-      j["eye_render_ms_mean"] = eyes.frames_rendered() ? eyes.render_ms_total() / double(eyes.frames_rendered()) : 0.0;
-      j["eye_render_ms_max"] = eyes.render_ms_max();
-    }
-    if (!o.out_dir.empty() && !headless) j["left_eye_pngs"] = pngs;
-    std::printf("%s\n", j.dump(2).c_str());
+  nlohmann::json j = run_summary(o.mode, runtime, frames);
+  add_xr_keys(j, st, iterations);
+  const LatencyHistogram& dl = source.display_lag_ms();
+  j["display_lag_ms"] = {{"p50", dl.percentile(0.5)}, {"p99", dl.percentile(0.99)}, {"max", dl.max()}};
+  if (!headless) {
+    j["eye_render_ms_mean"] = eyes.frames_rendered() ? eyes.render_ms_total() / double(eyes.frames_rendered()) : 0.0;
+    j["eye_render_ms_max"] = eyes.render_ms_max();
   }
+  if (!o.out_dir.empty() && !headless) j["left_eye_pngs"] = pngs;
+  print_run_summary(j);
+  std::fprintf(stderr,
+               "weft: xr: %llu hand poses (%llu replayed, %llu handoffs), %llu grab requests, %llu invalid poses, "
+               "%llu haptic pulses, depth layers %s, Vulkan validation %s (%llu errors)\n",
+               (unsigned long long)st.hand_poses_received, (unsigned long long)st.replayed_hand_frames,
+               (unsigned long long)st.replay_handoffs, (unsigned long long)st.grabs,
+               (unsigned long long)st.invalid_poses, (unsigned long long)st.haptic_pulses,
+               st.depth_submitted ? "on" : "off", st.validation ? "on" : "off",
+               (unsigned long long)st.validation_errors);
+  if (o.json) std::printf("%s\n", j.dump(2).c_str());
   if (rc == 0 && st.validation_errors > 0) rc = 6;  // a validation error is a failure, as in the tests
   return rc;
 }

@@ -38,6 +38,11 @@ void PoseConditioner::reset() {
   for (DeviceState& d : devices_) d = DeviceState{};
 }
 
+void PoseConditioner::reset(Device device) {
+  const int di = device_index(device);
+  if (di >= 0 && di < kDeviceCount) devices_[size_t(di)] = DeviceState{};
+}
+
 ConditionVerdict PoseConditioner::condition(PoseSample& s) {
   const int di = device_index(s.device);
   if (!config_.enabled || di < 0 || di >= kDeviceCount) return tally(ConditionVerdict::Accepted);

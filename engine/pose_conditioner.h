@@ -51,6 +51,7 @@ class PoseConditioner {
   // Checks and rewrites (renormalise, filter) the sample in place. Anything but Accepted: drop it.
   ConditionVerdict condition(PoseSample& sample);
   void reset();  // forget every device's history (scene reset)
+  void reset(Device device);  // forget one device's history (its poses now come from another source)
 
   ConditionerConfig& config() { return config_; }
   const ConditionerConfig& config() const { return config_; }

@@ -104,6 +104,7 @@ Scene builtin_table_scene() {
   s.colliders.push_back(box);
   s.hand_start[0].position = {-0.3f, top + 0.2f, 0.45f};
   s.hand_start[1].position = {0.3f, top + 0.2f, 0.45f};
+  s.stage.position = {0.f, 0.f, 0.95f};  // XR: the user stands 0.5 m from the cloth's near edge, facing -z
   return s;
 }
 
@@ -169,6 +170,13 @@ class Runtime::Input final : public InputSink {
     SimEvent e;
     e.tick = event_tick();
     e.kind = SimEventKind::Detach;
+    e.device = device;
+    rt_.sim_->push_event(e);
+  }
+  void reset_device(Device device) {
+    SimEvent e;
+    e.tick = event_tick();
+    e.kind = SimEventKind::ResetDevice;
     e.device = device;
     rt_.sim_->push_event(e);
   }
@@ -240,6 +248,7 @@ InputSink& Runtime::input() { return *input_; }
 void Runtime::reset() { input_->reset(); }
 void Runtime::attach(Device device, const Pose& pose, float radius) { input_->attach(device, pose, radius); }
 void Runtime::detach(Device device) { input_->detach(device); }
+void Runtime::reset_device(Device device) { input_->reset_device(device); }
 
 void Runtime::begin_tick(uint64_t k) {
   if (!options_.lockstep) throw std::logic_error("begin_tick: the runtime is not in lockstep");

@@ -25,6 +25,9 @@ EventResult apply_event(World& world, const SimEvent& event, const ParameterHook
       world.detach(event.device);
       r.applied = true;
       break;
+    case SimEventKind::ResetDevice:  // the conditioner's business (on the sim thread); the world keeps its state
+      r.applied = true;
+      break;
     case SimEventKind::SetParameter:
       r.applied = hook.apply && hook.apply(world, event.parameter, event.value, hook.context);
       break;

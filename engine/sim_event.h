@@ -10,13 +10,15 @@
 
 namespace weft {
 
-enum class SimEventKind : uint8_t { Grab, Release, Reset, SetParameter, Attach, Detach };
+// ResetDevice: the device's poses now come from another source (XR: live controllers take over from the
+// built-in replay); the conditioner forgets that device's history so the jump is not gated as an outlier.
+enum class SimEventKind : uint8_t { Grab, Release, Reset, SetParameter, Attach, Detach, ResetDevice };
 
 struct SimEvent {
   uint64_t tick = 0;  // applies at the boundary before this tick is stepped (runtime tick count)
   SimEventKind kind = SimEventKind::Reset;
   Hand hand = Hand::Left;  // Grab, Release
-  Device device = Device::Tracker0;  // Attach, Detach: the tracker (or any device) that clips on or off
+  Device device = Device::Tracker0;  // Attach, Detach, ResetDevice: the tracker (or any device)
   Pose pose;               // Grab: where the hand closes; Attach: the device's pose (world frame)
   float radius = 0.05f;    // Grab, Attach: capture radius, m
   uint32_t parameter = 0;  // SetParameter: id understood by the ParameterHook

@@ -227,8 +227,16 @@ void SimThread::apply_pose(Device d, const PoseSample& raw) {
 bool SimThread::tick_once() {
   if (config_.lockstep && horizon_.load(std::memory_order_acquire) <= tick_) return false;
 
-  // Inputs due at this boundary: poses first (by device, oldest first), then events in queue order.
+  // Inputs due at this boundary: poses first (by device, oldest first), then events in queue order. Device
+  // resets at the front of the queue go before the poses: they mark where a device's new source begins.
   const double boundary_time = double(tick_) / config_.tick_hz;
+  while (const SimEvent* e = events_.front()) {
+    if (e->kind != SimEventKind::ResetDevice || e->tick > tick_) break;
+    if (e->tick < tick_) ++counters_.events_late;
+    conditioner_.reset(e->device);
+    ++counters_.events_applied;
+    events_.pop();
+  }
   for (int d = 0; d < kDeviceCount; ++d)
     counters_.poses_applied +=
         poses_.consume(Device(d), boundary_time, [&](const PoseSample& s) { apply_pose(Device(d), s); });
@@ -273,6 +281,9 @@ bool SimThread::tick_once() {
         rec.kind = StreamRecordKind::Detach;
         rec.sample.device = e->device;
         log_input(rec);
+        break;
+      case SimEventKind::ResetDevice:  // behind other events; not recorded (only XR sends it, and XR does not record)
+        conditioner_.reset(e->device);
         break;
       case SimEventKind::SetParameter: break;  // runtime tuning, not part of a recording
     }

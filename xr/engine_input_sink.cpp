@@ -10,33 +10,20 @@ int tracker_slot(Device d) {
 }
 }  // namespace
 
-bool EngineInputSink::submit_pose(const PoseSample& sample) {
-  if (!inner_.submit_pose(sample)) return false;
-  if (const int t = tracker_slot(sample.device); t >= 0) {
-    DeviceGizmo& g = trackers_[size_t(t)];
-    g.active = true;
-    g.position = sample.pose.position;
-    g.orientation = sample.pose.orientation;
-  }
-  return true;
-}
-
-size_t EngineInputSink::attach_tracker(Device tracker, const Pose& pose, float) {
+size_t EngineInputSink::attach_tracker(Device tracker, const Pose& pose, float radius) {
   ++attach_requests_;
-  if (const int t = tracker_slot(tracker); t >= 0) {
-    DeviceGizmo& g = trackers_[size_t(t)];
-    g.active = true;
-    g.grabbing = true;
-    g.position = pose.position;
-    g.orientation = pose.orientation;
-  }
-  return 0;
+  runtime_.attach(tracker, pose, radius);
+  if (const int t = tracker_slot(tracker); t >= 0) clipped_[size_t(t)] = true;
+  return 0;  // known on the sim thread (TickStats attaches)
 }
 
 void EngineInputSink::detach_tracker(Device tracker) {
-  if (const int t = tracker_slot(tracker); t >= 0) trackers_[size_t(t)].grabbing = false;
+  runtime_.detach(tracker);
+  if (const int t = tracker_slot(tracker); t >= 0) clipped_[size_t(t)] = false;
 }
 
-void EngineInputSink::fill_trackers(ClothSnapshot& snapshot) const { snapshot.trackers = trackers_; }
+void EngineInputSink::mark_clipped(ClothSnapshot& snapshot) const {
+  for (size_t t = 0; t < clipped_.size(); ++t) snapshot.trackers[t].grabbing = clipped_[t] && snapshot.trackers[t].active;
+}
 
 }  // namespace weft::xr

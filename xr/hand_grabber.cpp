@@ -32,16 +32,18 @@ bool HandGrabber::update(Hand hand, const HandSample& s, XrInputSink& sink) {
   return false;
 }
 
-void HandGrabber::release_all(XrInputSink& sink) {
-  for (int i = 0; i < 2; ++i) {
-    PerHand& h = hands_[size_t(i)];
-    h.latch.reset();
-    if (h.holding) {
-      sink.release(Hand(i));
-      h.holding = false;
-      ++counters_.releases;
-    }
+void HandGrabber::release(Hand hand, XrInputSink& sink) {
+  PerHand& h = hands_[size_t(hand)];
+  h.latch.reset();
+  if (h.holding) {
+    sink.release(hand);
+    h.holding = false;
+    ++counters_.releases;
   }
+}
+
+void HandGrabber::release_all(XrInputSink& sink) {
+  for (int i = 0; i < 2; ++i) release(Hand(i), sink);
 }
 
 }  // namespace weft::xr

@@ -29,7 +29,7 @@ struct GrabConfig {
 struct HandCounters {
   uint64_t poses_received = 0;  // accepted and sent to the sim
   uint64_t invalid_poses = 0;   // rejected: flags or numbers
-  uint64_t grabs = 0;
+  uint64_t grabs = 0;            // grab requests sent (whether they catch cloth is known on the sim thread)
   uint64_t releases = 0;
 };
 
@@ -40,6 +40,8 @@ class HandGrabber {
   bool update(Hand hand, const HandSample& sample, XrInputSink& sink);
   // Lets go of both hands (session lost focus or ends).
   void release_all(XrInputSink& sink);
+  // Lets go of one hand and forgets its squeeze (its source changes: replay to live).
+  void release(Hand hand, XrInputSink& sink);
 
   bool holding(Hand hand) const { return hands_[size_t(hand)].holding; }
   const HandCounters& counters() const { return counters_; }

@@ -1,7 +1,7 @@
 #pragma once
-// Where XR input goes: the narrow seam between the XR layer and whatever owns the World (the app
-// on one thread today, the runtime's sim thread later). Poses carry the predicted display time on
-// the sim clock.
+// Where XR input goes: the narrow seam between the XR layer and whatever owns the World (the app's
+// Runtime, through EngineInputSink; a World directly in tests). Poses carry their time on the
+// caller's clock (the runtime clock in the app).
 #include <cstddef>
 
 #include "sim/pose.h"
@@ -20,9 +20,13 @@ struct XrInputSink {
   // follows the tracker's poses) until detach; returns the vertices attached.
   virtual size_t attach_tracker(Device tracker, const Pose& pose, float radius) = 0;
   virtual void detach_tracker(Device tracker) = 0;
+  // The device's poses now come from another source (live controllers after the built-in replay): the
+  // sim's conditioning forgets its history, so the jump between the two is not rejected as an outlier.
+  virtual void reset_device(Device) {}
 };
 
-// Feeds a World directly through its public API; a tracker clips on through World::attach_near.
+// Feeds a World directly through its public API (tests of the session alone, no sim thread); a tracker
+// clips on through World::attach_near.
 class WorldInputSink final : public XrInputSink {
  public:
   explicit WorldInputSink(World& world) : world_(world) {}

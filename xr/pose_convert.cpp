@@ -25,6 +25,13 @@ Pose compose(const Pose& a, const Pose& b) {
   return out;
 }
 
+Pose inverse_pose(const Pose& p) {
+  Pose out;
+  out.orientation = glm::conjugate(p.orientation);
+  out.position = -(out.orientation * p.position);
+  return out;
+}
+
 glm::mat4 to_matrix(const Pose& pose) {
   glm::mat4 m = glm::mat4_cast(pose.orientation);
   m[3] = glm::vec4(pose.position, 1.f);

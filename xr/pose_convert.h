@@ -14,6 +14,8 @@ XrPosef to_xr(const Pose& pose);
 
 // a then b: the pose b given in a's frame, expressed in a's parent frame.
 Pose compose(const Pose& a, const Pose& b);
+// The parent's pose in the pose's own frame: compose(p, inverse_pose(p)) is the identity.
+Pose inverse_pose(const Pose& p);
 
 // Rigid transform of the pose as a matrix (parent from local).
 glm::mat4 to_matrix(const Pose& pose);

@@ -6,12 +6,28 @@
 
 namespace weft::xr {
 
-HandSample replay_hand(const ReplayConfig& c, Hand hand, double t) {
-  const glm::vec3 corner = hand == Hand::Left ? c.left_corner : c.right_corner;
-  // Phase in [0, 1): 0-0.25 descend, 0.25-0.3 squeeze, 0.3-0.75 lift, 0.75-0.8 let go, then rise back.
+namespace {
+// Phase in [0, 1): 0-0.25 descend, 0.25-0.3 squeeze, 0.3-0.75 lift, 0.75-0.8 let go, then rise back.
+float replay_phase(const ReplayConfig& c, double t) {
   double phase = std::fmod(t / c.period_s, 1.0);
   if (phase < 0) phase += 1.0;
-  const float p = float(phase);
+  return float(phase);
+}
+}  // namespace
+
+bool replay_holding(const ReplayConfig& c, double t) {
+  const float p = replay_phase(c, t);
+  return p >= 0.25f && p < 0.8f;
+}
+
+void track_replay_corner(ReplayConfig& c, Hand hand, const glm::vec3& corner, double t) {
+  if (replay_holding(c, t)) return;
+  (hand == Hand::Left ? c.left_corner : c.right_corner) = corner;
+}
+
+HandSample replay_hand(const ReplayConfig& c, Hand hand, double t) {
+  const glm::vec3 corner = hand == Hand::Left ? c.left_corner : c.right_corner;
+  const float p = replay_phase(c, t);
   float height = 0.f;
   float squeeze = 0.f;
   if (p < 0.25f) height = c.approach_m * (1.f - p / 0.25f);

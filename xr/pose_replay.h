@@ -18,6 +18,13 @@ struct ReplayConfig {
 
 // The hand's sample at time t (s): valid flags, squeeze 1 while holding.
 HandSample replay_hand(const ReplayConfig& config, Hand hand, double t);
+// Whether the replayed hands are closing on or holding the cloth at time t (from the squeeze until
+// the release ends): their corners must stay put then.
+bool replay_holding(const ReplayConfig& config, double t);
+// Moves the corner a hand reaches for to where the cloth's corner is now, unless the hand is holding
+// at t (a corner that drooped over a table edge or slid is still where the hand closes; a held one
+// would pull the hand along).
+void track_replay_corner(ReplayConfig& config, Hand hand, const glm::vec3& corner, double t);
 
 // Decides per hand whether the runtime gives motion: the replay drives a hand until the runtime's
 // grip has moved more than 5 mm from where it first appeared, or its squeeze was pressed.

@@ -193,10 +193,26 @@ struct XrSessionRunner::Impl {
   MotionWatch motion;
   PoseValidity tracker_validity;
   XrTime time0 = 0;
+  double last_time = 0;  // of the last iteration, on the caller's clock
 
   double to_seconds(XrTime t) {
     if (time0 == 0) time0 = t;
     return double(t - time0) * 1e-9;
+  }
+  // XR now, when the runtime can convert CLOCK_MONOTONIC (XR_KHR_convert_timespec_time); else 0.
+  XrTime xr_now() {
+    if (!timespec_to_time) return 0;
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    XrTime now = 0;
+    XR_CHECK(timespec_to_time(instance, &ts, &now));
+    return now;
+  }
+  // An XR time on the caller's clock (XrSessionConfig::clock): its clock now plus how far t is ahead of
+  // XR now (fallback_ahead when XR now is unknown).
+  double map_time(XrTime t, XrTime now, double fallback_ahead) {
+    if (!config.clock) return to_seconds(t);
+    return config.clock() + (now != 0 ? double(t - now) * 1e-9 : fallback_ahead);
   }
 };
 
@@ -385,7 +401,8 @@ void XrSessionRunner::create_session() {
   const ReferenceSpaceChoice space = choose_reference_space(spaces);
   XrReferenceSpaceCreateInfo rci = xr_struct<XrReferenceSpaceCreateInfo>(XR_TYPE_REFERENCE_SPACE_CREATE_INFO);
   rci.referenceSpaceType = space.type;
-  rci.poseInReferenceSpace = space.pose_in_reference;
+  // Scene coordinates: the scene's origin sits at stage^-1 in the stage (user) frame.
+  rci.poseInReferenceSpace = to_xr(compose(to_pose(space.pose_in_reference), inverse_pose(m.config.stage)));
   m.stats.reference_space = space.name;
   XR_CHECK(xrCreateReferenceSpace(m.session, &rci, &m.space));
 
@@ -514,6 +531,12 @@ void XrSessionRunner::create_session() {
   }
 }
 
+void XrSessionRunner::track_replay_corners(const glm::vec3& left, const glm::vec3& right) {
+  Impl& m = *impl_;
+  track_replay_corner(m.config.replay, Hand::Left, left, m.last_time);
+  track_replay_corner(m.config.replay, Hand::Right, right, m.last_time);
+}
+
 void XrSessionRunner::request_exit() {
   if (machine_.request_exit() == SessionCall::RequestExitSession) XR_CHECK(xrRequestExitSession(impl_->session));
 }
@@ -604,13 +627,22 @@ static void process_input(XrSessionRunner::Impl& m, XrTime time, double t, XrInp
     HandSample s;
     s.time = t;
     if (focused) read_hand(m, h, time, t, s);
+    const bool was_live = m.motion.runtime_moves(Hand(h));
     m.motion.observe(Hand(h), s);
-    if (m.config.replay_when_motionless && !m.motion.runtime_moves(Hand(h))) {
+    const bool replayed = m.config.replay_when_motionless && !m.motion.runtime_moves(Hand(h));
+    if (replayed) {
       s = replay_hand(m.config.replay, Hand(h), t);
       ++m.stats.replayed_hand_frames;
+    } else if (m.config.replay_when_motionless && !was_live) {
+      // Live input takes over from the replay: the replayed hold ends, and the sim forgets the replayed
+      // hand's history so the jump to the controller is not rejected as an outlier.
+      sink.reset_device(h == 0 ? Device::LeftHand : Device::RightHand);  // first: it applies before the poses
+      m.grabber.release(Hand(h), sink);
+      ++m.stats.replay_handoffs;
     }
     // Unfocused, a runtime-driven hand reads as inactive and lets go rather than hold stale poses.
-    if (m.grabber.update(Hand(h), s, sink) && focused) haptic_pulse(m, h);
+    // A replayed grab never vibrates the real controller lying still in that hand.
+    if (m.grabber.update(Hand(h), s, sink) && focused && !replayed) haptic_pulse(m, h);
   }
   if (!focused) return;
   if (m.has_trackers)
@@ -666,11 +698,8 @@ bool XrSessionRunner::iterate(XrInputSink& sink, double& time_s) {
 
   // 2a. Headless: no frames; the time is now on the runtime's clock.
   if (m.config.headless) {
-    timespec ts{};
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    XrTime now = 0;
-    XR_CHECK(m.timespec_to_time(m.instance, &ts, &now));
-    time_s = m.to_seconds(now);
+    const XrTime now = m.xr_now();
+    time_s = m.last_time = m.map_time(now, now, 0.0);
     process_input(m, now, time_s, sink, machine_.input_focused());
     return true;
   }
@@ -681,7 +710,7 @@ bool XrSessionRunner::iterate(XrInputSink& sink, double& time_s) {
   XR_CHECK(xrWaitFrame(m.session, &wi, &fs));
   XrFrameBeginInfo fbi = xr_struct<XrFrameBeginInfo>(XR_TYPE_FRAME_BEGIN_INFO);
   XR_CHECK(xrBeginFrame(m.session, &fbi));
-  time_s = m.to_seconds(fs.predictedDisplayTime);
+  time_s = m.last_time = m.map_time(fs.predictedDisplayTime, m.xr_now(), double(fs.predictedDisplayPeriod) * 1e-9);
   process_input(m, fs.predictedDisplayTime, time_s, sink, machine_.input_focused());
 
   const XrCompositionLayerBaseHeader* layers[1] = {nullptr};

@@ -9,6 +9,7 @@
 // from XR_KHR_convert_timespec_time. Input goes to an XrInputSink; eyes go to an XrEyeRenderer.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +37,13 @@ struct XrSessionConfig {
   float near_m = 0.05f, far_m = 100.f;
   bool validation = false;            // Vulkan validation layer (WEFT_VALIDATION=1 also turns it on)
   bool depth_layers = true;           // submit depth with the projection views when offered
+  // The caller's clock now (s; the app: the runtime clock). An XR time T maps to clock() + (T - XR now),
+  // XR now from xrConvertTimespecTimeToTimeKHR (without that extension the predicted display time is
+  // taken to be one predicted display period ahead). Empty: seconds since the first XR time.
+  std::function<double()> clock;
+  // Pose of the scene's stage (where the user stands) in the scene: the reference space is made so
+  // that its coordinates are the scene's (floor at y = 0, the user at this pose).
+  Pose stage;
 };
 
 // What a run reports (the `--json` summary of `weft run --mode xr[-headless]`).
@@ -55,11 +63,12 @@ struct XrRunStats {
   uint64_t validation_errors = 0;               // errors it reported (0 when it is off)
   uint64_t hand_poses_received = 0;
   uint64_t tracker_poses_received = 0;
-  uint64_t grabs = 0;
+  uint64_t grabs = 0;                           // grab requests (whether they caught cloth: the sim's counters)
   uint64_t releases = 0;
-  uint64_t haptic_pulses = 0;
+  uint64_t haptic_pulses = 0;                   // live hands only: a replayed grab never vibrates a real controller
   uint64_t invalid_poses = 0;
   uint64_t replayed_hand_frames = 0;            // hand samples that came from the replay stream
+  uint64_t replay_handoffs = 0;                 // hands that live input took over from the replay
   bool instance_lost = false;
 };
 
@@ -74,10 +83,14 @@ class XrSessionRunner {
   // Graphics device (when not headless), session, reference space, actions.
   void create_session();
   // One iteration: events, then a frame (graphics) or a time sample (headless) with input.
-  // time_s is the sim-clock time of the iteration (predicted display time). Returns false when done.
+  // time_s is the iteration's predicted display time (headless: now) on the caller's clock
+  // (XrSessionConfig::clock); -1 when the session is idle. Returns false when done.
   bool iterate(XrInputSink& sink, double& time_s);
   // Ask to stop: xrRequestExitSession while running, else done at once.
   void request_exit();
+  // The cloth corners the replayed hands reach for, where they are now (scene = reference space
+  // coordinates); ignored for a hand while it holds (xr/pose_replay.h track_replay_corner).
+  void track_replay_corners(const glm::vec3& left, const glm::vec3& right);
   bool done() const { return machine_.done(); }
 
   const XrRunStats& stats();  // refreshes counters

@@ -62,3 +62,18 @@ TEST_CASE("Vulkan projection maps the field-of-view edges to clip -1 / +1 - y do
   CHECK(ndc({0, 0, -n}).z == doctest::Approx(0.f).epsilon(1e-5));
   CHECK(ndc({0, 0, -f}).z == doctest::Approx(1.f).epsilon(1e-5));
 }
+
+TEST_CASE("inverse_pose undoes a pose: the stage offset maps scene points into the stage frame and back") {
+  Pose stage;
+  stage.position = {0.2f, 0.f, 0.95f};
+  stage.orientation = glm::angleAxis(glm::radians(30.f), glm::vec3(0.f, 1.f, 0.f));
+  const Pose id = compose(stage, inverse_pose(stage));
+  CHECK(glm::length(id.position) < 1e-6f);
+  CHECK(std::abs(std::abs(id.orientation.w) - 1.f) < 1e-6f);
+  // The user (stage origin) stands at stage.position in the scene: the scene origin, seen from the
+  // stage frame, is inverse_pose(stage).
+  const glm::vec3 scene_point(0.f, 0.765f, 0.4f);
+  const glm::vec3 in_stage = inverse_pose(stage).transform_point(scene_point);
+  CHECK(glm::length(stage.transform_point(in_stage) - scene_point) < 1e-6f);
+  CHECK(glm::length(in_stage - glm::conjugate(stage.orientation) * (scene_point - stage.position)) < 1e-6f);
+}
