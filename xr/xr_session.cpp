@@ -1,5 +1,6 @@
 #include "xr/xr_session.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -210,9 +211,12 @@ struct XrSessionRunner::Impl {
   }
   // An XR time on the caller's clock (XrSessionConfig::clock): its clock now plus how far t is ahead of
   // XR now (fallback_ahead when XR now is unknown).
+  // Never earlier than the previous iteration's: a slow sim holds the runtime clock back while the
+  // display time's lead over XR now varies, which would otherwise send pose times backwards.
   double map_time(XrTime t, XrTime now, double fallback_ahead) {
     if (!config.clock) return to_seconds(t);
-    return config.clock() + (now != 0 ? double(t - now) * 1e-9 : fallback_ahead);
+    const double mapped = config.clock() + (now != 0 ? double(t - now) * 1e-9 : fallback_ahead);
+    return std::max(mapped, last_time);
   }
 };
 
