@@ -47,7 +47,6 @@ struct Rig {
   std::vector<Device> devices;
   double grab_time = 0, release_time = 0;
   bool grabbed = false, released = false;
-  size_t hand_collider = 0;
   std::vector<uint32_t> pushed;  // hand sweep: the vertices in the hand's path (its driven patch)
 
   double duration() const { return release_time + kSettle; }
@@ -113,17 +112,6 @@ struct Rig {
     }
   }
 
-  // The hand collider follows the hand as the World tracks it (validated, interpolated samples), with the
-  // same elastic law as a grasp (time constant and speed cap): a hand found again 10 cm away after a
-  // dropout moves there over tau, not in one tick through the cloth.
-  void move_hand_collider(double t, double h) {
-    if (kind != Kind::HandSweep) return;
-    Collider& c = world->colliders()[hand_collider];
-    Pose now, next;
-    if (!world->device_pose(Device::RightHand, t, now) || !world->device_pose(Device::RightHand, t + h, next)) return;
-    c.linear_velocity = elastic_velocity(c.pose.position, now.position, next.position, float(h),
-                                         world->config().interaction.elastic);
-  }
 };
 
 // Cotton with air drag: without it a cloth hanging from two pins still swings 2 s after release, and
@@ -180,7 +168,11 @@ Rig make_rig(Kind kind, uint32_t quads) {
       hand.radius = 0.04f;
       hand.half_length = 0.06f;
       hand.pose.position = r.true_position(Device::RightHand, 0.0);
-      r.hand_collider = r.world->add_collider(hand);
+      // The collider follows the hand as the World tracks it (validated, interpolated samples), with the
+      // same elastic law as a grasp: a hand found again 10 cm away after a dropout moves there over tau,
+      // not in one tick through the cloth. The sim moves it (sim/collider.h Collider::follows).
+      hand.follows = Device::RightHand;
+      r.world->add_collider(hand);
       // the cloth in front of the hand: within its radius + 2 cm across, its length + 2 cm along
       for (uint32_t i = 0; i < r.world->model().vertex_count(); ++i) {
         const glm::vec3 d = r.world->model().rest_position[i] - hand.pose.position;
@@ -284,7 +276,6 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
       }
     }
     rig.events(t);
-    rig.move_hand_collider(t, h);
     rig.input->before_step();
     world.step();
 
@@ -347,6 +338,7 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
       if (deviation[k] > options.recovery_deviation_m) left = true, last_above = k;
     if (left) run.recovery_s = std::max(run.recovery_s, double(last_above + 1 - k0) * h);
   }
+  run.state_hash = world.state_hash();
   run.rejected_conditioning = rig.input->conditioner().rejected();
   run.rejected_world = world.invalid_pose_count();
   if (record_baseline) {

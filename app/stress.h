@@ -31,6 +31,7 @@ struct StressRun {
   double centre_deviation_m = 0;      // the cloth's centre of mass vs the noise-free run while driven (not bounded)
   uint64_t spikes = 0, samples = 0, rejected_conditioning = 0, rejected_world = 0;
   uint64_t input_gaps = 0;            // tracking gaps (3+ samples of a device lost or rejected in a row)
+  uint64_t state_hash = 0;            // World::state_hash at the end: same scene and input stream, same hash
   bool pass = true;
   std::string failed;                 // which bounds broke, comma separated
   // per tick (seed 0 only, for the plots)

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "app/run_summary.h"
 #include "app/stress.h"
 #include "engine/pose_noise.h"
 
@@ -41,6 +42,7 @@ nlohmann::json to_json(const StressRun& r) {
           {"samples", r.samples},
           {"rejected_conditioning", r.rejected_conditioning},
           {"rejected_world", r.rejected_world},
+          {"state_hash", hex64(r.state_hash)},
           {"failed", r.failed},
           {"pass", r.pass}};
 }
