@@ -12,6 +12,7 @@
 #include "app/scenarios.h"
 #include "engine/direct_world_input.h"
 #include "engine/pose_noise.h"
+#include "engine/stream_metrics.h"
 #include "sim/mesh_generators.h"
 #include "sim/strain_limit.h"
 #include "sim/world.h"
@@ -47,6 +48,7 @@ struct Rig {
   std::vector<Device> devices;
   double grab_time = 0, release_time = 0;
   bool grabbed = false, released = false;
+  uint64_t grabs = 0, grab_misses = 0, releases = 0;  // grab events that caught vertices / nothing, releases
   std::vector<uint32_t> pushed;  // hand sweep: the vertices in the hand's path (its driven patch)
 
   double duration() const { return release_time + kSettle; }
@@ -98,13 +100,16 @@ struct Rig {
     if (kind == Kind::TwoHand) {
       if (!grabbed && t >= grab_time) {
         grabbed = true;
-        for (int k = 0; k < 2; ++k)
-          input->grab(Hand(k), Pose{true_position(k == 0 ? Device::LeftHand : Device::RightHand, t), {1, 0, 0, 0}}, 0.04f);
+        for (int k = 0; k < 2; ++k) {
+          const Pose at{true_position(k == 0 ? Device::LeftHand : Device::RightHand, t), {1, 0, 0, 0}};
+          ++(input->grab(Hand(k), at, 0.04f) > 0 ? grabs : grab_misses);
+        }
       }
       if (!released && t >= release_time) {
         released = true;
         input->release(Hand::Left);
         input->release(Hand::Right);
+        releases += 2;
       }
     } else if (kind == Kind::TrackerCircle && !released && t >= release_time) {
       released = true;
@@ -257,6 +262,7 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
     ++run.input_gaps;
   };
 
+  StreamMeter meter;
   for (uint64_t k = 0; k < ticks; ++k) {
     const double t = world.state().time;
     for (; double(sample_index) / kDeviceHz <= t + 1e-9; ++sample_index) {
@@ -270,6 +276,7 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
         if (!noise.apply(s)) continue;
         if (noise.last_was_spike()) spike_times.push_back(s.time), ++run.spikes;
         if (!rig.input->submit_pose(s)) continue;
+        ++run.stream.poses_applied;
         const double ts = double(sample_index) / kDeviceHz;
         if (ts - last_delivered[di] > gap_s) mark_gap(last_delivered[di], ts);
         last_delivered[di] = ts;
@@ -280,6 +287,7 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
     world.step();
 
     const ClothState& st = world.state();
+    meter.observe(model, st);
     if (!finite_state(st)) {
       ++run.nan_count;
       if (options.keep_series) run.kinetic_energy.push_back(0.f), run.strain.push_back(0.f);
@@ -341,6 +349,11 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
   run.state_hash = world.state_hash();
   run.rejected_conditioning = rig.input->conditioner().rejected();
   run.rejected_world = world.invalid_pose_count();
+  run.stream.stream = meter.summary();
+  run.stream.ticks = ticks;
+  run.stream.grabs = rig.grabs, run.stream.grab_misses = rig.grab_misses, run.stream.releases = rig.releases;
+  run.stream.poses_conditioned_out = run.rejected_conditioning;
+  run.stream.poses_invalid = run.rejected_world;
   if (record_baseline) {
     record_baseline->peak_kinetic_energy = run.peak_kinetic_energy, record_baseline->max_strain = run.max_strain;
     record_baseline->strain_limit = world.config().interaction.strain.max_strain;

@@ -81,3 +81,18 @@ TEST_CASE("stress: the same scene and noisy input stream give the same state has
   CHECK(a.max_strain == b.max_strain);
   CHECK(a.state_hash != other.state_hash);  // another seed is another stream: the hash sees it
 }
+
+TEST_CASE("stress: each run carries the stream metrics and input counters under the replay keys") {
+  const StressRun r = run_stress_case("two_hand", "spikes", 0, small(), nullptr, nullptr);
+  CHECK(r.stream.grabs == 2);  // both hands caught their corner
+  CHECK(r.stream.grab_misses == 0);
+  CHECK(r.stream.releases == 2);
+  CHECK(r.stream.stream.edge_strain_max == doctest::Approx(r.max_strain));
+  CHECK(r.stream.stream.edge_strain_p99 <= r.stream.stream.edge_strain_max);
+  CHECK(r.stream.stream.edge_strain_p99 > 0);
+  CHECK(r.stream.stream.kinetic_energy_peak == doctest::Approx(r.peak_kinetic_energy));
+  CHECK(r.stream.stream.vertex_speed_peak == doctest::Approx(r.max_vertex_speed));
+  CHECK(r.stream.poses_conditioned_out == r.rejected_conditioning);
+  CHECK(r.stream.poses_conditioned_out >= r.spikes);
+  CHECK(r.stream.poses_applied > 0);
+}
