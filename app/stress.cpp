@@ -12,6 +12,7 @@
 #include "app/scenarios.h"
 #include "engine/direct_world_input.h"
 #include "engine/pose_noise.h"
+#include "engine/stream_metrics.h"
 #include "sim/mesh_generators.h"
 #include "sim/strain_limit.h"
 #include "sim/world.h"
@@ -47,7 +48,7 @@ struct Rig {
   std::vector<Device> devices;
   double grab_time = 0, release_time = 0;
   bool grabbed = false, released = false;
-  size_t hand_collider = 0;
+  uint64_t grabs = 0, grab_misses = 0, releases = 0;  // grab events that caught vertices / nothing, releases
   std::vector<uint32_t> pushed;  // hand sweep: the vertices in the hand's path (its driven patch)
 
   double duration() const { return release_time + kSettle; }
@@ -99,13 +100,16 @@ struct Rig {
     if (kind == Kind::TwoHand) {
       if (!grabbed && t >= grab_time) {
         grabbed = true;
-        for (int k = 0; k < 2; ++k)
-          input->grab(Hand(k), Pose{true_position(k == 0 ? Device::LeftHand : Device::RightHand, t), {1, 0, 0, 0}}, 0.04f);
+        for (int k = 0; k < 2; ++k) {
+          const Pose at{true_position(k == 0 ? Device::LeftHand : Device::RightHand, t), {1, 0, 0, 0}};
+          ++(input->grab(Hand(k), at, 0.04f) > 0 ? grabs : grab_misses);
+        }
       }
       if (!released && t >= release_time) {
         released = true;
         input->release(Hand::Left);
         input->release(Hand::Right);
+        releases += 2;
       }
     } else if (kind == Kind::TrackerCircle && !released && t >= release_time) {
       released = true;
@@ -113,17 +117,6 @@ struct Rig {
     }
   }
 
-  // The hand collider follows the hand as the World tracks it (validated, interpolated samples), with the
-  // same elastic law as a grasp (time constant and speed cap): a hand found again 10 cm away after a
-  // dropout moves there over tau, not in one tick through the cloth.
-  void move_hand_collider(double t, double h) {
-    if (kind != Kind::HandSweep) return;
-    Collider& c = world->colliders()[hand_collider];
-    Pose now, next;
-    if (!world->device_pose(Device::RightHand, t, now) || !world->device_pose(Device::RightHand, t + h, next)) return;
-    c.linear_velocity = elastic_velocity(c.pose.position, now.position, next.position, float(h),
-                                         world->config().interaction.elastic);
-  }
 };
 
 // Cotton with air drag: without it a cloth hanging from two pins still swings 2 s after release, and
@@ -180,7 +173,11 @@ Rig make_rig(Kind kind, uint32_t quads) {
       hand.radius = 0.04f;
       hand.half_length = 0.06f;
       hand.pose.position = r.true_position(Device::RightHand, 0.0);
-      r.hand_collider = r.world->add_collider(hand);
+      // The collider follows the hand as the World tracks it (validated, interpolated samples), with the
+      // same elastic law as a grasp: a hand found again 10 cm away after a dropout moves there over tau,
+      // not in one tick through the cloth. The sim moves it (sim/collider.h Collider::follows).
+      hand.follows = Device::RightHand;
+      r.world->add_collider(hand);
       // the cloth in front of the hand: within its radius + 2 cm across, its length + 2 cm along
       for (uint32_t i = 0; i < r.world->model().vertex_count(); ++i) {
         const glm::vec3 d = r.world->model().rest_position[i] - hand.pose.position;
@@ -265,6 +262,7 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
     ++run.input_gaps;
   };
 
+  StreamMeter meter;
   for (uint64_t k = 0; k < ticks; ++k) {
     const double t = world.state().time;
     for (; double(sample_index) / kDeviceHz <= t + 1e-9; ++sample_index) {
@@ -278,17 +276,18 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
         if (!noise.apply(s)) continue;
         if (noise.last_was_spike()) spike_times.push_back(s.time), ++run.spikes;
         if (!rig.input->submit_pose(s)) continue;
+        ++run.stream.poses_applied;
         const double ts = double(sample_index) / kDeviceHz;
         if (ts - last_delivered[di] > gap_s) mark_gap(last_delivered[di], ts);
         last_delivered[di] = ts;
       }
     }
     rig.events(t);
-    rig.move_hand_collider(t, h);
     rig.input->before_step();
     world.step();
 
     const ClothState& st = world.state();
+    meter.observe(model, st);
     if (!finite_state(st)) {
       ++run.nan_count;
       if (options.keep_series) run.kinetic_energy.push_back(0.f), run.strain.push_back(0.f);
@@ -347,8 +346,14 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
       if (deviation[k] > options.recovery_deviation_m) left = true, last_above = k;
     if (left) run.recovery_s = std::max(run.recovery_s, double(last_above + 1 - k0) * h);
   }
+  run.state_hash = world.state_hash();
   run.rejected_conditioning = rig.input->conditioner().rejected();
   run.rejected_world = world.invalid_pose_count();
+  run.stream.stream = meter.summary();
+  run.stream.ticks = ticks;
+  run.stream.grabs = rig.grabs, run.stream.grab_misses = rig.grab_misses, run.stream.releases = rig.releases;
+  run.stream.poses_conditioned_out = run.rejected_conditioning;
+  run.stream.poses_invalid = run.rejected_world;
   if (record_baseline) {
     record_baseline->peak_kinetic_energy = run.peak_kinetic_energy, record_baseline->max_strain = run.max_strain;
     record_baseline->strain_limit = world.config().interaction.strain.max_strain;

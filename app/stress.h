@@ -8,6 +8,8 @@
 
 #include <glm/glm.hpp>
 
+#include "engine/snapshot.h"
+
 namespace weft::app {
 
 // Pass/fail bounds of one run (docs/stress.md).
@@ -31,6 +33,10 @@ struct StressRun {
   double centre_deviation_m = 0;      // the cloth's centre of mass vs the noise-free run while driven (not bounded)
   uint64_t spikes = 0, samples = 0, rejected_conditioning = 0, rejected_world = 0;
   uint64_t input_gaps = 0;            // tracking gaps (3+ samples of a device lost or rejected in a row)
+  uint64_t state_hash = 0;            // World::state_hash at the end: same scene and input stream, same hash
+  // The stream metrics (edge strain max and p99, peak kinetic energy and vertex speed) and input counters
+  // (grabs, poses applied and rejected) under the keys replay and run use (app/run_summary stream_summary).
+  TickStats stream;
   bool pass = true;
   std::string failed;                 // which bounds broke, comma separated
   // per tick (seed 0 only, for the plots)

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "app/run_summary.h"
 #include "app/stress.h"
 #include "engine/pose_noise.h"
 
@@ -41,6 +42,8 @@ nlohmann::json to_json(const StressRun& r) {
           {"samples", r.samples},
           {"rejected_conditioning", r.rejected_conditioning},
           {"rejected_world", r.rejected_world},
+          {"state_hash", hex64(r.state_hash)},
+          {"stream", stream_summary(r.stream)},
           {"failed", r.failed},
           {"pass", r.pass}};
 }
@@ -89,13 +92,15 @@ int stress(const StressCli& cli) {
   if (cli.json) {
     std::printf("%s\n", j.dump(2).c_str());
   } else {
-    std::printf("%-14s %-9s %4s %3s %10s %9s %9s %9s %9s %9s  %s\n", "scenario", "noise", "seed", "nan", "max_strain",
-                "max_v", "peak_KE", "recov_s", "dev_m", "rest_m", "pass");
+    std::printf("%-14s %-9s %4s %3s %10s %9s %9s %9s %9s %9s %9s %5s %8s  %s\n", "scenario", "noise", "seed", "nan",
+                "max_strain", "p99_strn", "max_v", "peak_KE", "recov_s", "dev_m", "rest_m", "grabs", "rejected", "pass");
     for (const StressRun& r : runs)
-      std::printf("%-14s %-9s %4llu %3llu %10.4f %9.3f %9.4f %9.3f %9.4f %9.4f  %s%s\n", r.scenario.c_str(),
-                  r.noise.c_str(), (unsigned long long)r.seed, (unsigned long long)r.nan_count, r.max_strain,
-                  r.max_vertex_speed, r.peak_kinetic_energy, r.recovery_s, r.deviation_m, r.rest_error_m,
-                  r.pass ? "pass" : "FAIL ", r.failed.c_str());
+      std::printf("%-14s %-9s %4llu %3llu %10.4f %9.4f %9.3f %9.4f %9.3f %9.4f %9.4f %5llu %8llu  %s%s\n",
+                  r.scenario.c_str(), r.noise.c_str(), (unsigned long long)r.seed, (unsigned long long)r.nan_count,
+                  r.max_strain, r.stream.stream.edge_strain_p99, r.max_vertex_speed, r.peak_kinetic_energy, r.recovery_s,
+                  r.deviation_m, r.rest_error_m, (unsigned long long)r.stream.grabs,
+                  (unsigned long long)(r.stream.poses_conditioned_out + r.stream.poses_invalid), r.pass ? "pass" : "FAIL ",
+                  r.failed.c_str());
     std::printf("%zu runs in %.1f s: %s; plots in %s\n", runs.size(), wall, pass ? "all within bounds" : "BOUNDS BROKEN",
                 cli.out.c_str());
   }

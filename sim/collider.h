@@ -4,6 +4,7 @@
 // to satisfy the contact, velocities by momentum conservation, perfectly inelastic along the normal and
 // Coulomb friction (static and kinetic) along the tangent.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -30,6 +31,11 @@ struct Collider {
   glm::vec3 angular_velocity{0.f}; // rad/s, world frame, about pose.position
   float mu_static = 0.5f;          // Coulomb static friction coefficient
   float mu_kinetic = 0.4f;         // Coulomb kinetic friction coefficient
+  // A collider driven by a device (a hand's collider): each tick World::step sets linear_velocity by the
+  // elastic law toward the device's tracked pose (time constant, speed cap), so a hand found again far
+  // away after a dropout moves there over tau, not through the cloth in one tick. Empty: moves by its
+  // own velocities.
+  std::optional<Device> follows;
 };
 
 // Signed distance from x to the collider's surface (negative inside) and the outward unit normal at

@@ -66,8 +66,13 @@ void World::step() {
   const float h = float(time_step());
   const auto t0 = Clock::now();
 
-  // 1. the rigid world moves to the end of the tick
-  for (Collider& c : colliders_) advance_collider(c, h);
+  // 1. the rigid world moves to the end of the tick (a device's collider toward the device's pose)
+  for (Collider& c : colliders_) {
+    Pose now, next;
+    if (c.follows && device_pose(*c.follows, state_.time, now) && device_pose(*c.follows, state_.time + time_step(), next))
+      c.linear_velocity = elastic_velocity(c.pose.position, now.position, next.position, h, config_.interaction.elastic);
+    advance_collider(c, h);
+  }
   for (RigidBox& b : boxes_) advance_rigid_box(b, model_.material.gravity, h);
 
   // 2. elastics: kinematic targets (B) and immediate velocity corrections (A)

@@ -70,3 +70,29 @@ TEST_CASE("stress: a NaN burst is a tracking gap, measured by recovery_s, and th
   CHECK(nan.recovery_s <= 0.25);      // back within 5 cm of the noise-free patch after each
   CHECK(nan.deviation_m <= 0.05);     // and outside the gaps it follows
 }
+
+TEST_CASE("stress: the same scene and noisy input stream give the same state hash") {
+  // hand_sweep: the hand's collider is moved by the sim toward the tracked (noisy) hand
+  const StressRun a = run_stress_case("hand_sweep", "jitter10", 3, small(), nullptr, nullptr);
+  const StressRun b = run_stress_case("hand_sweep", "jitter10", 3, small(), nullptr, nullptr);
+  const StressRun other = run_stress_case("hand_sweep", "jitter10", 4, small(), nullptr, nullptr);
+  CHECK(a.state_hash != 0);
+  CHECK(a.state_hash == b.state_hash);
+  CHECK(a.max_strain == b.max_strain);
+  CHECK(a.state_hash != other.state_hash);  // another seed is another stream: the hash sees it
+}
+
+TEST_CASE("stress: each run carries the stream metrics and input counters under the replay keys") {
+  const StressRun r = run_stress_case("two_hand", "spikes", 0, small(), nullptr, nullptr);
+  CHECK(r.stream.grabs == 2);  // both hands caught their corner
+  CHECK(r.stream.grab_misses == 0);
+  CHECK(r.stream.releases == 2);
+  CHECK(r.stream.stream.edge_strain_max == doctest::Approx(r.max_strain));
+  CHECK(r.stream.stream.edge_strain_p99 <= r.stream.stream.edge_strain_max);
+  CHECK(r.stream.stream.edge_strain_p99 > 0);
+  CHECK(r.stream.stream.kinetic_energy_peak == doctest::Approx(r.peak_kinetic_energy));
+  CHECK(r.stream.stream.vertex_speed_peak == doctest::Approx(r.max_vertex_speed));
+  CHECK(r.stream.poses_conditioned_out == r.rejected_conditioning);
+  CHECK(r.stream.poses_conditioned_out >= r.spikes);
+  CHECK(r.stream.poses_applied > 0);
+}

@@ -312,3 +312,35 @@ TEST_CASE("a hand pushing into hanging cloth: the contact passes keep the strain
   CHECK(one_pass > limit + 0.03f);           // the push-out after the limiter stretches the contact's edges
   CHECK(default_passes < limit + 0.01f);     // alternating limiter and colliders brings them back
 }
+
+TEST_CASE("a collider that follows a device moves to its tracked pose by the elastic law, not in one tick") {
+  World w(hanging(4), {});
+  Collider hand;
+  hand.shape = ColliderShape::Sphere;
+  hand.radius = 0.05f;
+  hand.pose = at({0, 0.5f, 0.5f});  // far from the cloth
+  hand.follows = Device::RightHand;
+  Collider still = hand;
+  still.follows.reset();
+  const size_t ih = w.add_collider(hand), is = w.add_collider(still);
+  // Untracked: the collider stays where it is.
+  w.step();
+  CHECK(w.colliders()[ih].pose.position == glm::vec3(0, 0.5f, 0.5f));
+  // The device appears 0.3 m away along +x: one tick moves by at most max_speed h, then it converges.
+  const glm::vec3 target(0.3f, 0.5f, 0.5f);
+  const float h = float(w.time_step());
+  w.submit_pose(sample(Device::RightHand, w.state().time, target));
+  w.step();
+  const float first = w.colliders()[ih].pose.position.x;
+  CHECK(first > 0.f);
+  CHECK(first <= w.config().interaction.elastic.max_speed * h + 1e-5f);
+  for (int k = 0; k < 90; ++k) {
+    w.submit_pose(sample(Device::RightHand, w.state().time, target));
+    w.step();
+  }
+  CHECK(w.colliders()[ih].pose.position.x == doctest::Approx(0.3f).epsilon(0.01));
+  CHECK(w.colliders()[is].pose.position == glm::vec3(0, 0.5f, 0.5f));  // the other collider did not move
+  // Reset brings it back with the rest of the rigid world.
+  w.reset();
+  CHECK(w.colliders()[ih].pose.position == glm::vec3(0, 0.5f, 0.5f));
+}
