@@ -10,7 +10,8 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "app/scenarios.h"
-#include "engine/direct_world_input.h"
+#include "engine/pose_conditioner.h"
+#include "engine/runtime.h"
 #include "engine/pose_noise.h"
 #include "engine/stream_metrics.h"
 #include "sim/mesh_generators.h"
@@ -42,13 +43,11 @@ float ease(double t0, double t1, double t) {
 // One scenario's scene and script: where each device truly is at time t, and when it takes or lets go.
 struct Rig {
   Kind kind;
-  std::unique_ptr<World> world;
-  std::unique_ptr<DirectWorldInput> input;
+  Scene scene;  // what the runtime builds its world from
   glm::vec3 corner[2]{};
   std::vector<Device> devices;
   double grab_time = 0, release_time = 0;
   bool grabbed = false, released = false;
-  uint64_t grabs = 0, grab_misses = 0, releases = 0;  // grab events that caught vertices / nothing, releases
   std::vector<uint32_t> pushed;  // hand sweep: the vertices in the hand's path (its driven patch)
 
   double duration() const { return release_time + kSettle; }
@@ -58,12 +57,12 @@ struct Rig {
 
   // Centre of the driven patch: the vertices the devices hold right now, or for the sweep (which holds
   // nothing) the patch in the hand's path; 0 when none.
-  glm::dvec3 driven_centre() const {
+  glm::dvec3 driven_centre(const World& world) const {
     glm::dvec3 c(0.0);
     size_t m = 0;
-    for (uint32_t i : pushed) c += glm::dvec3(world->state().position[i]), ++m;
+    for (uint32_t i : pushed) c += glm::dvec3(world.state().position[i]), ++m;
     for (Device d : devices)
-      for (uint32_t i : world->held_vertices(d).vertex) c += glm::dvec3(world->state().position[i]), ++m;
+      for (uint32_t i : world.held_vertices(d).vertex) c += glm::dvec3(world.state().position[i]), ++m;
     return m ? c / double(m) : c;
   }
 
@@ -96,24 +95,24 @@ struct Rig {
     return glm::vec3(0.f);
   }
 
-  void events(double t) {
+  // The scripted grab, release and detach due at time t, through the runtime (the sim counts them).
+  void events(double t, Runtime& runtime) {
     if (kind == Kind::TwoHand) {
       if (!grabbed && t >= grab_time) {
         grabbed = true;
         for (int k = 0; k < 2; ++k) {
           const Pose at{true_position(k == 0 ? Device::LeftHand : Device::RightHand, t), {1, 0, 0, 0}};
-          ++(input->grab(Hand(k), at, 0.04f) > 0 ? grabs : grab_misses);
+          runtime.input().grab(Hand(k), at, 0.04f);
         }
       }
       if (!released && t >= release_time) {
         released = true;
-        input->release(Hand::Left);
-        input->release(Hand::Right);
-        releases += 2;
+        runtime.input().release(Hand::Left);
+        runtime.input().release(Hand::Right);
       }
     } else if (kind == Kind::TrackerCircle && !released && t >= release_time) {
       released = true;
-      world->detach(Device::Tracker0);
+      runtime.detach(Device::Tracker0);
     }
   }
 
@@ -137,7 +136,7 @@ glm::dvec3 centre_of_mass(const ClothModel& model, const ClothState& st) {
 Rig make_rig(Kind kind, uint32_t quads) {
   Rig r;
   r.kind = kind;
-  WorldConfig config;
+  WorldConfig& config = r.scene.world;
   // Full implicit Euler by CG: with Kang & Cho's one-iteration approximation a cloth hanging from two
   // pins drifts upward after a tracker lets go of it (seen here; reported to the grasp/solver owners).
   config.integrator = IntegratorKind::ConjugateGradient;
@@ -153,18 +152,19 @@ Rig make_rig(Kind kind, uint32_t quads) {
     glm::mat4 place = glm::translate(glm::mat4(1.f), glm::vec3(-0.5f * kClothSize, 0.01f, 0.5f * kClothSize));
     place = glm::rotate(place, glm::radians(-90.f), glm::vec3(1.f, 0.f, 0.f));
     transform_mesh(mesh, place);
-    r.world = std::make_unique<World>(build_cloth_model(mesh, stress_material()), config);
-    r.corner[0] = r.world->model().rest_position[0];
-    r.corner[1] = r.world->model().rest_position[quads];
+    r.scene.mesh = mesh;
+    r.corner[0] = mesh.positions[0];
+    r.corner[1] = mesh.positions[quads];
     r.devices = {Device::LeftHand, Device::RightHand};
     r.grab_time = 0.3, r.release_time = 4.0;
   } else {
     HangingCloth c = make_hanging_grid(quads, kClothSize, false);
-    r.world = std::make_unique<World>(build_cloth_model(c.mesh, stress_material(), c.pins), config);
+    r.scene.mesh = c.mesh;
+    r.scene.pins = c.pins;
     if (kind == Kind::TrackerCircle) {
       const uint32_t s = quads + 1;
-      r.corner[0] = r.world->model().rest_position[0];  // bottom-left corner
-      r.world->attach(Device::Tracker0, {0, 1, s, s + 1}, Pose{r.corner[0], {1, 0, 0, 0}});
+      r.corner[0] = c.mesh.positions[0];  // bottom-left corner
+      r.scene.trackers.push_back({Device::Tracker0, {0, 1, s, s + 1}, Pose{r.corner[0], {1, 0, 0, 0}}});
       r.devices = {Device::Tracker0};
       r.release_time = 3.0;
     } else {
@@ -177,18 +177,18 @@ Rig make_rig(Kind kind, uint32_t quads) {
       // same elastic law as a grasp: a hand found again 10 cm away after a dropout moves there over tau,
       // not in one tick through the cloth. The sim moves it (sim/collider.h Collider::follows).
       hand.follows = Device::RightHand;
-      r.world->add_collider(hand);
+      r.scene.colliders.push_back(hand);
       // the cloth in front of the hand: within its radius + 2 cm across, its length + 2 cm along
-      for (uint32_t i = 0; i < r.world->model().vertex_count(); ++i) {
-        const glm::vec3 d = r.world->model().rest_position[i] - hand.pose.position;
+      for (uint32_t i = 0; i < c.mesh.positions.size(); ++i) {
+        const glm::vec3 d = c.mesh.positions[i] - hand.pose.position;
         if (std::abs(d.x) <= hand.radius + 0.02f && std::abs(d.y) <= hand.half_length + 0.02f) r.pushed.push_back(i);
       }
       r.devices = {Device::RightHand};
       r.release_time = 2.0;
     }
   }
-  r.world->add_collider(floor);
-  r.input = std::make_unique<DirectWorldInput>(*r.world);
+  r.scene.colliders.push_back(floor);
+  r.scene.material = stress_material();
   return r;
 }
 
@@ -215,19 +215,64 @@ const std::vector<std::string>& stress_scenario_names() {
   return names;
 }
 
+namespace {
+
+// Everything measured after each tick, on the sim thread (TickHook::observe): the producer never reads
+// the world while the sim runs.
+struct TickObserver {
+  const Rig* rig = nullptr;
+  const StressOptions* options = nullptr;
+  StressRun* run = nullptr;
+  StressBaseline* record_baseline = nullptr;
+  const StressBaseline* baseline = nullptr;
+  std::vector<float>* deviation = nullptr;
+  uint64_t drive_begin = 0, drive_end = 0, lag = 0;
+
+  static void observe(const World& world, uint64_t ticks_done, void* context) {
+    static_cast<TickObserver*>(context)->tick(world, ticks_done - 1);
+  }
+  void tick(const World& world, uint64_t k) {
+    const ClothModel& model = world.model();
+    const ClothState& st = world.state();
+    if (!finite_state(st)) {
+      ++run->nan_count;
+      if (options->keep_series) run->kinetic_energy.push_back(0.f), run->strain.push_back(0.f);
+      (*deviation)[k] = 1e9f;
+      return;
+    }
+    double ke = 0, vmax2 = 0;
+    for (size_t i = 0; i < model.vertex_count(); ++i) {
+      const double v2 = glm::dot(st.velocity[i], st.velocity[i]);
+      ke += 0.5 * model.mass[i] * v2;
+      vmax2 = std::max(vmax2, v2);
+    }
+    const double strain = max_edge_strain(model, st.position.data());
+    const glm::dvec3 com = centre_of_mass(model, st);
+    const glm::dvec3 driven = rig->driven_centre(world);
+    if (record_baseline) record_baseline->com[k] = com, record_baseline->held[k] = driven;
+    // deviation only while the hands (or the tracker) drive the cloth, and of the driven patch only: the
+    // free part of the cloth folds and swings chaotically (1 um of input jitter moves its centre by
+    // centimetres, docs/stress.md); the centre's deviation is reported, not bounded.
+    if (baseline && k < baseline->com.size() && k >= drive_begin && k < drive_end) {
+      const uint64_t kb = std::max(k - std::min(k, lag), drive_begin);  // the grab is scripted, not delayed
+      (*deviation)[k] = float(glm::length(driven - baseline->held[kb]));
+      run->centre_deviation_m = std::max(run->centre_deviation_m, glm::length(com - baseline->com[kb]));
+    }
+    run->peak_kinetic_energy = std::max(run->peak_kinetic_energy, ke);
+    run->max_vertex_speed = std::max(run->max_vertex_speed, std::sqrt(vmax2));
+    run->max_strain = std::max(run->max_strain, strain);
+    if (options->keep_series) run->kinetic_energy.push_back(float(ke)), run->strain.push_back(float(strain));
+  }
+};
+
+}  // namespace
+
 StressRun run_stress_case(const std::string& scenario, const std::string& noise_name, uint64_t seed,
                           const StressOptions& options, StressBaseline* record_baseline, const StressBaseline* baseline) {
   Rig rig = make_rig(kind_of(scenario), options.quads);
-  rig.input->conditioner().config().enabled = options.conditioning;
-  // One Euro filter on (off by default in the runtime: it lags the scripted demos): without it every
-  // jitter sample reaches the held vertices as velocity, the elastic follows v_target exactly.
-  rig.input->conditioner().config().one_euro.enabled = options.one_euro;
   const NoiseProfile profile = noise_profile(noise_name);
   PoseNoise noise(profile, seed);
-  World& world = *rig.world;
-  const ClothModel& model = world.model();
-  const size_t n = model.vertex_count();
-  const double h = world.time_step();
+  const double h = 1.0 / rig.scene.world.tick_hz;
   const uint64_t ticks = uint64_t(std::llround(rig.duration() / h));
   const uint64_t drive_end = uint64_t(std::llround(rig.drive_end() / h));
 
@@ -236,7 +281,7 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
   if (options.keep_series) run.kinetic_energy.reserve(ticks), run.strain.reserve(ticks);
   if (record_baseline) {
     record_baseline->tick_h = h;
-    record_baseline->nvert = n;
+    record_baseline->nvert = rig.scene.mesh.vertex_count();
     record_baseline->com.assign(ticks, glm::dvec3(0.0));
   }
   std::vector<float> deviation(ticks, 0.f);  // while driven: driven-patch centre distance to the baseline
@@ -249,6 +294,22 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
   // reports late moves the cloth late, which is the latency itself, not something noise broke.
   const uint64_t lag = uint64_t(std::llround(profile.latency_s / h));
   if (record_baseline) record_baseline->held.assign(ticks, glm::dvec3(0.0));
+
+  // The runtime in lockstep: the scene on the sim thread, conditioning there too, measured after every tick.
+  TickObserver observer{&rig, &options, &run, record_baseline, baseline, &deviation, drive_begin, drive_end, lag};
+  RuntimeOptions ro;
+  ro.lockstep = true;
+  ro.condition_poses = options.conditioning;
+  // One Euro filter on (off by default in the runtime: it lags the scripted demos): without it every
+  // jitter sample reaches the held vertices as velocity, the elastic follows v_target exactly.
+  ro.conditioning.one_euro.enabled = options.one_euro;
+  ro.tick_hook.observe = &TickObserver::observe;
+  ro.tick_hook.observe_context = &observer;
+  Runtime runtime(ro, rig.scene, "stress:" + scenario);
+  // Which samples reach the world, for the tracking-gap bookkeeping: the sim thread conditions them, and
+  // this mirror (same settings, same samples in the same order) gives the same verdicts here.
+  PoseConditioner mirror(ro.conditioning);
+
   // Tracking gaps (kGapSamples or more samples of a device lost or rejected in a row): from the last
   // sample before to recovery_s after the first one back, where the device was is unknown to the sim;
   // these ticks count for recovery_s, not for deviation_m.
@@ -262,9 +323,10 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
     ++run.input_gaps;
   };
 
-  StreamMeter meter;
+  runtime.start();
   for (uint64_t k = 0; k < ticks; ++k) {
-    const double t = world.state().time;
+    const double t = double(k) * h;
+    runtime.begin_tick(k);
     for (; double(sample_index) / kDeviceHz <= t + 1e-9; ++sample_index) {
       for (size_t di = 0; di < rig.devices.size(); ++di) {
         const Device d = rig.devices[di];
@@ -275,48 +337,24 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
         ++run.samples;
         if (!noise.apply(s)) continue;
         if (noise.last_was_spike()) spike_times.push_back(s.time), ++run.spikes;
-        if (!rig.input->submit_pose(s)) continue;
-        ++run.stream.poses_applied;
+        runtime.input().submit_pose(s);
+        PoseSample checked = s;
+        const bool accepted = options.conditioning ? mirror.condition(checked) == ConditionVerdict::Accepted
+                                                   : check_pose_sample(checked) == PoseRejection::Accepted;
+        if (!accepted) continue;
         const double ts = double(sample_index) / kDeviceHz;
         if (ts - last_delivered[di] > gap_s) mark_gap(last_delivered[di], ts);
         last_delivered[di] = ts;
       }
     }
-    rig.events(t);
-    rig.input->before_step();
-    world.step();
-
-    const ClothState& st = world.state();
-    meter.observe(model, st);
-    if (!finite_state(st)) {
-      ++run.nan_count;
-      if (options.keep_series) run.kinetic_energy.push_back(0.f), run.strain.push_back(0.f);
-      deviation[k] = 1e9f;
-      continue;
-    }
-    double ke = 0, vmax2 = 0;
-    for (size_t i = 0; i < n; ++i) {
-      const double v2 = glm::dot(st.velocity[i], st.velocity[i]);
-      ke += 0.5 * model.mass[i] * v2;
-      vmax2 = std::max(vmax2, v2);
-    }
-    const double strain = max_edge_strain(model, st.position.data());
-    const glm::dvec3 com = centre_of_mass(model, st);
-    const glm::dvec3 driven = rig.driven_centre();
-    if (record_baseline) record_baseline->com[k] = com, record_baseline->held[k] = driven;
-    // deviation only while the hands (or the tracker) drive the cloth, and of the driven patch only: the
-    // free part of the cloth folds and swings chaotically (1 um of input jitter moves its centre by
-    // centimetres, docs/stress.md); the centre's deviation is reported, not bounded.
-    if (baseline && k < baseline->com.size() && k >= drive_begin && k < drive_end) {
-      const uint64_t kb = std::max(k - std::min(k, lag), drive_begin);  // the grab is scripted, not delayed
-      deviation[k] = float(glm::length(driven - baseline->held[kb]));
-      run.centre_deviation_m = std::max(run.centre_deviation_m, glm::length(com - baseline->com[kb]));
-    }
-    run.peak_kinetic_energy = std::max(run.peak_kinetic_energy, ke);
-    run.max_vertex_speed = std::max(run.max_vertex_speed, std::sqrt(vmax2));
-    run.max_strain = std::max(run.max_strain, strain);
-    if (options.keep_series) run.kinetic_energy.push_back(float(ke)), run.strain.push_back(float(strain));
+    rig.events(t, runtime);
+    runtime.end_tick(k);
   }
+  runtime.run_to(ticks);
+  runtime.stop();
+  const World& world = runtime.world();
+  const ClothModel& model = world.model();
+
   glm::dvec3 rest_com, rest_extent;
   rest_shape(model, world.state(), rest_com, rest_extent);
   if (record_baseline) record_baseline->rest_com = rest_com, record_baseline->rest_extent = rest_extent;
@@ -347,13 +385,9 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
     if (left) run.recovery_s = std::max(run.recovery_s, double(last_above + 1 - k0) * h);
   }
   run.state_hash = world.state_hash();
-  run.rejected_conditioning = rig.input->conditioner().rejected();
-  run.rejected_world = world.invalid_pose_count();
-  run.stream.stream = meter.summary();
-  run.stream.ticks = ticks;
-  run.stream.grabs = rig.grabs, run.stream.grab_misses = rig.grab_misses, run.stream.releases = rig.releases;
-  run.stream.poses_conditioned_out = run.rejected_conditioning;
-  run.stream.poses_invalid = run.rejected_world;
+  run.stream = runtime.stats();
+  run.rejected_conditioning = run.stream.poses_conditioned_out;
+  run.rejected_world = run.stream.poses_invalid;
   if (record_baseline) {
     record_baseline->peak_kinetic_energy = run.peak_kinetic_energy, record_baseline->max_strain = run.max_strain;
     record_baseline->strain_limit = world.config().interaction.strain.max_strain;

@@ -238,6 +238,7 @@ void Runtime::init(Scene scene, uint64_t content_hash) {
   config.conditioning = options.conditioning;
   config.input_log_capacity = options.record ? 1u << 16 : 0;
   config.debug_tick_sleep_ms = options.debug_tick_sleep_ms;
+  config.tick_hook = options.tick_hook;
   sim_ = std::make_unique<SimThread>(std::move(world), config);
   input_ = std::make_unique<Input>(*this);
 }

@@ -36,6 +36,7 @@ struct RuntimeOptions {
   ConditionerConfig conditioning;
   bool record = false;               // keep the log of applied inputs (drain_input_log)
   double debug_tick_sleep_ms = 0;    // test/debug: every tick also sleeps this long
+  TickHook tick_hook;                // called on the sim thread after every tick (measurement harnesses)
 };
 
 // What front ends know of the scene (fixed for the runtime's life).

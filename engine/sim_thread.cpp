@@ -229,7 +229,8 @@ bool SimThread::tick_once() {
 
   // Inputs due at this boundary: poses first (by device, oldest first), then events in queue order. Device
   // resets at the front of the queue go before the poses: they mark where a device's new source begins.
-  const double boundary_time = double(tick_) / config_.tick_hz;
+  // (1 ns of slack: a sample stamped with a tick's own time, computed another way, belongs to that tick)
+  const double boundary_time = double(tick_) / config_.tick_hz + 1e-9;
   while (const SimEvent* e = events_.front()) {
     if (e->kind != SimEventKind::ResetDevice || e->tick > tick_) break;
     if (e->tick < tick_) ++counters_.events_late;

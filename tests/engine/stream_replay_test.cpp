@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <string>
 
-#include "engine/direct_world_input.h"
+#include "engine/pose_conditioner.h"
 #include "engine/scripted_session.h"
 #include "engine/stream_replay.h"
 #include "sim/mesh_generators.h"
@@ -48,19 +48,23 @@ TEST_CASE("conditioning + speed cap: a 100 m spike moves no vertex more than the
     World w(world.model(), WorldConfig{});
     ConditionerConfig cfg;
     cfg.enabled = conditioning;
-    DirectWorldInput input(w, cfg);
+    // The pose path as the sim thread runs it: conditioning, then the World's own checks.
+    PoseConditioner conditioner(cfg);
+    auto submit = [&](PoseSample sample) {
+      return conditioner.condition(sample) == ConditionVerdict::Accepted && w.submit_pose(sample);
+    };
     const glm::vec3 corner = w.model().rest_position[0];
     PoseSample s;
     s.device = Device::LeftHand;
     s.pose.position = corner;
-    input.submit_pose(s);
-    REQUIRE(input.grab(Hand::Left, s.pose, 0.05f) > 0);
+    submit(s);
+    REQUIRE(w.grab(Hand::Left, s.pose, 0.05f) > 0);
     float worst_held = 0;
     for (int k = 0; k < 120; ++k) {
       s.time = w.state().time;
       s.pose.position = corner + glm::vec3(0.f, 0.1f * float(s.time), 0.f);
       if (k == 60) s.pose.position += glm::vec3(100.f, 0.f, 0.f);  // the spike
-      input.submit_pose(s);
+      submit(s);
       const std::vector<glm::vec3> before = w.state().position;
       w.step();
       const ElasticSet& held = w.held_vertices(Device::LeftHand);
@@ -71,7 +75,7 @@ TEST_CASE("conditioning + speed cap: a 100 m spike moves no vertex more than the
     CAPTURE(conditioning);
     // the held core moves at most cap * h per tick (1 % for the float arithmetic)
     CHECK(worst_held <= cap * float(h) * 1.01f);
-    if (conditioning) CHECK(input.conditioner().count(ConditionVerdict::Outlier) == 1);
+    if (conditioning) CHECK(conditioner.count(ConditionVerdict::Outlier) == 1);
   }
 }
 
