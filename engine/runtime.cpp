@@ -135,9 +135,7 @@ class Runtime::Input final : public InputSink {
     return true;  // checked on the sim thread (conditioning, World), counted there
   }
   size_t grab(Hand hand, const Pose& pose, float radius) override {
-    SimEvent e;
-    e.tick = event_tick();
-    e.kind = SimEventKind::Grab;
+    SimEvent e = event(SimEventKind::Grab);
     e.hand = hand;
     e.pose = pose;
     e.radius = radius;
@@ -145,43 +143,28 @@ class Runtime::Input final : public InputSink {
     return 0;  // known on the sim thread only: the snapshot's grasp bits show it
   }
   void release(Hand hand) override {
-    SimEvent e;
-    e.tick = event_tick();
-    e.kind = SimEventKind::Release;
+    SimEvent e = event(SimEventKind::Release);
     e.hand = hand;
     rt_.sim_->push_event(e);
   }
-  void reset() {
-    SimEvent e;
-    e.tick = event_tick();
-    e.kind = SimEventKind::Reset;
-    rt_.sim_->push_event(e);
-  }
+  void reset() { rt_.sim_->push_event(event(SimEventKind::Reset)); }
   void attach(Device device, const Pose& pose, float radius) {
-    SimEvent e;
-    e.tick = event_tick();
-    e.kind = SimEventKind::Attach;
-    e.device = device;
+    SimEvent e = event(SimEventKind::Attach, device);
     e.pose = pose;
     e.radius = radius;
     rt_.sim_->push_event(e);
   }
-  void detach(Device device) {
-    SimEvent e;
-    e.tick = event_tick();
-    e.kind = SimEventKind::Detach;
-    e.device = device;
-    rt_.sim_->push_event(e);
-  }
-  void reset_device(Device device) {
-    SimEvent e;
-    e.tick = event_tick();
-    e.kind = SimEventKind::ResetDevice;
-    e.device = device;
-    rt_.sim_->push_event(e);
-  }
+  void detach(Device device) { rt_.sim_->push_event(event(SimEventKind::Detach, device)); }
+  void reset_device(Device device) { rt_.sim_->push_event(event(SimEventKind::ResetDevice, device)); }
 
  private:
+  SimEvent event(SimEventKind kind, Device device = Device::Tracker0) const {
+    SimEvent e;
+    e.tick = event_tick();
+    e.kind = kind;
+    e.device = device;
+    return e;
+  }
   // Lockstep: the tick being fed. Live: the first boundary at or after now (a later one if the sim is
   // already past it: then it applies at once and counts late).
   uint64_t event_tick() const {
