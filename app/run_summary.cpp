@@ -14,6 +14,7 @@ std::string hex64(uint64_t v) {
 nlohmann::json stream_summary(const TickStats& st) {
   return {{"edge_strain_max", st.stream.edge_strain_max},
           {"edge_strain_p99", st.stream.edge_strain_p99},
+          {"edge_strain_end", st.stream.edge_strain_end},
           {"kinetic_energy_peak_j", st.stream.kinetic_energy_peak},
           {"vertex_speed_peak_m_s", st.stream.vertex_speed_peak},
           {"nonfinite_ticks", st.stream.nonfinite_ticks},
@@ -65,7 +66,8 @@ void print_run_summary(const nlohmann::json& j) {
   std::fprintf(stderr,
                "weft: %s on '%s' (%s, %zu vertices): %llu ticks, step p99 %.3f ms, lateness p99 %.3f ms, "
                "%llu skipped; %llu frames, frame p99 %.1f ms\n"
-               "weft: max edge strain %.1f %% (p99 %.1f %%), peak kinetic energy %.3g J, peak speed %.2f m/s, "
+               "weft: max edge strain %.1f %% (p99 %.1f %%, at the end %.1f %%), peak kinetic energy %.3g J, "
+               "peak speed %.2f m/s, "
                "%llu grabs (%llu caught nothing), %llu poses rejected\n",
                j["mode"].get<std::string>().c_str(), j["scene"].get<std::string>().c_str(),
                j["solver"].get<std::string>().c_str(), j["vertices"].get<size_t>(),
@@ -73,6 +75,7 @@ void print_run_summary(const nlohmann::json& j) {
                j["lateness_ms"]["p99"].get<double>(), (unsigned long long)j["skipped_ticks"].get<uint64_t>(),
                (unsigned long long)j["frames"].get<uint64_t>(), j["frame_ms"]["p99"].get<double>(),
                100 * s["edge_strain_max"].get<double>(), 100 * s["edge_strain_p99"].get<double>(),
+               100 * s["edge_strain_end"].get<double>(),
                s["kinetic_energy_peak_j"].get<double>(), s["vertex_speed_peak_m_s"].get<double>(),
                (unsigned long long)s["grabs"].get<uint64_t>(), (unsigned long long)s["grab_misses"].get<uint64_t>(),
                (unsigned long long)s["poses_rejected"].get<uint64_t>());

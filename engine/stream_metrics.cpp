@@ -35,6 +35,7 @@ void StreamMeter::observe(const ClothModel& model, const ClothState& state) {
     return;  // a non-finite tick must not poison the peaks
   }
   m_.edge_strain_max = std::max(m_.edge_strain_max, double(worst));
+  m_.edge_strain_end = double(worst);
   m_.kinetic_energy_peak = std::max(m_.kinetic_energy_peak, energy);
   m_.vertex_speed_peak = std::max(m_.vertex_speed_peak, double(std::sqrt(speed2)));
 }

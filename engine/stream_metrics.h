@@ -14,6 +14,7 @@ namespace weft {
 struct StreamMetrics {
   double edge_strain_max = 0;      // largest l / l0 - 1 of any structural edge at any tick
   double edge_strain_p99 = 0;      // 99th percentile of l / l0 - 1 over all (edge, tick) pairs (0.1 % bins)
+  double edge_strain_end = 0;      // largest l / l0 - 1 at the last tick observed (how the session ends)
   double kinetic_energy_peak = 0;  // J, largest sum of m |v|^2 / 2 at any tick
   double vertex_speed_peak = 0;    // m/s, fastest vertex at any tick
   uint64_t nonfinite_ticks = 0;    // ticks that ended with a non-finite position or velocity

@@ -36,8 +36,10 @@ void limit_strain(const ClothModel& model, const uint8_t* kinematic, const Strai
   const auto* link = model.link.data();
   const float* l0 = model.rest_length.data();
   const float* inv_mass = model.inv_mass.data();
-  const float stretch = 1.f + params.max_strain;
-  const float detect = stretch + 1e-3f;  // small hysteresis so rounding does not keep edges "over"
+  // An edge over the limit is pulled back to 0.1 % inside it: the gap is the hysteresis that keeps rounding
+  // from leaving edges "over", and a limited edge never reads above max_strain.
+  const float detect = 1.f + params.max_strain;
+  const float stretch = detect - 1e-3f;
 
   // Corrects edge e if it is over the limit; queues the edges around its ends for the next sweep.
   auto relax = [&](uint32_t e) {
