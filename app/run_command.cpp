@@ -41,6 +41,8 @@ void register_run(CLI::App& app) {
           return std::string(e.what());
         }
       });
+  cmd->add_option("--max-fps", opts->max_fps, "Window: pace frames to at most this rate (default: vsync only)")
+      ->check(CLI::Range(1.0, 1000.0));
   cmd->add_option("--material", opts->material,
                   "Fabric preset (assets/materials: isotropic, cotton, denim, silk, wool_jersey) or file; every mode");
   cmd->add_option("--grid", opts->grid, "Without --scene: a generated hanging cloth of N x N quads (127: 16k vertices)")

@@ -129,6 +129,7 @@ int run_window(const RunOptions& options) {
   o.runtime.priority = parse_sim_priority(options.sim_priority);
   o.runtime.debug_tick_sleep_ms = options.debug_tick_sleep_ms;
   o.record_path = options.record_path;
+  o.max_fps = options.max_fps;
   o.validation = validation_requested(false);
   DesktopApp desktop(o);
   std::fprintf(stderr, "weft: window on %s, scene '%s' (%s); press H for help\n", desktop.device_name().c_str(),
