@@ -12,8 +12,7 @@
 #include "app/run_options.h"
 #include "app/run_summary.h"
 #include "engine/desktop_app.h"
-#include "engine/snapshot_interpolation.h"
-#include "engine/stream_replay.h"
+#include "engine/scripted_session.h"
 #include "engine/offscreen_target.h"
 #include "engine/png_writer.h"
 #include "engine/renderer.h"
@@ -46,8 +45,8 @@ int run_headless_render(const RunOptions& options) {
   // Offline: the sim thread in lockstep with the script, so the frames are the same on every machine.
   RuntimeOptions ro;
   ro.lockstep = true;
-  std::unique_ptr<Runtime> rt = make_runtime(options, ro);
-  Runtime& runtime = *rt;
+  ScriptedSession session(make_runtime(options, ro), options.script);
+  Runtime& runtime = session.runtime();
   VulkanContextOptions vk;
   vk.validation = validation_requested(false);
   VulkanContext ctx(vk);
@@ -61,20 +60,13 @@ int run_headless_render(const RunOptions& options) {
                ctx.validation_enabled() ? " (validation on)" : "");
 
   // Frames sample the script (plus 1 s to settle), or --seconds of sim time, evenly whatever their number.
-  TwoHandScript script = script_for(runtime.scene());
-  const double duration = options.seconds > 0 ? options.seconds : script.duration() + 1.0;
-  const double hz = runtime.scene().tick_hz;
-  ClothSnapshot snap;
-  snap.resize(runtime.scene().vertices);
+  const double duration = options.seconds > 0 ? options.seconds : session.script().duration() + 1.0;
   std::vector<double> render_ms, png_ms;
   FrameStats frame_stats;
   nlohmann::json frame_list = nlohmann::json::array();
-  runtime.start();
   for (uint64_t f = 0; f < frames; ++f) {
-    const uint64_t tick = uint64_t(std::llround(duration * hz * double(f + 1) / double(frames)));
-    if (options.script) feed_script(runtime, script, runtime.input(), tick);
-    runtime.run_to(tick);
-    interpolate_snapshot(runtime.snapshots(), 1e300, snap);
+    session.advance_to(duration * double(f + 1) / double(frames));
+    const ClothSnapshot& snap = session.snapshot();
     RenderSettings settings;
     settings.time = float(snap.sim_time);
     auto t0 = Clock::now();
@@ -91,7 +83,7 @@ int run_headless_render(const RunOptions& options) {
       std::fprintf(stderr, "weft: frame %llu/%llu (t = %.2f s, %s)\n", static_cast<unsigned long long>(f + 1),
                    static_cast<unsigned long long>(frames), snap.sim_time, TwoHandScript::phase(snap.sim_time));
   }
-  runtime.stop();
+  session.finish();
 
   glm::vec3 lo(1e9f), hi(-1e9f);
   for (const glm::vec3& p : runtime.world().state().position) lo = glm::min(lo, p), hi = glm::max(hi, p);

@@ -1,6 +1,7 @@
 #include "engine/scripted_session.h"
 
 #include <cmath>
+#include <stdexcept>
 
 #include "engine/snapshot_interpolation.h"
 #include "engine/stream_replay.h"
@@ -16,7 +17,11 @@ RuntimeOptions lockstep(RuntimeOptions o) {
 }  // namespace
 
 ScriptedSession::ScriptedSession(RuntimeOptions options)
-    : runtime_(std::make_unique<Runtime>(lockstep(std::move(options)))), script_(script_for(runtime_->scene())) {
+    : ScriptedSession(std::make_unique<Runtime>(lockstep(std::move(options))), true) {}
+
+ScriptedSession::ScriptedSession(std::unique_ptr<Runtime> runtime, bool drive_script)
+    : runtime_(std::move(runtime)), drive_script_(drive_script), script_(script_for(runtime_->scene())) {
+  if (!runtime_->options().lockstep) throw std::logic_error("ScriptedSession needs a lockstep runtime");
   snapshot_.resize(runtime_->scene().vertices);
   runtime_->start();
   runtime_->run_to(0);
@@ -25,7 +30,7 @@ ScriptedSession::ScriptedSession(RuntimeOptions options)
 
 void ScriptedSession::advance_to(double t) {
   const uint64_t tick = uint64_t(std::llround(t * runtime_->scene().tick_hz));
-  feed_script(*runtime_, script_, runtime_->input(), tick);
+  if (drive_script_) feed_script(*runtime_, script_, runtime_->input(), tick);
   runtime_->run_to(tick);
   interpolate_snapshot(runtime_->snapshots(), 1e300, snapshot_);
 }

@@ -14,6 +14,9 @@ class ScriptedSession {
  public:
   // options.lockstep is forced on. Throws like Runtime's constructor.
   explicit ScriptedSession(RuntimeOptions options = {});
+  // A runtime made elsewhere (it must be in lockstep and not started). drive_script false: the cloth is
+  // left alone (`--no-script`).
+  ScriptedSession(std::unique_ptr<Runtime> runtime, bool drive_script);
 
   // Feeds the script and runs the sim up to sim time t (s, rounded to a tick); t only grows.
   void advance_to(double t);
@@ -33,6 +36,7 @@ class ScriptedSession {
 
  private:
   std::unique_ptr<Runtime> runtime_;
+  bool drive_script_ = true;
   TwoHandScript script_;
   ClothSnapshot snapshot_;
 };
