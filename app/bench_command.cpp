@@ -19,6 +19,7 @@ void register_bench(CLI::App& app) {
   cmd->add_flag("--json", args->json, "Print results as JSON on stdout");
   cmd->add_flag("--quick", args->options.quick, "Small meshes and few steps (smoke test)");
   cmd->add_option("--steps", args->options.steps, "Steps per timing run (default: per suite)");
+  cmd->add_option("--solver", args->options.solver, "Interaction suite: time only this solver (mg, gs, approx, cg, ...)");
   cmd->add_option("--material", args->options.material, "Interaction suite: fabric preset (assets/materials/NAME.json)");
   cmd->callback([args] {
     nlohmann::json out;

@@ -22,7 +22,7 @@ struct InteractionRun {
   size_t vertices = 0;
   int steps = 0;
   double ms_per_step = 0, p99_ms = 0, elastic_ms = 0, correction_ms = 0, strain_ms = 0, collision_ms = 0, integrator_ms = 0;
-  double strain_sweeps = 0, contacts = 0, max_strain = 0;
+  double strain_sweeps = 0, contacts = 0, max_strain = 0, solver_iterations = 0;
 };
 
 InteractionRun run(IntegratorKind solver, const Material& material, uint32_t n, int warmup, int steps) {
@@ -84,6 +84,7 @@ InteractionRun run(IntegratorKind solver, const Material& material, uint32_t n, 
     r.collision_ms += st.collision_ms;
     r.integrator_ms += st.integrator_ms;
     r.strain_sweeps += w.strain_stats().sweeps;
+    r.solver_iterations += w.integrator_stats().solver_iterations;
     r.contacts += w.collision_stats().contacts;
   };
   for (int k = 0; k < warmup; ++k) tick(false);
@@ -99,6 +100,7 @@ InteractionRun run(IntegratorKind solver, const Material& material, uint32_t n, 
   r.collision_ms /= steps;
   r.integrator_ms /= steps;
   r.strain_sweeps /= steps;
+  r.solver_iterations /= steps;
   r.contacts /= steps;
   r.max_strain = max_edge_strain(w.model(), w.state().position.data());
   return r;
@@ -125,6 +127,7 @@ nlohmann::json to_json(const InteractionRun& r, const char* solver) {
           {"constraint_share_bound", 0.25},
           {"pass", constraint / r.ms_per_step <= 0.25},
           {"strain_sweeps_per_step", r.strain_sweeps},
+          {"solver_iterations_per_step", r.solver_iterations},
           {"contacts_per_step", r.contacts},
           {"max_edge_strain_final", r.max_strain}};
 }
@@ -144,9 +147,11 @@ nlohmann::json bench_interaction(const BenchOptions& options) {
   // Issue 14 also times the Gauss-Seidel solver at 16k and 64k vertices (its speed bars: 1.0 ms mean and
   // 1.3 ms p99 at 16k, 4.17 ms at 64k).
   struct Run { IntegratorKind solver; uint32_t quads; };
-  std::vector<Run> runs = {{IntegratorKind::GaussSeidel, n}, {IntegratorKind::ApproximateImplicit, n},
+  std::vector<Run> runs = {{IntegratorKind::Multigrid, n}, {IntegratorKind::ApproximateImplicit, n},
                            {IntegratorKind::ConjugateGradient, n}};
-  if (!options.quick) runs.push_back({IntegratorKind::GaussSeidel, 255});
+  if (!options.solver.empty()) runs = {{parse_integrator_kind(options.solver), n}};
+  if (!options.quick && (options.solver.empty() || runs[0].solver == IntegratorKind::Multigrid))
+    runs.push_back({IntegratorKind::Multigrid, 255});
   for (const Run& run_spec : runs) {
     const IntegratorKind solver = run_spec.solver;
     const bool cg = solver == IntegratorKind::ConjugateGradient;
@@ -157,11 +162,11 @@ nlohmann::json bench_interaction(const BenchOptions& options) {
                  options.material.empty() ? "default" : options.material.c_str(), s);
     const InteractionRun r = run(solver, material, run_spec.quads, w, s);
     std::fprintf(stderr, "  %s %zu v: mean %.3f ms, p99 %.3f ms, %.1f ns/vertex/step; shares: integrator %.0f %%, "
-                 "elastic %.0f %%, strain %.0f %% (%.1f sweeps), collision %.0f %%; final max strain %.3f\n",
+                 "elastic %.0f %%, strain %.0f %% (%.1f sweeps), collision %.0f %%; final max strain %.3f; solver iterations %.1f\n",
                  name, r.vertices, r.ms_per_step, r.p99_ms, 1e6 * r.ms_per_step / double(r.vertices),
                  100 * r.integrator_ms / r.ms_per_step, 100 * r.elastic_ms / r.ms_per_step,
                  100 * r.strain_ms / r.ms_per_step, r.strain_sweeps, 100 * r.collision_ms / r.ms_per_step,
-                 r.max_strain);
+                 r.max_strain, r.solver_iterations);
     auto row = to_json(r, name);
     row["material"] = options.material.empty() ? "default" : options.material;
     out.push_back(row);

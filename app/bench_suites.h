@@ -10,6 +10,7 @@ namespace weft::app {
 struct BenchOptions {
   bool quick = false;     // smaller meshes and fewer steps (used by tests)
   int steps = 0;          // steps per timing run (0: the suite's default)
+  std::string solver;     // interaction suite: time only this solver (at 16k and 64k); empty: mg, approx and cg
   std::string material;   // interaction suite: a fabric preset (engine/material_loader.h); empty: the default
 };
 

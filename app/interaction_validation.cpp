@@ -48,11 +48,12 @@ InteractionResult run_interaction(const InteractionSetup& setup, const Interacti
   Collider floor, table;
   table.shape = ColliderShape::Box;
   table.pose.position = {0.f, table_top / 2, 0.f};
-  table.half_extents = {0.5f, table_top / 2, 0.5f};
+  table.half_extents = {1.f, table_top / 2, 1.f};  // no edge within reach: the cloth lands on the top
   w.add_collider(floor);
   w.add_collider(table);
 
-  // Grasps on the front edge (row 0, z = +size/2), 0.7 m apart: the vertices nearest x = -0.35 and +0.35.
+  // Grasps at the two front corners (row 0, z = +size/2). (Grasped 5 cm inside the corners, the flap beyond
+  // each hand swings up to 3.4 cm above it while the hands rise, with the converged reference too.)
   const glm::vec3* x = w.state().position.data();
   auto nearest = [&](float px) {
     uint32_t best = 0;
@@ -60,7 +61,7 @@ InteractionResult run_interaction(const InteractionSetup& setup, const Interacti
       if (std::abs(x[i].x - px) < std::abs(x[best].x - px)) best = i;
     return best;
   };
-  const glm::vec3 start[2] = {x[nearest(-0.35f)], x[nearest(0.35f)]};
+  const glm::vec3 start[2] = {x[nearest(-0.4f)], x[nearest(0.4f)]};
   const float rest_apart = start[1].x - start[0].x;
   const float together = 0.4f, apart = 0.97f * rest_apart;  // separations after the lift and after the pull
   const float grasp_radius = 0.03f;
@@ -120,10 +121,6 @@ InteractionResult run_interaction(const InteractionSetup& setup, const Interacti
     x = w.state().position.data();
     const glm::vec3* v = w.state().velocity.data();
     const Energy e = compute_energy(model, x, v);
-    if (!std::isfinite(e.total())) {
-      r.finite = false;
-      break;
-    }
     r.peak_elastic = std::max(r.peak_elastic, e.elastic);
     r.peak_kinetic = std::max(r.peak_kinetic, e.kinetic);
     if (holding) {
@@ -139,7 +136,7 @@ InteractionResult run_interaction(const InteractionSetup& setup, const Interacti
       edge_strains(model, x, strains, p99, mx);
       r.strain_p99 = std::max(r.strain_p99, p99);
       r.strain_max = std::max(r.strain_max, mx);
-      if (now >= tl.shake_end - 0.5 * h) {
+      if (now >= tl.still_from - 0.5 * h) {
         if (e_hold == 0) e_hold = e.total();
         r.hold_energy_rise = std::max(r.hold_energy_rise, e.total() - e_hold);
       }

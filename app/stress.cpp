@@ -137,11 +137,7 @@ Rig make_rig(Kind kind, uint32_t quads) {
   Rig r;
   r.kind = kind;
   WorldConfig& config = r.scene.world;
-  // Full implicit Euler by CG: with Kang & Cho's one-iteration approximation a cloth hanging from two
-  // pins drifts upward after a tracker lets go of it (seen here; reported to the grasp/solver owners).
-  config.integrator = IntegratorKind::ConjugateGradient;
-  config.solver.cg_tolerance = 1e-3f;  // keeps the matrix within the 2-minute budget on 2 cores
-  config.solver.cg_max_iterations = 40;
+  // The runtime's solver (WorldConfig's default: multigrid-preconditioned CG).
   // Elastic time constant 50 ms instead of the sim default 20 ms: only the catch-up of an offset
   // (a pose back after a dropout) is slower, following a moving target is unchanged (the v_target
   // term); at 20 ms a 10 cm catch-up drives the held patch at 4.5 m/s and whips the cloth.

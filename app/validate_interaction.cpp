@@ -43,20 +43,28 @@ void register_validate_interaction(CLI::App& validate) {
   struct Args {
     bool json = false;
     uint32_t quads = 127;
-    std::string solver = "gs";
+    std::string solver = "mg";
     int cg_max_iterations = 3000;
+    float mg_tolerance = 0;
+    int mg_iterations = 0, mg_smoothing = 0;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = validate.add_subcommand(
       "interaction", "Two hands lift, pull, shake and drop a 16k-vertex cotton cloth: the solver against CG at 1e-6");
   cmd->add_flag("--json", args->json, "Print the runs and checks as JSON on stdout");
   cmd->add_option("--quads", args->quads, "Grid quads per side (default 127: 16 384 vertices)")->check(CLI::Range(8, 400));
-  cmd->add_option("--solver", args->solver, "Solver under test: gs (default, the runtime's), approx or cg")
-      ->check(CLI::IsMember({"gs", "approx", "cg"}));
+  cmd->add_option("--solver", args->solver, "Solver under test: mg (default, the runtime's), gs, approx or cg")
+      ->check(CLI::IsMember({"mg", "gs", "approx", "cg"}));
   cmd->add_option("--cg-max-iterations", args->cg_max_iterations, "Iteration cap of the CG reference (default 3000)")
       ->check(CLI::Range(10, 100000));
+  cmd->add_option("--mg-tolerance", args->mg_tolerance, "mg: relative residual its CG stops at (default: the runtime's)");
+  cmd->add_option("--mg-iterations", args->mg_iterations, "mg: iteration cap (default: the runtime's)");
+  cmd->add_option("--mg-smoothing", args->mg_smoothing, "mg: Gauss-Seidel sweeps per level and direction");
   cmd->callback([args] {
     InteractionSetup setup;
+    if (args->mg_tolerance > 0) setup.options.mg_tolerance = args->mg_tolerance;
+    if (args->mg_iterations > 0) setup.options.mg_max_iterations = args->mg_iterations;
+    if (args->mg_smoothing > 0) setup.options.mg_smoothing_sweeps = args->mg_smoothing;
     setup.quads = args->quads;
     setup.solver = parse_integrator_kind(args->solver);
     const char* name = args->solver.c_str();

@@ -315,10 +315,10 @@ Scene read_scene(const Reader& r, const json& root, const std::string& base_dir)
   if (root.contains("sim")) {
     const json& j = root.at("sim");
     r.object(j, "/sim", {"tick_hz", "solver", "iterations", "cg_tolerance", "cg_max_iterations", "alpha", "rk_tolerance",
-                         "sweeps"});
+                         "sweeps", "mg_tolerance", "mg_max_iterations"});
     scene.world.tick_hz = r.number(j, "/sim", "tick_hz", scene.world.tick_hz, 10, 10000);
     scene.world.integrator = parse_integrator_kind(r.string(j, "/sim", "solver", integrator_kind_name(WorldConfig{}.integrator),
-                                                            {"gs", "approx", "cg", "euler", "rk4", "be", "bdf2", "rk45"}));
+                                                            {"mg", "gs", "approx", "cg", "euler", "rk4", "be", "bdf2", "rk45"}));
     SolverOptions& so = scene.world.solver;
     so.iterations = int(r.integer(j, "/sim", "iterations", so.iterations, 1, 99));
     so.cg_tolerance = float(r.number(j, "/sim", "cg_tolerance", so.cg_tolerance, 1e-8, 0.5));
@@ -326,6 +326,8 @@ Scene read_scene(const Reader& r, const json& root, const std::string& base_dir)
     so.alpha = float(r.number(j, "/sim", "alpha", so.alpha, 0.5, 1));
     so.rk_tolerance = float(r.number(j, "/sim", "rk_tolerance", so.rk_tolerance, 1e-12, 1));
     so.gs_sweeps = int(r.integer(j, "/sim", "sweeps", so.gs_sweeps, 1, 1000));
+    so.mg_tolerance = float(r.number(j, "/sim", "mg_tolerance", so.mg_tolerance, 1e-8, 0.5));
+    so.mg_max_iterations = int(r.integer(j, "/sim", "mg_max_iterations", so.mg_max_iterations, 1, 10000));
     if (scene.world.solver.iterations % 2 == 0) r.fail("/sim/iterations", "must be odd (Kang & Cho 4.2)");
   }
   if (!root.contains("cloth")) r.fail("", "missing key 'cloth'");

@@ -8,6 +8,7 @@
 #include "sim/generalized_implicit.h"
 #include "sim/runge_kutta45.h"
 #include "sim/gauss_seidel.h"
+#include "sim/multigrid_solver.h"
 
 namespace weft {
 
@@ -24,6 +25,10 @@ std::unique_ptr<Integrator> make_integrator(IntegratorKind kind, const ClothMode
       if (!(options.gs_chebyshev_rho >= 0.f && options.gs_chebyshev_rho < 1.f))
         throw std::invalid_argument("the Chebyshev estimate must lie in [0, 1)");
       return std::make_unique<GaussSeidelIntegrator>(model, options);
+    case IntegratorKind::Multigrid:
+      if (options.mg_max_iterations < 1) throw std::invalid_argument("multigrid needs at least 1 iteration");
+      if (!(options.mg_tolerance > 0.f)) throw std::invalid_argument("mg_tolerance must be positive");
+      return std::make_unique<MultigridIntegrator>(model, options);
     case IntegratorKind::SymplecticEuler: return std::make_unique<SymplecticEulerIntegrator>(model);
     case IntegratorKind::RungeKutta4: return std::make_unique<RungeKutta4Integrator>(model);
     case IntegratorKind::GeneralizedEuler:
@@ -40,6 +45,7 @@ std::unique_ptr<Integrator> make_integrator(IntegratorKind kind, const ClothMode
 }
 
 IntegratorKind parse_integrator_kind(const std::string& name) {
+  if (name == "mg") return IntegratorKind::Multigrid;
   if (name == "gs") return IntegratorKind::GaussSeidel;
   if (name == "approx") return IntegratorKind::ApproximateImplicit;
   if (name == "cg") return IntegratorKind::ConjugateGradient;
@@ -48,7 +54,7 @@ IntegratorKind parse_integrator_kind(const std::string& name) {
   if (name == "be") return IntegratorKind::GeneralizedEuler;
   if (name == "bdf2") return IntegratorKind::Bdf2;
   if (name == "rk45") return IntegratorKind::RungeKutta45;
-  throw std::invalid_argument("unknown solver '" + name + "' (expected gs, approx, cg, euler, rk4, be, bdf2 or rk45)");
+  throw std::invalid_argument("unknown solver '" + name + "' (expected mg, gs, approx, cg, euler, rk4, be, bdf2 or rk45)");
 }
 
 const char* integrator_kind_name(IntegratorKind kind) {
@@ -56,6 +62,7 @@ const char* integrator_kind_name(IntegratorKind kind) {
     case IntegratorKind::ApproximateImplicit: return "approx";
     case IntegratorKind::ConjugateGradient: return "cg";
     case IntegratorKind::GaussSeidel: return "gs";
+    case IntegratorKind::Multigrid: return "mg";
     case IntegratorKind::SymplecticEuler: return "euler";
     case IntegratorKind::RungeKutta4: return "rk4";
     case IntegratorKind::GeneralizedEuler: return "be";

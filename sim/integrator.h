@@ -12,7 +12,8 @@ namespace weft {
 enum class IntegratorKind {
   ApproximateImplicit,  // Kang & Cho: linearised backward Euler, k block-Jacobi iterations (Eq. 17-20, 27-28)
   ConjugateGradient,    // full linearised backward Euler solved by block-preconditioned CG (Baraff-Witkin)
-  GaussSeidel,          // the same system, a few block Gauss-Seidel sweeps over a vertex colouring (issue 14; not the default)
+  GaussSeidel,          // the same system, a few block Gauss-Seidel sweeps over a vertex colouring
+  Multigrid,            // the same system, CG preconditioned by an aggregation multigrid V-cycle (issue 14)
   SymplecticEuler,      // explicit reference (Kang & Cho Eq. 3)
   RungeKutta4,          // explicit reference, as Volino 1997 section 2.2
   // Volino & Thalmann 2005 sec. 3 (generalized_implicit.h, runge_kutta45.h):
@@ -36,6 +37,10 @@ struct SolverOptions {
   bool gs_inertial_guess = true;   // start from dv = h g (x + h v + h^2 g); false: from dv = 0
   bool gs_warm_start = false;      // start from last step's whole dv (diverges on stiff cloth; for experiments)
   float gs_chebyshev_rho = 0.f;    // Chebyshev acceleration's spectral-radius estimate in (0, 1); 0 = off
+  float mg_tolerance = 1e-3f;      // Multigrid: relative residual at which its CG stops
+  int mg_max_iterations = 20;
+  int mg_smoothing_sweeps = 1;     // Gauss-Seidel sweeps before and after each coarse correction
+  bool mg_warm_start = true;       // start from the last step's dv (else from the inertial guess dv = h g)
 };
 
 struct StepStats {
@@ -60,7 +65,7 @@ class Integrator {
 std::unique_ptr<Integrator> make_integrator(IntegratorKind kind, const ClothModel& model,
                                             const SolverOptions& options = {});
 
-// "gs", "approx", "cg", "euler", "rk4", "be", "bdf2", "rk45"; throws std::invalid_argument on an unknown name.
+// "mg", "gs", "approx", "cg", "euler", "rk4", "be", "bdf2", "rk45"; throws std::invalid_argument on an unknown name.
 IntegratorKind parse_integrator_kind(const std::string& name);
 const char* integrator_kind_name(IntegratorKind kind);
 

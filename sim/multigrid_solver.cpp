@@ -1,0 +1,107 @@
+#include "sim/multigrid_solver.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/translation_correction.h"
+
+namespace weft {
+namespace {
+double dot(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b) {
+  double s = 0;
+  for (size_t i = 0; i < a.size(); ++i) s += double(a[i].x) * b[i].x + double(a[i].y) * b[i].y + double(a[i].z) * b[i].z;
+  return s;
+}
+}  // namespace
+
+MultigridIntegrator::MultigridIntegrator(const ClothModel& model, const SolverOptions& options)
+    : options_(options),
+      forces_(model),
+      multigrid_(uint32_t(model.vertex_count()), model.link, model.edge_count, options.mg_smoothing_sweeps) {
+  const size_t n = model.vertex_count();
+  for (auto* vec : {&dv_, &r_, &z_, &p_, &q_}) vec->resize(n);
+}
+
+void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float h) {
+  const size_t n = model.vertex_count(), nlink = model.link_count_total();
+  glm::vec3* x = state.position.data();
+  glm::vec3* v = state.velocity.data();
+  const uint8_t* kin = state.kinematic.data();
+  evaluate_forces(model, x, v, forces_,
+                  {.jacobian = true, .viscosity_h = h, .hinge_rest_angle = plastic_rest_angles(state)});
+
+  // W_ii = M_i - h^2 J_ii + h (n_i C_d + c_drag) I (Eq. 18 and 27), W_ij = -(h^2 J_ij + h C_d I).
+  const float h2 = h * h, cd = model.material.damping;
+  const bool warm = options_.mg_warm_start && state.step_count == expected_step_;
+  Sym3* diag = multigrid_.fine_diagonal();
+  Sym3* off = multigrid_.fine_off_diagonal();
+  uint8_t* fixed = multigrid_.fine_fixed();
+  for (size_t i = 0; i < n; ++i) {
+    Sym3 W = h2 * forces_.jacobian_sum[i];
+    W.add_diagonal(model.mass[i] + h * (float(model.link_count[i]) * cd + forces_.drag_coefficient[i]));
+    diag[i] = W;
+    fixed[i] = kin[i];
+    if (kin[i]) dv_[i] = state.kinematic_velocity[i] - v[i];
+    else if (!warm) dv_[i] = h * model.material.gravity;  // inertial guess
+  }
+  const LinkBlocks& J = forces_.link_jacobian;
+  for (size_t l = 0; l < nlink; ++l) {
+    Sym3 B = h2 * J.get(l);
+    B.add_diagonal(h * cd);
+    off[l] = -1.f * B;
+  }
+  multigrid_.assemble();
+
+  // r = h f~ - W dv over the free rows (the kinematic columns carry their imposed dv).
+  for (size_t i = 0; i < n; ++i) r_[i] = diag[i] * dv_[i];
+  for (size_t l = 0; l < nlink; ++l) {
+    const uint32_t i = model.link[l][0], j = model.link[l][1];
+    r_[i] += off[l] * dv_[j];
+    r_[j] += off[l] * dv_[i];
+  }
+  double b2 = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const glm::vec3 b = h * forces_.force[i];
+    r_[i] = kin[i] ? glm::vec3(0.f) : b - r_[i];
+    if (!kin[i]) b2 += double(glm::dot(b, b));
+  }
+  const double b_norm = std::max(std::sqrt(b2), 1e-30);
+  double res = std::sqrt(dot(r_, r_)) / b_norm;
+  int it = 0;
+  if (res > options_.mg_tolerance) {
+    multigrid_.apply(r_.data(), z_.data());
+    p_ = z_;
+    double rz = dot(r_, z_);
+    while (it < options_.mg_max_iterations && res > options_.mg_tolerance) {
+      multigrid_.multiply(p_.data(), q_.data());
+      const double pq = dot(p_, q_);
+      if (!(pq > 0)) break;
+      const float alpha = float(rz / pq);
+      for (size_t i = 0; i < n; ++i) {
+        dv_[i] += alpha * p_[i];
+        r_[i] -= alpha * q_[i];
+      }
+      ++it;
+      res = std::sqrt(dot(r_, r_)) / b_norm;
+      if (res <= options_.mg_tolerance || it == options_.mg_max_iterations) break;
+      multigrid_.apply(r_.data(), z_.data());
+      const double rz_new = dot(r_, z_);
+      const float beta = float(rz_new / rz);
+      rz = rz_new;
+      for (size_t i = 0; i < n; ++i) p_[i] = z_[i] + beta * p_[i];
+    }
+  }
+
+  if (options_.translation_correction) correct_free_translation(model, state, forces_, h, dv_.data());
+  for (size_t i = 0; i < n; ++i) {
+    v[i] += dv_[i];
+    x[i] += h * v[i];
+  }
+  state.time += h;
+  ++state.step_count;
+  expected_step_ = state.step_count;
+  stats_.solver_iterations = it;
+  stats_.residual = float(res);
+}
+
+}  // namespace weft
