@@ -48,8 +48,8 @@ TEST_CASE("the shipped scenes load, build and step") {
   CHECK(table.mesh.vertex_count() == 49 * 49);
   CHECK(table.colliders.size() == 2);
   CHECK(table.colliders[1].shape == ColliderShape::Box);
-  CHECK(table.world.integrator == IntegratorKind::ConjugateGradient);
-  CHECK(table.world.solver.cg_tolerance == doctest::Approx(1e-2f));
+  CHECK(table.world.integrator == IntegratorKind::Multigrid);  // the runtime default, named in the file
+  CHECK(table.world.solver.mg_tolerance == doctest::Approx(1e-3f));
   CHECK(table.world.solver.translation_correction);  // the runtime default survives loading
   CHECK(table.hand_start[1].position.x == doctest::Approx(0.3f));
   const Scene hanging = load_scene(kScenes + "hanging.json");
