@@ -23,6 +23,19 @@ NodeAdjacency node_adjacency(uint32_t node_count, const std::vector<std::array<u
     a.other[at[j]] = i;
     a.link[at[j]++] = e;
   }
+  a.upper.resize(node_count);
+  std::vector<std::pair<uint32_t, uint32_t>> row;
+  for (uint32_t i = 0; i < node_count; ++i) {
+    row.clear();
+    for (uint32_t k = a.offset[i]; k < a.offset[i + 1]; ++k) row.push_back({a.other[k], a.link[k]});
+    std::sort(row.begin(), row.end());
+    a.upper[i] = a.offset[i];
+    for (uint32_t k = 0; k < row.size(); ++k) {
+      a.other[a.offset[i] + k] = row[k].first;
+      a.link[a.offset[i] + k] = row[k].second;
+      if (row[k].first < i) a.upper[i] = a.offset[i] + k + 1;
+    }
+  }
   return a;
 }
 

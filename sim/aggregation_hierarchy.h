@@ -22,9 +22,12 @@ struct AggregationHierarchy {
   std::vector<AggregationLevel> levels;  // levels[0] coarsens the mesh's vertices
 };
 
-// Links of node i as a CSR list (both directions), used by the smoothers and the aggregation.
+// Links of node i as a CSR list (both directions), used by the smoothers and the aggregation. Each
+// node's entries are sorted by the other node, so [offset[i], upper[i]) are its lower neighbours
+// (other < i) and [upper[i], offset[i + 1]) its upper ones.
 struct NodeAdjacency {
   std::vector<uint32_t> offset;  // entries of node i: [offset[i], offset[i + 1]) (n + 1)
+  std::vector<uint32_t> upper;   // first entry of node i whose other node is above i (n)
   std::vector<uint32_t> other;   // the node at the other end
   std::vector<uint32_t> link;    // the link index
 };

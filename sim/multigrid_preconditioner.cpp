@@ -52,6 +52,26 @@ void MultigridPreconditioner::assemble() {
   }
 }
 
+void MultigridPreconditioner::smooth_from_zero(Level& L) const {
+  // x = 0 before: only the lower neighbours, already updated in this sweep, contribute.
+  const uint32_t n = uint32_t(L.diag.size());
+  const uint32_t* off = L.adjacency.offset.data();
+  const uint32_t* upper = L.adjacency.upper.data();
+  const uint32_t* other = L.adjacency.other.data();
+  const uint32_t* link = L.adjacency.link.data();
+  const Sym3* A = L.off.data();
+  glm::vec3* x = L.x.data();
+  for (uint32_t i = 0; i < n; ++i) {
+    if (L.fixed[i]) {
+      x[i] = glm::vec3(0.f);
+      continue;
+    }
+    glm::vec3 s = L.rhs[i];
+    for (uint32_t e = off[i]; e < upper[i]; ++e) s -= A[link[e]] * x[other[e]];
+    x[i] = L.diag_inverse[i] * s;
+  }
+}
+
 void MultigridPreconditioner::smooth(Level& L, bool forward) const {
   const uint32_t n = uint32_t(L.diag.size());
   const uint32_t* off = L.adjacency.offset.data();
@@ -70,15 +90,16 @@ void MultigridPreconditioner::smooth(Level& L, bool forward) const {
 
 void MultigridPreconditioner::cycle(size_t l) {
   Level& L = levels_[l];
-  std::fill(L.x.begin(), L.x.end(), glm::vec3(0.f));
+  smooth_from_zero(L);
   if (l + 1 == levels_.size()) {
-    for (int s = 0; s < coarsest_sweeps_; ++s) {
+    smooth(L, false);
+    for (int s = 1; s < coarsest_sweeps_; ++s) {
       smooth(L, true);
       smooth(L, false);
     }
     return;
   }
-  for (int s = 0; s < smoothing_sweeps_; ++s) smooth(L, true);
+  for (int s = 1; s < smoothing_sweeps_; ++s) smooth(L, true);
   coarse_correction(l);
   for (int s = 0; s < smoothing_sweeps_; ++s) smooth(L, false);
 }
@@ -92,11 +113,23 @@ void MultigridPreconditioner::coarse_correction(size_t l) {
   Level& C = levels_[l + 1];
   const AggregationLevel& agg = hierarchy_.levels[l];
   std::fill(C.rhs.begin(), C.rhs.end(), glm::vec3(0.f));
-  for (uint32_t i = 0; i < n; ++i) {
-    if (L.fixed[i]) continue;
-    glm::vec3 s = L.rhs[i] - L.diag[i] * L.x[i];
-    for (uint32_t e = off[i]; e < off[i + 1]; ++e) s -= L.off[link[e]] * L.x[other[e]];
-    C.rhs[agg.aggregate[i]] += s;
+  if (smoothing_sweeps_ == 1) {
+    // Right after the one forward sweep from zero, rhs_i - W_ii x_i - sum_{j < i} W_ij x_j = 0 by
+    // construction: the residual is what the upper neighbours' new values add.
+    const uint32_t* upper = L.adjacency.upper.data();
+    for (uint32_t i = 0; i < n; ++i) {
+      if (L.fixed[i]) continue;
+      glm::vec3 s(0.f);
+      for (uint32_t e = upper[i]; e < off[i + 1]; ++e) s -= L.off[link[e]] * L.x[other[e]];
+      C.rhs[agg.aggregate[i]] += s;
+    }
+  } else {
+    for (uint32_t i = 0; i < n; ++i) {
+      if (L.fixed[i]) continue;
+      glm::vec3 s = L.rhs[i] - L.diag[i] * L.x[i];
+      for (uint32_t e = off[i]; e < off[i + 1]; ++e) s -= L.off[link[e]] * L.x[other[e]];
+      C.rhs[agg.aggregate[i]] += s;
+    }
   }
   cycle(l + 1);
   for (uint32_t i = 0; i < n; ++i)

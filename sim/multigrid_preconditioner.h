@@ -50,6 +50,7 @@ class MultigridPreconditioner {
     std::vector<glm::vec3> rhs, x, residual;  // V-cycle vectors
   };
   void smooth(Level& level, bool forward) const;
+  void smooth_from_zero(Level& level) const;  // the first forward sweep, from x = 0
   void cycle(size_t l);
   void coarse_correction(size_t l);
 
