@@ -38,14 +38,18 @@ TEST_CASE("scripted two-hand demo: grabs both corners, lifts, releases, and the 
   CHECK(demo.world().invalid_pose_count() == 0);
 }
 
-// The fold demo scene as shipped (assets/scenes/table.json: 48 x 48 cloth, self-collision on, CG) under the
+// The fold demo scene as shipped (assets/scenes/table.json: 48 x 48 cloth, self-collision on), with the
+// runtime's solver (mg) and with CG at 1 %, under the
 // same script: lifted, stretched, shaken at up to 6 m/s and dropped. It must stay bounded and fall. The
 // edge-triangle crossings at the end are printed, not checked (docs/self_collision.md: 0 since the
 // corrections are checked against crossing, 45 before, about 180 with self-collision off).
 // About 20 s: validation suite (no comma in the name: doctest filters split on it).
 TEST_SUITE("validation") {
 TEST_CASE("scripted two-hand demo on table.json with self-collision on stays bounded and falls") {
+  for (const char* solver : {"mg", "cg"}) {
+  INFO(solver);
   RuntimeOptions options;
+  options.solver = solver;
   options.scene_file = std::string(WEFT_SOURCE_DIR) + "/assets/scenes/table.json";
   ScriptedSession demo(options);
   demo.advance_to(TwoHandScript::kEnd + 1.5);  // 1.5 s after the script: settled
@@ -64,10 +68,14 @@ TEST_CASE("scripted two-hand demo on table.json with self-collision on stays bou
   MESSAGE("max speed " << max_speed << " m/s, max self-contacts " << max_contacts << ", final edge-triangle crossings "
                        << crossings);
   CHECK(max_speed < 10.f);  // bounded: the hands move at most 6 m/s (interaction max_speed)
-  CHECK(max_contacts > 0);  // the layers did touch
+  // The layers did touch with CG stopped at 1 %; the runtime's converged multigrid solver keeps the stiff
+  // cotton from collapsing onto itself in this script's lay-down (it ends unfolded: no two vertices 5 cm
+  // apart at rest come within 3.7 cm), so only CG exercises self-collision here.
+  if (std::string(solver) == "cg") CHECK(max_contacts > 0);
   // Fell (the hands let go in front of the table's edge: the heap ends on the table or slides off it).
   CHECK(max_y < top + 0.25f);
   CHECK(min_y >= demo.scene().props.floor_height);  // finite, nothing below the floor
+  }
 }
 }
 
