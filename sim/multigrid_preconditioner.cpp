@@ -18,6 +18,7 @@ MultigridPreconditioner::MultigridPreconditioner(uint32_t node_count, const std:
     L.diag.resize(n);
     L.diag_inverse.resize(n);
     L.off.resize(L.links->size());
+    L.entry.resize(L.adjacency.other.size());
     L.fixed.assign(n, 0);
     L.rhs.resize(n);
     L.x.resize(n);
@@ -29,6 +30,8 @@ void MultigridPreconditioner::assemble() {
   for (size_t l = 0; l < levels_.size(); ++l) {
     Level& L = levels_[l];
     for (size_t i = 0; i < L.diag.size(); ++i) L.diag_inverse[i] = L.fixed[i] ? Sym3{} : L.diag[i].inverse();
+    // the blocks in the smoothers' order: rows read them in sequence, not through the link index
+    for (size_t e = 0; e < L.entry.size(); ++e) L.entry[e] = L.off[L.adjacency.link[e]];
     if (l + 1 == levels_.size()) break;
     // Galerkin product P^T A P, P piecewise constant over the aggregates, fixed nodes left out.
     const AggregationLevel& agg = hierarchy_.levels[l];
@@ -58,8 +61,7 @@ void MultigridPreconditioner::smooth_from_zero(Level& L) const {
   const uint32_t* off = L.adjacency.offset.data();
   const uint32_t* upper = L.adjacency.upper.data();
   const uint32_t* other = L.adjacency.other.data();
-  const uint32_t* link = L.adjacency.link.data();
-  const Sym3* A = L.off.data();
+  const Sym3* A = L.entry.data();
   glm::vec3* x = L.x.data();
   for (uint32_t i = 0; i < n; ++i) {
     if (L.fixed[i]) {
@@ -67,7 +69,7 @@ void MultigridPreconditioner::smooth_from_zero(Level& L) const {
       continue;
     }
     glm::vec3 s = L.rhs[i];
-    for (uint32_t e = off[i]; e < upper[i]; ++e) s -= A[link[e]] * x[other[e]];
+    for (uint32_t e = off[i]; e < upper[i]; ++e) s -= A[e] * x[other[e]];
     x[i] = L.diag_inverse[i] * s;
   }
 }
@@ -76,14 +78,13 @@ void MultigridPreconditioner::smooth(Level& L, bool forward) const {
   const uint32_t n = uint32_t(L.diag.size());
   const uint32_t* off = L.adjacency.offset.data();
   const uint32_t* other = L.adjacency.other.data();
-  const uint32_t* link = L.adjacency.link.data();
-  const Sym3* A = L.off.data();
+  const Sym3* A = L.entry.data();
   glm::vec3* x = L.x.data();
   for (uint32_t k = 0; k < n; ++k) {
     const uint32_t i = forward ? k : n - 1 - k;
     if (L.fixed[i]) continue;
     glm::vec3 s = L.rhs[i];
-    for (uint32_t e = off[i]; e < off[i + 1]; ++e) s -= A[link[e]] * x[other[e]];
+    for (uint32_t e = off[i]; e < off[i + 1]; ++e) s -= A[e] * x[other[e]];
     x[i] = L.diag_inverse[i] * s;
   }
 }
@@ -109,7 +110,6 @@ void MultigridPreconditioner::coarse_correction(size_t l) {
   const uint32_t n = uint32_t(L.diag.size());
   const uint32_t* off = L.adjacency.offset.data();
   const uint32_t* other = L.adjacency.other.data();
-  const uint32_t* link = L.adjacency.link.data();
   Level& C = levels_[l + 1];
   const AggregationLevel& agg = hierarchy_.levels[l];
   std::fill(C.rhs.begin(), C.rhs.end(), glm::vec3(0.f));
@@ -120,14 +120,14 @@ void MultigridPreconditioner::coarse_correction(size_t l) {
     for (uint32_t i = 0; i < n; ++i) {
       if (L.fixed[i]) continue;
       glm::vec3 s(0.f);
-      for (uint32_t e = upper[i]; e < off[i + 1]; ++e) s -= L.off[link[e]] * L.x[other[e]];
+      for (uint32_t e = upper[i]; e < off[i + 1]; ++e) s -= L.entry[e] * L.x[other[e]];
       C.rhs[agg.aggregate[i]] += s;
     }
   } else {
     for (uint32_t i = 0; i < n; ++i) {
       if (L.fixed[i]) continue;
       glm::vec3 s = L.rhs[i] - L.diag[i] * L.x[i];
-      for (uint32_t e = off[i]; e < off[i + 1]; ++e) s -= L.off[link[e]] * L.x[other[e]];
+      for (uint32_t e = off[i]; e < off[i + 1]; ++e) s -= L.entry[e] * L.x[other[e]];
       C.rhs[agg.aggregate[i]] += s;
     }
   }

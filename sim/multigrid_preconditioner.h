@@ -46,6 +46,7 @@ class MultigridPreconditioner {
     const std::vector<std::array<uint32_t, 2>>* links = nullptr;
     NodeAdjacency adjacency;
     std::vector<Sym3> diag, diag_inverse, off;
+    std::vector<Sym3> entry;  // off-diagonal block per adjacency entry (copied from off each step)
     std::vector<uint8_t> fixed;
     std::vector<glm::vec3> rhs, x, residual;  // V-cycle vectors
   };
