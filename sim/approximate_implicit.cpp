@@ -2,7 +2,7 @@
 
 #include "sim/link_pass_simd.h"
 #include "sim/link_scatter.h"
-#include "sim/translation_correction.h"
+#include "sim/implicit_step.h"
 
 #include <algorithm>
 
@@ -103,14 +103,7 @@ void ApproximateImplicitIntegrator::step(const ClothModel& model, ClothState& st
     std::swap(dv_, dv_next_);
   }
 
-  if (translation_correction_) correct_free_translation(model, state, forces_, h, dv_.data());
-
-  for (size_t i = 0; i < n; ++i) {
-    v[i] += dv_[i];
-    x[i] += h * v[i];
-  }
-  state.time += h;
-  ++state.step_count;
+  finish_implicit_step(model, state, forces_, h, dv_.data(), translation_correction_);
   stats_.solver_iterations = iterations_;
 }
 

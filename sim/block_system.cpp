@@ -1,16 +1,11 @@
 #include "sim/block_system.h"
 
+#include "sim/implicit_step.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace weft {
-namespace {
-double dot(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b) {
-  double s = 0;
-  for (size_t i = 0; i < a.size(); ++i) s += double(a[i].x) * b[i].x + double(a[i].y) * b[i].y + double(a[i].z) * b[i].z;
-  return s;
-}
-}  // namespace
 
 BlockSystem::BlockSystem(const ClothModel& model) {
   const size_t n = model.vertex_count();

@@ -1,18 +1,12 @@
 #include "sim/conjugate_gradient.h"
 
-#include "sim/translation_correction.h"
+
+#include "sim/implicit_step.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace weft {
-namespace {
-double dot(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b) {
-  double s = 0;
-  for (size_t i = 0; i < a.size(); ++i) s += double(a[i].x) * b[i].x + double(a[i].y) * b[i].y + double(a[i].z) * b[i].z;
-  return s;
-}
-}  // namespace
 
 ConjugateGradientIntegrator::ConjugateGradientIntegrator(const ClothModel& model, const SolverOptions& options)
     : options_(options), forces_(model) {
@@ -85,13 +79,7 @@ void ConjugateGradientIntegrator::step(const ClothModel& model, ClothState& stat
     ++it;
     res = std::sqrt(dot(r_, r_)) / b_norm;
   }
-  if (options_.translation_correction) correct_free_translation(model, state, forces_, h, x_.data());
-  for (size_t i = 0; i < n; ++i) {
-    v[i] += x_[i];
-    x[i] += h * v[i];
-  }
-  state.time += h;
-  ++state.step_count;
+  finish_implicit_step(model, state, forces_, h, x_.data(), options_.translation_correction);
   stats_.solver_iterations = it;
   stats_.residual = float(res);
 }

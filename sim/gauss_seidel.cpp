@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "sim/translation_correction.h"
+#include "sim/implicit_step.h"
 
 namespace weft {
 
@@ -116,13 +116,7 @@ void GaussSeidelIntegrator::step(const ClothModel& model, ClothState& state, flo
     std::memcpy(dv_prev_.data(), dv_sweep_.data(), n * sizeof(glm::vec3));
   }
 
-  if (options_.translation_correction) correct_free_translation(model, state, forces_, h, dv_.data());
-  for (size_t i = 0; i < n; ++i) {
-    v[i] += dv_[i];
-    x[i] += h * v[i];
-  }
-  state.time += h;
-  ++state.step_count;
+  finish_implicit_step(model, state, forces_, h, dv_.data(), options_.translation_correction);
   expected_step_ = state.step_count;
   stats_.solver_iterations = options_.gs_sweeps;
 }

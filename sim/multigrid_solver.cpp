@@ -1,18 +1,12 @@
 #include "sim/multigrid_solver.h"
 
+#include "sim/implicit_step.h"
+
 #include <algorithm>
 #include <cmath>
 
-#include "sim/translation_correction.h"
 
 namespace weft {
-namespace {
-double dot(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b) {
-  double s = 0;
-  for (size_t i = 0; i < a.size(); ++i) s += double(a[i].x) * b[i].x + double(a[i].y) * b[i].y + double(a[i].z) * b[i].z;
-  return s;
-}
-}  // namespace
 
 MultigridIntegrator::MultigridIntegrator(const ClothModel& model, const SolverOptions& options)
     : options_(options),
@@ -101,13 +95,7 @@ void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float
   for (size_t i = 0; i < n; ++i) r2 += double(glm::dot(r_[i], r_[i])), b2 += double(glm::dot(b_[i], b_[i]));
   const double res = std::sqrt(r2 / std::max(b2, 1e-30));
 
-  if (options_.translation_correction) correct_free_translation(model, state, forces_, h, dv_.data());
-  for (size_t i = 0; i < n; ++i) {
-    v[i] += dv_[i];
-    x[i] += h * v[i];
-  }
-  state.time += h;
-  ++state.step_count;
+  finish_implicit_step(model, state, forces_, h, dv_.data(), options_.translation_correction);
   expected_step_ = state.step_count;
   stats_.solver_iterations = it;
   stats_.residual = float(res);
