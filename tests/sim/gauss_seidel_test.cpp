@@ -6,19 +6,12 @@
 #include "sim/force_field.h"
 #include "sim/gauss_seidel.h"
 #include "sim/mesh_generators.h"
+#include "tests/sim/hanging_cloth_fixture.h"
 
 using namespace weft;
 
-namespace {
-// A horizontal 0.4 m cotton grid (x-z plane), 13 x 13 vertices, pinned at the two corners of one edge.
-ClothModel hanging_model(float damping) {
-  Material m;
-  m.damping = damping;
-  Mesh mesh = make_grid({.width = 0.4f, .height = 0.4f, .columns = 12, .rows = 12});
-  for (auto& p : mesh.positions) p = glm::vec3(p.x, 0.f, p.y);
-  return build_cloth_model(mesh, m, {0, 12});
-}
-}  // namespace
+using test::hanging_model;
+using test::jittered_rest_state;
 
 TEST_CASE("Gauss-Seidel: options are checked and the name parses") {
   const ClothModel model = hanging_model(0.01f);
@@ -30,11 +23,7 @@ TEST_CASE("Gauss-Seidel: options are checked and the name parses") {
 
 TEST_CASE("Gauss-Seidel: many sweeps converge to the CG solution of the same step") {
   const ClothModel model = hanging_model(0.01f);
-  ClothState s0 = make_rest_state(model);
-  std::mt19937 rng(3);
-  std::normal_distribution<float> noise(0.f, 1.f);
-  for (size_t i = 0; i < s0.position.size(); ++i)
-    if (!s0.kinematic[i]) s0.position[i] += 0.001f * glm::vec3(noise(rng), noise(rng), noise(rng));
+  const ClothState s0 = jittered_rest_state(model);
   const float h = 1.f / 240;
   ClothState ref = s0;
   make_integrator(IntegratorKind::ConjugateGradient, model, {.cg_tolerance = 1e-7f, .cg_max_iterations = 5000})

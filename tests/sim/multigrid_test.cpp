@@ -8,19 +8,14 @@
 #include "sim/aggregation_hierarchy.h"
 #include "sim/force_field.h"
 #include "sim/mesh_generators.h"
+#include "tests/sim/hanging_cloth_fixture.h"
 #include "sim/multigrid_solver.h"
 
 using namespace weft;
 
 namespace {
-// A horizontal 0.4 m cotton grid (x-z plane), (q + 1)^2 vertices, pinned at the two corners of one edge.
-ClothModel hanging_model(float damping, uint32_t q = 12) {
-  Material m;
-  m.damping = damping;
-  Mesh mesh = make_grid({.width = 0.4f, .height = 0.4f, .columns = q, .rows = q});
-  for (auto& p : mesh.positions) p = glm::vec3(p.x, 0.f, p.y);
-  return build_cloth_model(mesh, m, {0, q});
-}
+using test::hanging_model;
+using test::jittered_rest_state;
 
 double velocity_error(const ClothState& a, const ClothState& ref) {
   double e = 0, norm = 0;
@@ -88,11 +83,7 @@ TEST_CASE("multigrid: options are checked and the name parses") {
 
 TEST_CASE("multigrid: one step matches CG at 1e-7 on stiff cloth, in far fewer iterations") {
   const ClothModel model = hanging_model(0.01f, 24);
-  ClothState s0 = make_rest_state(model);
-  std::mt19937 rng(3);
-  std::normal_distribution<float> noise(0.f, 1.f);
-  for (size_t i = 0; i < s0.position.size(); ++i)
-    if (!s0.kinematic[i]) s0.position[i] += 0.001f * glm::vec3(noise(rng), noise(rng), noise(rng));
+  const ClothState s0 = jittered_rest_state(model);
   const float h = 1.f / 240;
   ClothState ref = s0;
   auto cg = make_integrator(IntegratorKind::ConjugateGradient, model, {.cg_tolerance = 1e-7f, .cg_max_iterations = 20000});
