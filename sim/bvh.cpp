@@ -34,7 +34,7 @@ bool edge_connected(const ClothModel& model, const uint32_t* begin, const uint32
 
 }  // namespace
 
-TriangleBvh::TriangleBvh(const ClothModel& model) {
+TriangleBvh::TriangleBvh(const ClothModel& model) : triangle_(model.triangle), normal_(model.triangle_count()) {
   const size_t ntri = model.triangle_count();
   centroid_.resize(ntri);
   for (size_t t = 0; t < ntri; ++t) {
@@ -87,6 +87,59 @@ TriangleBvh::TriangleBvh(const ClothModel& model) {
   }
   centroid_ = {};
   component_ = {};
+  build_boundaries(model);
+}
+
+void TriangleBvh::build_boundaries(const ClothModel& model) {
+  // Bottom-up: a node's (vertex, triangles of the node using it) list is the merge of its children's,
+  // less the vertices all of whose triangles are inside the node (interior).
+  std::vector<uint32_t> valence(model.vertex_count(), 0);
+  for (const auto& tri : model.triangle)
+    for (uint32_t v : tri) ++valence[v];
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> uses(nodes_.size());
+  for (size_t i = nodes_.size(); i-- > 0;) {
+    const BvhNode& node = nodes_[i];
+    auto& out = uses[i];
+    if (node.triangle >= 0) {
+      for (uint32_t v : triangle_[size_t(node.triangle)]) out.push_back({v, 1});
+      std::sort(out.begin(), out.end());
+    } else {
+      const auto& l = uses[size_t(node.left)];
+      const auto& r = uses[size_t(node.right)];
+      size_t a = 0, b = 0;
+      while (a < l.size() || b < r.size()) {
+        if (b == r.size() || (a < l.size() && l[a].first < r[b].first)) out.push_back(l[a++]);
+        else if (a == l.size() || r[b].first < l[a].first) out.push_back(r[b++]);
+        else {
+          out.push_back({l[a].first, l[a].second + r[b].second});
+          ++a;
+          ++b;
+        }
+      }
+    }
+    std::erase_if(out, [&](const auto& u) { return u.second >= valence[u.first]; });
+  }
+  boundary_start_.assign(nodes_.size() + 1, 0);
+  for (size_t i = 0; i < nodes_.size(); ++i) boundary_start_[i + 1] = boundary_start_[i] + uint32_t(uses[i].size());
+  boundary_.resize(boundary_start_.back());
+  for (size_t i = 0; i < nodes_.size(); ++i)
+    for (size_t k = 0; k < uses[i].size(); ++k) boundary_[boundary_start_[i] + k] = uses[i][k].first;
+}
+
+// Whether two disjoint subtrees share at least two boundary vertices (an edge, or more).
+bool TriangleBvh::neighbours(int32_t a, int32_t b) const {
+  const uint32_t* p = boundary_.data() + boundary_start_[size_t(a)];
+  const uint32_t* pe = boundary_.data() + boundary_start_[size_t(a) + 1];
+  const uint32_t* q = boundary_.data() + boundary_start_[size_t(b)];
+  const uint32_t* qe = boundary_.data() + boundary_start_[size_t(b) + 1];
+  int shared = 0;
+  while (p != pe && q != qe) {
+    if (*p < *q) ++p;
+    else if (*q < *p) ++q;
+    else if (++shared == 2) return true;
+    else { ++p; ++q; }
+  }
+  return false;
 }
 
 int32_t TriangleBvh::build(const ClothModel& model, uint32_t* begin, uint32_t* end) {
@@ -135,6 +188,7 @@ void TriangleBvh::refit(const ClothModel& model, const glm::vec3* x, const glm::
       node.normal_sum = 0.5f * glm::cross(b - a, c - a);
       const float len = glm::length(node.normal_sum);
       node.cone_axis = len > 0.f ? node.normal_sum / len : glm::vec3(0.f);
+      normal_[size_t(node.triangle)] = node.cone_axis;
       node.cone_half_angle = len > 0.f ? 0.f : pi;
       continue;
     }
@@ -165,6 +219,13 @@ void TriangleBvh::self_pairs(float cone_limit, std::vector<TrianglePair>& out) {
     return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
            b.lo.z <= a.hi.z;
   };
+  // Leaf pairs sharing a vertex: skipped when their normals are closer than cone_limit (cos > this).
+  const float adjacent_cos = cone_limit < 0.f ? 2.f : std::cos(cone_limit);
+  auto share_vertex = [](const std::array<uint32_t, 3>& p, const std::array<uint32_t, 3>& q) {
+    for (uint32_t v : p)
+      if (v == q[0] || v == q[1] || v == q[2]) return true;
+    return false;
+  };
   stack_.clear();
   stack_.push_back({0, 0});
   while (!stack_.empty()) {
@@ -182,7 +243,22 @@ void TriangleBvh::self_pairs(float cone_limit, std::vector<TrianglePair>& out) {
     }
     const BvhNode& b = nodes_[size_t(ib)];
     if (!overlap(a, b)) continue;
+    // Two neighbouring flat-ish patches: the smallest cone holding both has half-angle
+    // (angle between the axes + both half-angles) / 2.
+    if ((a.triangle < 0 || b.triangle < 0) && a.connected && b.connected &&
+        a.cone_half_angle + b.cone_half_angle < 2.f * cone_limit) {
+      const float between = std::acos(std::clamp(glm::dot(a.cone_axis, b.cone_axis), -1.f, 1.f));
+      if (between + a.cone_half_angle + b.cone_half_angle < 2.f * cone_limit && neighbours(ia, ib)) {
+        ++stats_.adjacent_culled;
+        continue;
+      }
+    }
     if (a.triangle >= 0 && b.triangle >= 0) {
+      if (glm::dot(a.cone_axis, b.cone_axis) > adjacent_cos &&
+          share_vertex(triangle_[size_t(a.triangle)], triangle_[size_t(b.triangle)])) {
+        ++stats_.adjacent_culled;
+        continue;
+      }
       out.push_back({uint32_t(a.triangle), uint32_t(b.triangle)});
       continue;
     }

@@ -10,7 +10,14 @@ namespace {
 
 bool has_vertex(const std::array<uint32_t, 3>& t, uint32_t v) { return t[0] == v || t[1] == v || t[2] == v; }
 
-float displacement(const glm::vec3* x, const glm::vec3* xp, uint32_t i) { return glm::length(x[i] - xp[i]); }
+// Whether the corners of tri all lie farther than limit on one side of the plane through origin with
+// unit normal n (a zero normal: never).
+bool beyond_plane(const glm::vec3* x, const std::array<uint32_t, 3>& tri, const glm::vec3& origin, const glm::vec3& n,
+                  float limit) {
+  const float d0 = glm::dot(x[tri[0]] - origin, n), d1 = glm::dot(x[tri[1]] - origin, n),
+              d2 = glm::dot(x[tri[2]] - origin, n);
+  return (d0 > limit && d1 > limit && d2 > limit) || (d0 < -limit && d1 < -limit && d2 < -limit);
+}
 
 // Position of vertex i at time t of the step (0: start, 1: now), moving on a straight line.
 glm::vec3 at(const glm::vec3* x, const glm::vec3* xp, uint32_t i, float t) { return xp[i] + t * (x[i] - xp[i]); }
@@ -42,7 +49,7 @@ float coplanar_time(const glm::vec3* x, const glm::vec3* xp, const std::array<ui
 SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig& config)
     : config_(config), bvh_(model), previous_(model.vertex_count()), inv_mass_(model.vertex_count()),
       zone_parent_(model.vertex_count()), zone_momentum_(model.vertex_count()), zone_mass_(model.vertex_count()),
-      zoned_(model.vertex_count()), resolve_start_(model.vertex_count()), ring_start_(model.vertex_count() + 1, 0),
+      zoned_(model.vertex_count()), resolve_start_(model.vertex_count()), travel_(model.vertex_count()), ring_start_(model.vertex_count() + 1, 0),
       by_vertex_start_(model.vertex_count() + 1, 0), forced_dir_(model.vertex_count()),
       forced_tri_(model.vertex_count(), -1) {
   pairs_.reserve(8 * model.triangle_count());
@@ -256,12 +263,27 @@ void SelfCollision::detect(const ClothModel& model, const glm::vec3* x) {
   const float reach = config_.thickness * config_.detection_scale;
   bvh_.refit(model, x, previous_.data(), 0.5f * reach);
   bvh_.self_pairs(config_.cone_limit, pairs_);
-  stats_.candidate_pairs = pairs_.size();
   stats_.cone_skips = bvh_.stats().cone_skips;
+  stats_.adjacent_culled = bvh_.stats().adjacent_culled;
+  const size_t n = previous_.size();
+  const glm::vec3* xp = previous_.data();
+  for (size_t i = 0; i < n; ++i) travel_[i] = glm::length(x[i] - xp[i]);
   const auto& mask = bvh_.feature_mask();
+  const auto& normal = bvh_.triangle_normals();
   for (const TrianglePair& p : pairs_) {
     const auto& ta = model.triangle[p.a];
     const auto& tb = model.triangle[p.b];
+    // Separating plane (each triangle's own): every feature test below rejects a pair whose distance
+    // is at least reach + the sum of two vertices' travel, and no point of one triangle is nearer the
+    // other than its distance to the other's plane. Most overlapping boxes end here.
+    float moved = 0.f;
+    for (int k = 0; k < 3; ++k) moved = std::max({moved, travel_[ta[k]], travel_[tb[k]]});
+    const float limit = reach + 2.f * moved;
+    if (beyond_plane(x, ta, x[tb[0]], normal[p.b], limit) || beyond_plane(x, tb, x[ta[0]], normal[p.a], limit)) {
+      ++stats_.separated;
+      continue;
+    }
+    ++stats_.candidate_pairs;
     const uint8_t ma = mask[p.a], mb = mask[p.b];
     for (int k = 0; k < 3; ++k) {
       if (ma & (1u << k)) add_vertex_triangle(x, ta[k], tb);
@@ -308,8 +330,8 @@ void SelfCollision::add_vertex_triangle(const glm::vec3* x, uint32_t v, const st
   const float dist = glm::length(d);
   const float reach = config_.thickness * config_.detection_scale;
   // Quick reject before the side test: farther than anything could have travelled this step.
-  const float travel = displacement(x, xp, v) + std::max({displacement(x, xp, tri[0]), displacement(x, xp, tri[1]),
-                                                          displacement(x, xp, tri[2])});
+  const float* moved = travel_.data();
+  const float travel = moved[v] + std::max({moved[tri[0]], moved[tri[1]], moved[tri[2]]});
   if (dist >= reach + travel) return;
 
   glm::vec3 normal = glm::cross(b - a, c - a);
@@ -356,8 +378,7 @@ void SelfCollision::add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, 
   const glm::vec3* xp = previous_.data();
   SegmentParams st = closest_points_on_segments(x[i0], x[i1], x[j0], x[j1]);
   const float reach = config_.thickness * config_.detection_scale;
-  const float travel = std::max(displacement(x, xp, i0), displacement(x, xp, i1)) +
-                       std::max(displacement(x, xp, j0), displacement(x, xp, j1));
+  const float travel = std::max(travel_[i0], travel_[i1]) + std::max(travel_[j0], travel_[j1]);
   if (st.s <= 0.f || st.s >= 1.f || st.t <= 0.f || st.t >= 1.f) {
     // End points are vertex proximities, which the vertex-triangle tests cover; but two edges that
     // crossed during the step and moved on can be closest at an end now. Checked only when they moved

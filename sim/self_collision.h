@@ -56,7 +56,9 @@ struct SelfCollisionConfig {
 };
 
 struct SelfCollisionStats {
-  uint64_t candidate_pairs = 0;   // triangle pairs from the BVH
+  uint64_t candidate_pairs = 0;   // triangle pairs from the BVH given to the feature tests
+  uint64_t separated = 0;         // BVH pairs with a separating triangle plane (no feature test)
+  uint64_t adjacent_culled = 0;   // neighbour pairs skipped by the curvature criterion (bvh.h)
   uint64_t vertex_triangle = 0;   // vertex-triangle contacts
   uint64_t edge_edge = 0;         // edge-edge contacts
   uint64_t crossed = 0;           // contacts whose features changed side during the step (pulled back)
@@ -141,6 +143,7 @@ class SelfCollision {
   bool zones_grew_ = false;              // the last impact_zones call added or merged a zone
   std::vector<uint8_t> zoned_;           // 1 if the vertex is in an impact zone this step (nvert)
   std::vector<glm::vec3> resolve_start_; // positions before the position passes (nvert)
+  std::vector<float> travel_;            // |x - previous| per vertex at the last detect, m (nvert)
   // Contact regions (orient_regions): vertex one-ring (CSR), vertex-triangle contacts by their vertex
   // (CSR, counting sort), union-find over contacts, and the side forced on each reoriented vertex.
   std::vector<uint32_t> ring_start_, ring_;
