@@ -211,7 +211,7 @@ void TriangleBvh::refit(const ClothModel& model, const glm::vec3* x, const glm::
   }
 }
 
-void TriangleBvh::self_pairs(float cone_limit, std::vector<TrianglePair>& out) {
+void TriangleBvh::self_pairs(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs) {
   out.clear();
   stats_ = {};
   if (nodes_.empty()) return;
@@ -258,6 +258,10 @@ void TriangleBvh::self_pairs(float cone_limit, std::vector<TrianglePair>& out) {
           share_vertex(triangle_[size_t(a.triangle)], triangle_[size_t(b.triangle)])) {
         ++stats_.adjacent_culled;
         continue;
+      }
+      if (out.size() >= max_pairs) {
+        stats_.truncated = true;
+        break;
       }
       out.push_back({uint32_t(a.triangle), uint32_t(b.triangle)});
       continue;

@@ -33,6 +33,7 @@ struct BvhTraversalStats {
   uint64_t cone_skips = 0;      // subtrees whose self-test the curvature criterion skipped
   uint64_t leaf_pairs = 0;      // candidate triangle pairs produced
   uint64_t adjacent_culled = 0; // overlapping neighbour pairs (triangles or subtrees) skipped as one flat patch
+  bool truncated = false;       // the pair cap was reached and the traversal stopped
 };
 
 class TriangleBvh {
@@ -55,7 +56,9 @@ class TriangleBvh {
   // cone_limit apart. Without these, every neighbour pair along a fold or a drape is a candidate and
   // the traversal walks down to it (most of the work on a draped cloth). Allocates only while out and
   // the traversal stack grow past their largest size so far.
-  void self_pairs(float cone_limit, std::vector<TrianglePair>& out);
+  // At most max_pairs are produced: the traversal stops there (stats().truncated), so a tangled or
+  // blown-up state costs a bounded time.
+  void self_pairs(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs = SIZE_MAX);
 
   const std::vector<BvhNode>& nodes() const { return nodes_; }
   // Unit normal per triangle at the last refit's current positions, zero when degenerate (ntri).

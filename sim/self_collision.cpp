@@ -49,10 +49,11 @@ float coplanar_time(const glm::vec3* x, const glm::vec3* xp, const std::array<ui
 SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig& config)
     : config_(config), bvh_(model), previous_(model.vertex_count()), inv_mass_(model.vertex_count()),
       zone_parent_(model.vertex_count()), zone_momentum_(model.vertex_count()), zone_mass_(model.vertex_count()),
-      zoned_(model.vertex_count()), resolve_start_(model.vertex_count()), travel_(model.vertex_count()), ring_start_(model.vertex_count() + 1, 0),
+      zoned_(model.vertex_count()), resolve_start_(model.vertex_count()), travel_(model.vertex_count()),
+      zone_size_(model.vertex_count(), 1), tangled_(model.triangle_count(), 0), still_tangled_(model.triangle_count(), 0), ring_start_(model.vertex_count() + 1, 0),
       by_vertex_start_(model.vertex_count() + 1, 0), forced_dir_(model.vertex_count()),
       forced_tri_(model.vertex_count(), -1) {
-  pairs_.reserve(8 * model.triangle_count());
+  pairs_.reserve(config_.max_pairs_per_triangle * model.triangle_count());
   contacts_.reserve(2 * model.vertex_count());
   // Vertex one-rings from the unique edges (CSR), for walking the contact regions.
   const auto& edges = model.topology.edges;
@@ -96,7 +97,8 @@ bool SelfCollision::begin_resolve(const ClothModel& model, ClothState& state, fl
   }
   have_previous_ = false;
   kinematic_ = state.kinematic.data();
-  detect(model, x);
+  if (scan_pending_) scan_tangles(model);
+  detect(model, x, true);
   std::copy(x, x + n, resolve_start_.begin());
   return true;
 }
@@ -137,7 +139,7 @@ void SelfCollision::project(const ClothModel& model, ClothState& state, float h)
     for (size_t i = 0; i < zoned_.size(); ++i)
       if (zoned_[i]) inv_mass_[i] = 0.f;
     contacts_.clear();
-    detect(model, x);
+    detect(model, x, false);
   }
   zone_crossings(model, state, h);
 }
@@ -259,10 +261,37 @@ void SelfCollision::answer_velocities(ClothState& state, float h) {
   stats_.max_violation = std::max(worst, 0.f);
 }
 
-void SelfCollision::detect(const ClothModel& model, const glm::vec3* x) {
+// Every pair of triangles that cross at the start-of-step positions, with no vertex in common (the
+// global intersection analysis of Baraff, Witkin & Kass 2003 reduced to finding the crossing pairs):
+// they are flagged, so that detect leaves them out instead of pushing each through the other layer.
+void SelfCollision::scan_tangles(const ClothModel& model) {
+  scan_pending_ = false;
+  ++tangle_scans_;
+  const glm::vec3* xp = previous_.data();
+  bvh_.refit(model, xp, xp, 0.f);
+  bvh_.self_pairs(config_.cone_limit, pairs_, config_.max_pairs_per_triangle * model.triangle_count());
+  std::fill(tangled_.begin(), tangled_.end(), uint8_t(0));
+  tangled_at_scan_ = 0;
+  for (const TrianglePair& p : pairs_) {
+    const auto& ta = model.triangle[p.a];
+    const auto& tb = model.triangle[p.b];
+    if (has_vertex(tb, ta[0]) || has_vertex(tb, ta[1]) || has_vertex(tb, ta[2])) continue;
+    if (!triangles_intersect(xp[ta[0]], xp[ta[1]], xp[ta[2]], xp[tb[0]], xp[tb[1]], xp[tb[2]])) continue;
+    tangled_[p.a] = tangled_[p.b] = 1;
+    ++tangled_at_scan_;
+  }
+  tangled_count_ = size_t(std::count(tangled_.begin(), tangled_.end(), uint8_t(1)));
+  if (!config_.exclude_tangled) {
+    std::fill(tangled_.begin(), tangled_.end(), uint8_t(0));
+    tangled_count_ = 0;
+  }
+}
+
+void SelfCollision::detect(const ClothModel& model, const glm::vec3* x, bool first) {
   const float reach = config_.thickness * config_.detection_scale;
   bvh_.refit(model, x, previous_.data(), 0.5f * reach);
-  bvh_.self_pairs(config_.cone_limit, pairs_);
+  bvh_.self_pairs(config_.cone_limit, pairs_, config_.max_pairs_per_triangle * model.triangle_count());
+  stats_.pairs_capped += bvh_.stats().truncated ? 1 : 0;
   stats_.cone_skips = bvh_.stats().cone_skips;
   stats_.adjacent_culled = bvh_.stats().adjacent_culled;
   const size_t n = previous_.size();
@@ -283,6 +312,16 @@ void SelfCollision::detect(const ClothModel& model, const glm::vec3* x) {
       ++stats_.separated;
       continue;
     }
+    if (tangled_count_ > 0 && tangled_[p.a] && tangled_[p.b] &&
+        triangles_intersect(xp[ta[0]], xp[ta[1]], xp[ta[2]], xp[tb[0]], xp[tb[1]], xp[tb[2]]) &&
+        !(has_vertex(tb, ta[0]) || has_vertex(tb, ta[1]) || has_vertex(tb, ta[2]))) {
+      // Crossing since before the step and known tangled: left out (no repulsion storm).
+      if (first) {
+        still_tangled_[p.a] = still_tangled_[p.b] = 1;
+        ++stats_.intersecting_pairs;
+      }
+      continue;
+    }
     ++stats_.candidate_pairs;
     const uint8_t ma = mask[p.a], mb = mask[p.b];
     for (int k = 0; k < 3; ++k) {
@@ -296,6 +335,12 @@ void SelfCollision::detect(const ClothModel& model, const glm::vec3* x) {
         add_edge_edge(x, ta[(ka + 1) % 3], ta[(ka + 2) % 3], tb[(kb + 1) % 3], tb[(kb + 2) % 3]);
       }
     }
+  }
+  if (first && tangled_count_ > 0) {
+    // A tangled triangle stays flagged while one of its pairs still crosses; the others are free again.
+    tangled_.swap(still_tangled_);
+    std::fill(still_tangled_.begin(), still_tangled_.end(), uint8_t(0));
+    tangled_count_ = size_t(std::count(tangled_.begin(), tangled_.end(), uint8_t(1)));
   }
   orient_regions(x);
 }
@@ -596,6 +641,7 @@ void SelfCollision::start_zones() {
   zones_started_ = true;
   for (size_t i = 0; i < zone_parent_.size(); ++i) zone_parent_[i] = uint32_t(i);
   std::fill(zoned_.begin(), zoned_.end(), uint8_t(0));
+  std::fill(zone_size_.begin(), zone_size_.end(), 1u);
 }
 
 // Puts vertex i into the zone being formed, whose root is `first` (-1 before its first vertex), merging
@@ -604,13 +650,22 @@ bool SelfCollision::join_zone(uint32_t i, int64_t& first) {
   bool grew = false;
   if (!zoned_[i]) {
     zoned_[i] = 1;
+    stats_.largest_zone = std::max<uint64_t>(stats_.largest_zone, 1);
     grew = true;
   }
   const uint32_t r = zone_root(i);
   if (first < 0) {
     first = r;
   } else if (uint32_t(first) != r) {
+    // Capped: the contact's vertices stay in two zones (each still rigid) rather than one that would
+    // swallow the cloth (a tangled mesh merged almost every vertex into one zone).
+    if (zone_size_[size_t(first)] + zone_size_[r] > config_.max_zone_vertices) {
+      ++stats_.zones_capped;
+      return grew;
+    }
     zone_parent_[r] = uint32_t(first);
+    zone_size_[size_t(first)] += zone_size_[r];
+    stats_.largest_zone = std::max<uint64_t>(stats_.largest_zone, zone_size_[size_t(first)]);
     grew = true;
   }
   return grew;
