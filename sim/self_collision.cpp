@@ -152,7 +152,8 @@ void SelfCollision::project(const ClothModel& model, ClothState& state, float h)
 // from the start of the step (where the pair did not cross if the step started clean), until no new
 // crossing is found. Exact predicates (sim/collision_geometry.h); pairs sharing a vertex are skipped.
 void SelfCollision::zone_crossings(const ClothModel& model, ClothState& state, float h) {
-  if (!config_.zone_crossings) return;
+  // No contact: nothing was moved since resolve_start_ (World stops alternating with the colliders then).
+  if (!config_.zone_crossings || contacts_.empty()) return;
   glm::vec3* x = state.position.data();
   const glm::vec3* x0 = resolve_start_.data();
   const uint8_t* kinematic = state.kinematic.data();

@@ -197,7 +197,8 @@ void World::apply_corrections(float h) {
       // between them (the table scene's demo ended with 36 edges over 10 %, one at 22 %). Limit once more;
       // the colliders have the last word.
       StrainLimitStats again;
-      limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, h, strain_scratch_, x, v, again);
+      if (!self.contacts().empty())  // nothing moved without contacts
+        limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, h, strain_scratch_, x, v, again);
       if (again.corrected > 0) {
         strain_stats_.corrected += again.corrected;
         CollisionStats last;
