@@ -212,6 +212,66 @@ nlohmann::json run_hand_fold(const BenchOptions& options, IntegratorKind kind) {
           {"final_intersecting_pairs", end_intersections}};
 }
 
+// Issue 15's tangled input: a sheet generated folded over onto itself (sim/mesh_generators.h) with a
+// wavy upper half whose troughs cross the lower half (tangled), or a smaller wave that keeps the layers
+// apart (clean), left to settle on the floor. Timed over every step; the exact crossing count is taken at
+// the start and the end.
+nlohmann::json run_folded_over(const BenchOptions& options, bool tangled) {
+  const uint32_t cells = options.quick ? 24 : 48;
+  const int steps = options.steps > 0 ? options.steps : (options.quick ? 60 : 480);
+  Mesh mesh = make_folded_over({.grid = {.width = 0.8f, .height = 0.8f, .columns = cells, .rows = cells},
+                                .gap = 0.004f,
+                                .amplitude = tangled ? 0.01f : 0.002f});
+  for (auto& p : mesh.positions) p = glm::vec3(p.x, 0.01f + p.z, -p.y);  // onto the floor, y up
+  Material material;
+  material.bend_stiffness = 0.5f;
+  WorldConfig config;
+  config.solver = SolverOptions{};
+  config.self_collision = {.enabled = true, .thickness = 0.004f};
+  World world(build_cloth_model(mesh, material), config);
+  Collider floor;
+  floor.mu_static = 1.f;
+  floor.mu_kinetic = 0.8f;
+  world.add_collider(floor);
+  const uint64_t at_load = world.self_collision()->tangled_at_scan();
+  const uint64_t start = count_self_intersections(world.model(), world.state().position).triangle_pairs;
+  std::fprintf(stderr, "bench self-collision folded over (%s): %zu vertices, %llu crossing pairs at load, %d steps\n",
+               tangled ? "tangled" : "clean", world.model().vertex_count(), (unsigned long long)at_load, steps);
+  double total_ms = 0, self_ms = 0, self_max = 0;
+  uint64_t contacts = 0, largest_zone = 0, left_out = 0, capped = 0;
+  bool finite = true;
+  for (int s = 0; s < steps; ++s) {
+    world.step();
+    const StepTiming& t = world.last_timing();
+    const SelfCollisionStats& st = world.self_collision()->stats();
+    total_ms += t.total_ms;
+    self_ms += t.self_collision_ms;
+    self_max = std::max(self_max, t.self_collision_ms);
+    contacts += st.vertex_triangle + st.edge_edge;
+    largest_zone = std::max(largest_zone, st.largest_zone);
+    left_out = st.intersecting_pairs;
+    capped += st.pairs_capped + st.zones_capped + st.dropped;
+  }
+  for (const auto& p : world.state().position) finite = finite && std::isfinite(p.x + p.y + p.z);
+  const uint64_t end = finite ? count_self_intersections(world.model(), world.state().position).triangle_pairs : 0;
+  std::fprintf(stderr, "  %s: step %.2f ms, self-collision %.2f ms, crossing pairs %llu -> %llu\n",
+               tangled ? "tangled" : "clean", total_ms / steps, self_ms / steps, (unsigned long long)start,
+               (unsigned long long)end);
+  return {{"vertices", world.model().vertex_count()},
+          {"steps", steps},
+          {"ms_per_step", total_ms / steps},
+          {"self_collision_ms", self_ms / steps},
+          {"self_collision_max_ms", self_max},
+          {"contacts", double(contacts) / steps},
+          {"largest_zone", largest_zone},
+          {"capped", capped},
+          {"finite", finite},
+          {"tangled_at_load", at_load},
+          {"left_out_at_end", left_out},
+          {"start_intersecting_pairs", start},
+          {"final_intersecting_pairs", end}};
+}
+
 }  // namespace
 
 nlohmann::json bench_self_collision(const BenchOptions& options) {
@@ -219,6 +279,10 @@ nlohmann::json bench_self_collision(const BenchOptions& options) {
   out["approx"] = run_crumple(options, IntegratorKind::ApproximateImplicit);
   out["hand_fold"] = run_hand_fold(options, IntegratorKind::ConjugateGradient);
   out["hand_fold_gs"] = run_hand_fold(options, IntegratorKind::GaussSeidel);
+  out["folded_over"] = run_folded_over(options, true);
+  out["folded_over_clean"] = run_folded_over(options, false);
+  const double clean_ms = out["folded_over_clean"]["ms_per_step"].get<double>();
+  out["folded_over_cost_ratio"] = clean_ms > 0 ? out["folded_over"]["ms_per_step"].get<double>() / clean_ms : 0.;
   return out;
 }
 

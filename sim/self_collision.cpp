@@ -50,7 +50,7 @@ SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig&
     : config_(config), bvh_(model), previous_(model.vertex_count()), inv_mass_(model.vertex_count()),
       zone_parent_(model.vertex_count()), zone_momentum_(model.vertex_count()), zone_mass_(model.vertex_count()),
       zoned_(model.vertex_count()), resolve_start_(model.vertex_count()), travel_(model.vertex_count()),
-      zone_size_(model.vertex_count(), 1), tangled_(model.triangle_count(), 0), still_tangled_(model.triangle_count(), 0), ring_start_(model.vertex_count() + 1, 0),
+      zone_size_(model.vertex_count(), 1), tangled_(model.triangle_count(), 0), still_tangled_(model.triangle_count(), 0), tangle_vertex_(model.vertex_count(), 0), ring_start_(model.vertex_count() + 1, 0),
       by_vertex_start_(model.vertex_count() + 1, 0), forced_dir_(model.vertex_count()),
       forced_tri_(model.vertex_count(), -1) {
   pairs_.reserve(config_.max_pairs_per_triangle * model.triangle_count());
@@ -97,7 +97,7 @@ bool SelfCollision::begin_resolve(const ClothModel& model, ClothState& state, fl
   }
   have_previous_ = false;
   kinematic_ = state.kinematic.data();
-  if (scan_pending_) scan_tangles(model);
+  if (scan_pending_) scan_tangles(model, previous_.data());
   detect(model, x, true);
   std::copy(x, x + n, resolve_start_.begin());
   return true;
@@ -265,10 +265,9 @@ void SelfCollision::answer_velocities(ClothState& state, float h) {
 // Every pair of triangles that cross at the start-of-step positions, with no vertex in common (the
 // global intersection analysis of Baraff, Witkin & Kass 2003 reduced to finding the crossing pairs):
 // they are flagged, so that detect leaves them out instead of pushing each through the other layer.
-void SelfCollision::scan_tangles(const ClothModel& model) {
+uint64_t SelfCollision::scan_tangles(const ClothModel& model, const glm::vec3* xp) {
   scan_pending_ = false;
   ++tangle_scans_;
-  const glm::vec3* xp = previous_.data();
   bvh_.refit(model, xp, xp, 0.f);
   bvh_.self_pairs(config_.cone_limit, pairs_, config_.max_pairs_per_triangle * model.triangle_count());
   std::fill(tangled_.begin(), tangled_.end(), uint8_t(0));
@@ -281,11 +280,29 @@ void SelfCollision::scan_tangles(const ClothModel& model) {
     tangled_[p.a] = tangled_[p.b] = 1;
     ++tangled_at_scan_;
   }
-  tangled_count_ = size_t(std::count(tangled_.begin(), tangled_.end(), uint8_t(1)));
+  dilate_tangles(model);
   if (!config_.exclude_tangled) {
     std::fill(tangled_.begin(), tangled_.end(), uint8_t(0));
     tangled_count_ = 0;
   }
+  return tangled_at_scan_;
+}
+
+// Grows the flagged triangles (crossing ones) by tangle_rings rings of vertex neighbours: the layers are
+// left alone around a crossing too, where the start-of-step sides are those of the tangle and the
+// contacts would only hold it (and squeeze the part of a layer that went through against the floor).
+void SelfCollision::dilate_tangles(const ClothModel& model) {
+  for (int ring = 0; ring < config_.tangle_rings; ++ring) {
+    std::fill(tangle_vertex_.begin(), tangle_vertex_.end(), uint8_t(0));
+    for (size_t t = 0; t < tangled_.size(); ++t)
+      if (tangled_[t])
+        for (uint32_t v : model.triangle[t]) tangle_vertex_[v] = 1;
+    for (size_t t = 0; t < tangled_.size(); ++t) {
+      const auto& tri = model.triangle[t];
+      if (tangle_vertex_[tri[0]] || tangle_vertex_[tri[1]] || tangle_vertex_[tri[2]]) tangled_[t] = 1;
+    }
+  }
+  tangled_count_ = size_t(std::count(tangled_.begin(), tangled_.end(), uint8_t(1)));
 }
 
 void SelfCollision::detect(const ClothModel& model, const glm::vec3* x, bool first) {
@@ -313,18 +330,22 @@ void SelfCollision::detect(const ClothModel& model, const glm::vec3* x, bool fir
       ++stats_.separated;
       continue;
     }
-    if (tangled_count_ > 0 && tangled_[p.a] && tangled_[p.b] &&
-        triangles_intersect(xp[ta[0]], xp[ta[1]], xp[ta[2]], xp[tb[0]], xp[tb[1]], xp[tb[2]]) &&
-        !(has_vertex(tb, ta[0]) || has_vertex(tb, ta[1]) || has_vertex(tb, ta[2]))) {
-      // Crossing since before the step and known tangled: left out (no repulsion storm).
-      if (first) {
+    if (tangled_count_ > 0 && tangled_[p.a] && tangled_[p.b]) {
+      // Both in the tangle: left out (no repulsion storm, no pull-back through the other layer). The
+      // triangles still crossing at the start of the step stay flagged; the set only shrinks.
+      if (first && !(has_vertex(tb, ta[0]) || has_vertex(tb, ta[1]) || has_vertex(tb, ta[2])) &&
+          triangles_intersect(xp[ta[0]], xp[ta[1]], xp[ta[2]], xp[tb[0]], xp[tb[1]], xp[tb[2]])) {
         still_tangled_[p.a] = still_tangled_[p.b] = 1;
         ++stats_.intersecting_pairs;
       }
       continue;
     }
     ++stats_.candidate_pairs;
-    const uint8_t ma = mask[p.a], mb = mask[p.b];
+    uint8_t ma = mask[p.a], mb = mask[p.b];
+    // Next to a tangle every feature of the pair is tested, not only the ones it owns: a shared edge
+    // owned by the crossed (left-out) neighbour would otherwise be tested by no pair, and the crossing
+    // would slide over it into this triangle (the tangle spreads).
+    if (tangled_count_ > 0 && (tangled_[p.a] || tangled_[p.b])) ma = mb = 0x3f;
     for (int k = 0; k < 3; ++k) {
       if (ma & (1u << k)) add_vertex_triangle(x, ta[k], tb);
       if (mb & (1u << k)) add_vertex_triangle(x, tb[k], ta);
@@ -339,7 +360,10 @@ void SelfCollision::detect(const ClothModel& model, const glm::vec3* x, bool fir
   }
   if (first && tangled_count_ > 0) {
     // A tangled triangle stays flagged while one of its pairs still crosses; the others are free again.
+    // The region never grows: it is the crossing triangles' neighbourhood within the last region.
     tangled_.swap(still_tangled_);
+    dilate_tangles(model);
+    for (size_t t = 0; t < tangled_.size(); ++t) tangled_[t] = tangled_[t] & still_tangled_[t];
     std::fill(still_tangled_.begin(), still_tangled_.end(), uint8_t(0));
     tangled_count_ = size_t(std::count(tangled_.begin(), tangled_.end(), uint8_t(1)));
   }

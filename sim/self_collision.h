@@ -62,6 +62,7 @@ struct SelfCollisionConfig {
   // pairs after construction and after request_tangle_scan(); only pairs of triangles found tangled are
   // tested again each tick.
   bool exclude_tangled = true;
+  int tangle_rings = 0;                // the left-out region reaches this many rings of triangles past the crossings
 };
 
 struct SelfCollisionStats {
@@ -120,6 +121,9 @@ class SelfCollision {
   // Asks for a scan of the whole cloth for triangle pairs that already cross, at the start of the next
   // step (after a teleport or a state set from outside); one is made after construction.
   void request_tangle_scan() { scan_pending_ = true; }
+  // Scans positions x (nvert) now: flags the crossing triangle pairs and returns their count. World calls
+  // it when self-collision is switched on, so that a tangled mesh is reported at load.
+  uint64_t scan_tangles(const ClothModel& model, const glm::vec3* x);
   // Triangle pairs found crossing by the last scan, and how many scans were made.
   uint64_t tangled_at_scan() const { return tangled_at_scan_; }
   uint64_t tangle_scans() const { return tangle_scans_; }
@@ -131,7 +135,7 @@ class SelfCollision {
 
  private:
   void detect(const ClothModel& model, const glm::vec3* x, bool first);
-  void scan_tangles(const ClothModel& model);
+  void dilate_tangles(const ClothModel& model);
   void add_vertex_triangle(const glm::vec3* x, uint32_t v, const std::array<uint32_t, 3>& tri);
   void add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1);
   void push_contact(const std::array<uint32_t, 4>& v, const std::array<float, 4>& w, const glm::vec3& n,
@@ -168,6 +172,7 @@ class SelfCollision {
   std::vector<uint32_t> zone_size_;      // per zone root: vertices in the zone (nvert)
   // Tangles: triangles in a pair crossing at the start of a step (ntri), and those confirmed this tick.
   std::vector<uint8_t> tangled_, still_tangled_;
+  std::vector<uint8_t> tangle_vertex_;   // scratch for dilate_tangles (nvert)
   size_t tangled_count_ = 0;             // nonzero entries of tangled_
   bool scan_pending_ = true;
   uint64_t tangled_at_scan_ = 0, tangle_scans_ = 0;

@@ -55,8 +55,13 @@ void World::set_self_collision(const SelfCollisionConfig& config) {
     self_collision_.reset();
     return;
   }
-  if (self_collision_) self_collision_->set_config(config);
-  else self_collision_ = std::make_unique<SelfCollision>(model_, config);
+  if (self_collision_) {
+    self_collision_->set_config(config);
+  } else {
+    self_collision_ = std::make_unique<SelfCollision>(model_, config);
+    // Triangles that already cross (a tangled mesh): found now, so the caller can warn at load.
+    self_collision_->scan_tangles(model_, state_.position.data());
+  }
 }
 World::~World() = default;
 World::World(World&&) noexcept = default;
@@ -224,6 +229,7 @@ void World::reset() {
   elastic_acc_.clear();
   colliders_ = initial_colliders_;
   boxes_ = initial_boxes_;
+  if (self_collision_) self_collision_->request_tangle_scan();  // the state jumped
 }
 
 bool World::submit_pose(const PoseSample& sample) {
