@@ -228,15 +228,15 @@ void TriangleBvh::self_pairs(float cone_limit, std::vector<TrianglePair>& out, s
     return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
            b.lo.z <= a.hi.z;
   };
-  // Leaf pairs sharing a vertex: skipped when their normals are closer than half the cone limit
-  // (cos > this). Two triangles touching at one corner say nothing of the triangles between them, so the
-  // margin is wider than for subtrees (at the full limit, the approximate-solver hand fold of
-  // `weft validate self-collision --reduced` ended with 6 crossings).
+  // Leaf pairs sharing an edge: skipped when their normals are closer than half the cone limit
+  // (cos > this). Pairs touching at one corner only are kept: they say nothing of the triangles between
+  // them (culling those too, the approximate-solver hand fold of `weft validate self-collision --reduced`
+  // ended with 6 crossings, and the 16k crumple with 89 at the full limit, 1 at half of it).
   const float adjacent_cos = cone_limit < 0.f ? 2.f : std::cos(0.5f * cone_limit);
-  auto share_vertex = [](const std::array<uint32_t, 3>& p, const std::array<uint32_t, 3>& q) {
-    for (uint32_t v : p)
-      if (v == q[0] || v == q[1] || v == q[2]) return true;
-    return false;
+  auto share_edge = [](const std::array<uint32_t, 3>& p, const std::array<uint32_t, 3>& q) {
+    int shared = 0;
+    for (uint32_t v : p) shared += (v == q[0] || v == q[1] || v == q[2]) ? 1 : 0;
+    return shared >= 2;
   };
   stack_.clear();
   stack_.push_back({0, 0});
@@ -266,7 +266,7 @@ void TriangleBvh::self_pairs(float cone_limit, std::vector<TrianglePair>& out, s
     }
     if (a.triangle >= 0 && b.triangle >= 0) {
       if (glm::dot(a.cone_axis, b.cone_axis) > adjacent_cos &&
-          share_vertex(triangle_[size_t(a.triangle)], triangle_[size_t(b.triangle)])) {
+          share_edge(triangle_[size_t(a.triangle)], triangle_[size_t(b.triangle)])) {
         ++stats_.adjacent_culled;
         continue;
       }

@@ -52,7 +52,7 @@ class TriangleBvh {
   // cone_limit (radians; pass a negative value to skip nothing). The same criterion is applied to the
   // union of two neighbouring subtrees (Volino's adjacent regions): two connected subtrees that share
   // at least two boundary vertices form one patch, skipped when the cone holding both is below the
-  // limit; and at the smallest scale, two triangles that share a vertex and whose normals are less than
+  // limit; and at the smallest scale, two triangles that share an edge and whose normals are less than
   // cone_limit / 2 apart. Without these, every neighbour pair along a fold or a drape is a candidate and
   // the traversal walks down to it (most of the work on a draped cloth). Allocates only while out and
   // the traversal stack grow past their largest size so far.
