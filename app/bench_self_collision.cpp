@@ -1,8 +1,12 @@
 // `weft bench --suite self-collision`: a ~4k-vertex cloth crumpled on a floor (a plane collider) in a
 // World with self-collision on; times the whole step and the self-collision share (issue 8: at most
 // 40 %), with CG and with the runtime's approximate solver (k = 3). A run that blows up stops at the
-// first sign of it (a speed over 20 m/s or a step over 200 ms) and says when.
+// first sign of it (a speed over 20 m/s or a step over 200 ms) and says when. Then issue 15's case: a
+// 16k-vertex sheet on the floor folded onto itself by two hands, with CG and with Gauss-Seidel, timed
+// from the moment the folded half comes down onto the other (self-collision ms per step, its share of
+// the step, ns per vertex, contacts and the caps' counters).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -102,11 +106,183 @@ nlohmann::json run_crumple(const BenchOptions& options, IntegratorKind kind) {
           {"final_intersections", finite ? double(count_self_intersections(world.model(), world.state().position).edge_triangle) : -1.}};
 }
 
+PoseSample hand_at(Hand hand, double t, const glm::vec3& p) {
+  PoseSample s;
+  s.time = t;
+  s.device = hand_device(hand);
+  s.pose.position = p;
+  return s;
+}
+
+// A square sheet (128 x 128 vertices, 1 m) lying on the floor; the hands take the corners of one edge
+// and carry them over a half-ellipse onto the other half, hold them there a moment, then let go.
+nlohmann::json run_hand_fold(const BenchOptions& options, IntegratorKind kind) {
+  const uint32_t cells = options.quick ? 31 : 127;
+  const float size = 1.f, thickness = 0.0025f;  // below a third of the 7.9 mm edge
+  const float tick = 1.f / 240.f;
+  const int fold_steps = options.quick ? 120 : 240, hold_steps = options.quick ? 30 : 60;
+  const int after_steps = options.steps > 0 ? options.steps : (options.quick ? 30 : 120);
+  // Timed from 60 % of the fold (the carried half comes down) to the end.
+  const int timed_from = fold_steps * 3 / 5;
+  Mesh mesh = make_grid({.width = size, .height = size, .columns = cells, .rows = cells});
+  for (auto& p : mesh.positions) p = glm::vec3(p.x, 0.004f, -p.y);  // onto the floor, y up
+  Material material;
+  material.bend_stiffness = 0.5f;
+  material.damping = 0.001f;
+  WorldConfig config;
+  config.integrator = kind;
+  config.solver = SolverOptions{};
+  config.self_collision = {.enabled = true, .thickness = thickness};
+  World world(build_cloth_model(mesh, material), config);
+  Collider floor;
+  floor.mu_static = 1.f;
+  floor.mu_kinetic = 0.8f;
+  world.add_collider(floor);
+  const char* name = integrator_kind_name(kind);
+  const uint32_t stride = cells + 1;
+  const std::array<Hand, 2> hands = {Hand::Left, Hand::Right};
+  const std::array<glm::vec3, 2> start = {world.state().position[0], world.state().position[cells * stride]};
+  float far_x = start[0].x;
+  for (const auto& p : world.state().position) far_x = std::max(far_x, p.x);
+  const float span = far_x - start[0].x, radius = 0.5f * span, lift = 0.3f * span, land = 4.f * thickness;
+  for (int k = 0; k < 2; ++k) {
+    Pose pose;
+    pose.position = start[k];
+    world.grab(hands[k], pose, 1.5f * span / float(cells));
+    world.submit_pose(hand_at(hands[k], world.state().time, start[k]));
+  }
+  const uint64_t start_intersections = count_self_intersections(world.model(), world.state().position).triangle_pairs;
+  std::fprintf(stderr, "bench self-collision two-hand fold (%s): %zu vertices, %d + %d + %d steps\n", name,
+               world.model().vertex_count(), fold_steps, hold_steps, after_steps);
+  double total_ms = 0, self_ms = 0, self_max = 0;
+  uint64_t contacts = 0, max_contacts = 0, pairs = 0, zone_vertices = 0, largest_zone = 0, capped = 0;
+  int timed = 0;
+  bool finite = true;
+  for (int s = 0; s < fold_steps + hold_steps + after_steps; ++s) {
+    if (s < fold_steps) {
+      const float th = glm::pi<float>() * float(s + 1) / float(fold_steps);
+      const glm::vec3 d(radius - radius * std::cos(th), land * float(s + 1) / float(fold_steps) + lift * std::sin(th), 0.f);
+      for (int k = 0; k < 2; ++k) world.submit_pose(hand_at(hands[k], world.state().time + double(tick), start[k] + d));
+    } else if (s == fold_steps + hold_steps) {
+      world.release(Hand::Left);
+      world.release(Hand::Right);
+    }
+    world.step();
+    const StepTiming& t = world.last_timing();
+    const SelfCollisionStats& st = world.self_collision()->stats();
+    if (s % 60 == 0)
+      std::fprintf(stderr, "  step %d: %llu contacts, %llu pairs, self %.2f ms, step %.2f ms\n", s,
+                   (unsigned long long)(st.vertex_triangle + st.edge_edge), (unsigned long long)st.candidate_pairs,
+                   t.self_collision_ms, t.total_ms);
+    if (s < timed_from) continue;
+    ++timed;
+    total_ms += t.total_ms;
+    self_ms += t.self_collision_ms;
+    self_max = std::max(self_max, t.self_collision_ms);
+    contacts += st.vertex_triangle + st.edge_edge;
+    max_contacts = std::max(max_contacts, st.vertex_triangle + st.edge_edge);
+    pairs += st.candidate_pairs;
+    zone_vertices += st.zone_vertices;
+    largest_zone = std::max(largest_zone, st.largest_zone);
+    capped += st.dropped + st.zones_capped;
+  }
+  for (const auto& p : world.state().position) finite = finite && std::isfinite(p.x + p.y + p.z);
+  const double per_step = self_ms / std::max(timed, 1);
+  const uint64_t end_intersections =
+      finite ? count_self_intersections(world.model(), world.state().position).triangle_pairs : 0;
+  std::fprintf(stderr, "  %s: self-collision %.3f ms/step (%.1f %% of %.2f ms), %.0f ns per vertex\n", name, per_step,
+               total_ms > 0 ? 100. * self_ms / total_ms : 0., total_ms / std::max(timed, 1),
+               1e6 * per_step / double(world.model().vertex_count()));
+  return {{"vertices", world.model().vertex_count()},
+          {"integrator", name},
+          {"steps", timed},
+          {"ms_per_step", total_ms / std::max(timed, 1)},
+          {"self_collision_ms", per_step},
+          {"self_collision_max_ms", self_max},
+          {"self_collision_share", total_ms > 0 ? self_ms / total_ms : 0.},
+          {"self_collision_ns_per_vertex", 1e6 * per_step / double(world.model().vertex_count())},
+          {"contacts", double(contacts) / std::max(timed, 1)},
+          {"max_contacts", max_contacts},
+          {"candidate_pairs", double(pairs) / std::max(timed, 1)},
+          {"zone_vertices", double(zone_vertices) / std::max(timed, 1)},
+          {"largest_zone", largest_zone},
+          {"capped", capped},
+          {"finite", finite},
+          {"start_intersecting_pairs", start_intersections},
+          {"final_intersecting_pairs", end_intersections}};
+}
+
+// Issue 15's tangled input: a sheet generated folded over onto itself (sim/mesh_generators.h) with a
+// wavy upper half whose troughs cross the lower half (tangled), or a smaller wave that keeps the layers
+// apart (clean), left to settle on the floor. Timed over every step; the exact crossing count is taken at
+// the start and the end.
+nlohmann::json run_folded_over(const BenchOptions& options, bool tangled) {
+  const uint32_t cells = options.quick ? 24 : 48;
+  const int steps = options.steps > 0 ? options.steps : (options.quick ? 60 : 480);
+  Mesh mesh = make_folded_over({.grid = {.width = 0.8f, .height = 0.8f, .columns = cells, .rows = cells},
+                                .gap = 0.004f,
+                                .amplitude = tangled ? 0.01f : 0.002f});
+  for (auto& p : mesh.positions) p = glm::vec3(p.x, 0.01f + p.z, -p.y);  // onto the floor, y up
+  Material material;
+  material.bend_stiffness = 0.5f;
+  WorldConfig config;
+  config.solver = SolverOptions{};
+  config.self_collision = {.enabled = true, .thickness = 0.004f};
+  World world(build_cloth_model(mesh, material), config);
+  Collider floor;
+  floor.mu_static = 1.f;
+  floor.mu_kinetic = 0.8f;
+  world.add_collider(floor);
+  const uint64_t at_load = world.self_collision()->tangled_at_scan();
+  const uint64_t start = count_self_intersections(world.model(), world.state().position).triangle_pairs;
+  std::fprintf(stderr, "bench self-collision folded over (%s): %zu vertices, %llu crossing pairs at load, %d steps\n",
+               tangled ? "tangled" : "clean", world.model().vertex_count(), (unsigned long long)at_load, steps);
+  double total_ms = 0, self_ms = 0, self_max = 0;
+  uint64_t contacts = 0, largest_zone = 0, left_out = 0, capped = 0;
+  bool finite = true;
+  for (int s = 0; s < steps; ++s) {
+    world.step();
+    const StepTiming& t = world.last_timing();
+    const SelfCollisionStats& st = world.self_collision()->stats();
+    total_ms += t.total_ms;
+    self_ms += t.self_collision_ms;
+    self_max = std::max(self_max, t.self_collision_ms);
+    contacts += st.vertex_triangle + st.edge_edge;
+    largest_zone = std::max(largest_zone, st.largest_zone);
+    left_out = st.intersecting_pairs;
+    capped += st.pairs_capped + st.zones_capped + st.dropped;
+  }
+  for (const auto& p : world.state().position) finite = finite && std::isfinite(p.x + p.y + p.z);
+  const uint64_t end = finite ? count_self_intersections(world.model(), world.state().position).triangle_pairs : 0;
+  std::fprintf(stderr, "  %s: step %.2f ms, self-collision %.2f ms, crossing pairs %llu -> %llu\n",
+               tangled ? "tangled" : "clean", total_ms / steps, self_ms / steps, (unsigned long long)start,
+               (unsigned long long)end);
+  return {{"vertices", world.model().vertex_count()},
+          {"steps", steps},
+          {"ms_per_step", total_ms / steps},
+          {"self_collision_ms", self_ms / steps},
+          {"self_collision_max_ms", self_max},
+          {"contacts", double(contacts) / steps},
+          {"largest_zone", largest_zone},
+          {"capped", capped},
+          {"finite", finite},
+          {"tangled_at_load", at_load},
+          {"left_out_at_end", left_out},
+          {"start_intersecting_pairs", start},
+          {"final_intersecting_pairs", end}};
+}
+
 }  // namespace
 
 nlohmann::json bench_self_collision(const BenchOptions& options) {
   nlohmann::json out = run_crumple(options, IntegratorKind::ConjugateGradient);
   out["approx"] = run_crumple(options, IntegratorKind::ApproximateImplicit);
+  out["hand_fold"] = run_hand_fold(options, IntegratorKind::ConjugateGradient);
+  out["hand_fold_gs"] = run_hand_fold(options, IntegratorKind::GaussSeidel);
+  out["folded_over"] = run_folded_over(options, true);
+  out["folded_over_clean"] = run_folded_over(options, false);
+  const double clean_ms = out["folded_over_clean"]["ms_per_step"].get<double>();
+  out["folded_over_cost_ratio"] = clean_ms > 0 ? out["folded_over"]["ms_per_step"].get<double>() / clean_ms : 0.;
   return out;
 }
 

@@ -8,6 +8,8 @@
 #include "app/commands.h"
 #include "engine/mesh_check.h"
 #include "engine/mesh_io.h"
+#include "sim/cloth_model.h"
+#include "sim/intersection_count.h"
 #include "sim/mesh_generators.h"
 #include "sim/topology.h"
 
@@ -20,6 +22,8 @@ void register_mesh(CLI::App& app) {
     float width = 1.f, height = 1.f;
     uint32_t columns = 24, rows = 24, seed = 1;
     bool json = false;
+    bool folded_over = false;
+    float gap = 0.004f, amplitude = 0.01f;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("mesh", "Generate a cloth mesh as OBJ, or check an OBJ file");
@@ -34,6 +38,13 @@ void register_mesh(CLI::App& app) {
   cmd->add_option("--columns", args->columns, "Quads along x")->check(CLI::Range(1, 1024));
   cmd->add_option("--rows", args->rows, "Quads along y")->check(CLI::Range(1, 1024));
   cmd->add_option("--seed", args->seed, "Irregular mesh seed");
+  cmd->add_flag("--folded-over", args->folded_over,
+                "Grid folded in half onto itself with a wavy upper half whose troughs cross the lower half "
+                "(overlapping layers, a tangled mesh for self-collision); see --gap, --amplitude");
+  cmd->add_option("--gap", args->gap, "--folded-over: height of the upper half, m")->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--amplitude", args->amplitude,
+                  "--folded-over: waviness of the upper half, m (above --gap the layers cross; below, they do not)")
+      ->check(CLI::Range(0.0, 1.0));
   cmd->callback([args] {
     if (args->out.empty() == args->check.empty()) throw CLI::ValidationError("mesh", "give exactly one of --out or --check");
     Mesh mesh;
@@ -65,6 +76,14 @@ void register_mesh(CLI::App& app) {
       }
       if (report.total() > 0 || !usable.empty()) throw CLI::RuntimeError(1);
       if (args->json) return;
+    } else if (args->folded_over) {
+      if (args->columns % 2 != 0) throw CLI::ValidationError("mesh", "--folded-over needs an even --columns");
+      mesh = make_folded_over({.grid = {.width = args->width, .height = args->height, .columns = args->columns,
+                                        .rows = args->rows},
+                               .gap = args->gap,
+                               .amplitude = args->amplitude});
+      const IntersectionCount crossing = count_self_intersections(build_cloth_model(mesh, Material{}), mesh.positions);
+      std::printf("folded over: %llu pairs of triangles cross\n", (unsigned long long)crossing.triangle_pairs);
     } else if (args->type == "grid") {
       mesh = make_grid({.width = args->width, .height = args->height, .columns = args->columns, .rows = args->rows});
     } else {

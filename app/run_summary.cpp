@@ -31,13 +31,25 @@ nlohmann::json stream_summary(const TickStats& st) {
           {"events_rejected", st.events_rejected}};
 }
 
+nlohmann::json self_collision_summary(const TickStats& st) {
+  return {{"ms", {{"p50", st.self_ms_p50}, {"p99", st.self_ms_p99}, {"max", st.self_ms_max}}},
+          {"contacts_max", st.self_contacts_max},
+          {"contacts_mean", st.ticks > 0 ? double(st.self_contacts_sum) / double(st.ticks) : 0.},
+          {"zones_max", st.self_zones_max},
+          {"largest_zone", st.self_largest_zone_max},
+          {"intersecting_pairs_max", st.self_intersecting_max},
+          {"intersecting_pairs_end", st.self_intersecting_end},
+          {"tangled_at_load", st.self_tangled_at_scan},
+          {"capped_ticks", st.self_capped_ticks}};
+}
+
 nlohmann::json run_summary(const std::string& mode, const Runtime& runtime, const FrameStats& frames) {
   const TickStats st = runtime.stats();
   const SceneInfo& scene = runtime.scene();
   auto hist = [](const LatencyHistogram& h) {
     return nlohmann::json{{"p50", h.percentile(0.5)}, {"p99", h.percentile(0.99)}, {"max", h.max()}};
   };
-  return {
+  nlohmann::json out = {
       {"mode", mode},
       {"scene", scene.name},
       {"scene_file", scene.file},
@@ -59,6 +71,8 @@ nlohmann::json run_summary(const std::string& mode, const Runtime& runtime, cons
       {"stream", stream_summary(st)},
       {"state_hash", hex64(runtime.world().state_hash())},
   };
+  if (runtime.world().self_collision()) out["self_collision"] = self_collision_summary(st);
+  return out;
 }
 
 void print_run_summary(const nlohmann::json& j) {
@@ -79,6 +93,18 @@ void print_run_summary(const nlohmann::json& j) {
                s["kinetic_energy_peak_j"].get<double>(), s["vertex_speed_peak_m_s"].get<double>(),
                (unsigned long long)s["grabs"].get<uint64_t>(), (unsigned long long)s["grab_misses"].get<uint64_t>(),
                (unsigned long long)s["poses_rejected"].get<uint64_t>());
+  if (j.contains("self_collision")) {
+    const auto& c = j["self_collision"];
+    std::fprintf(stderr,
+                 "weft: self-collision %.3f ms p50, %.3f ms p99; contacts up to %llu (mean %.0f), zones up to %llu "
+                 "(largest %llu vertices), tangled pairs %llu at load and %llu at the end, %llu capped ticks\n",
+                 c["ms"]["p50"].get<double>(), c["ms"]["p99"].get<double>(),
+                 (unsigned long long)c["contacts_max"].get<uint64_t>(), c["contacts_mean"].get<double>(),
+                 (unsigned long long)c["zones_max"].get<uint64_t>(), (unsigned long long)c["largest_zone"].get<uint64_t>(),
+                 (unsigned long long)c["tangled_at_load"].get<uint64_t>(),
+                 (unsigned long long)c["intersecting_pairs_end"].get<uint64_t>(),
+                 (unsigned long long)c["capped_ticks"].get<uint64_t>());
+  }
 }
 
 }  // namespace weft::app

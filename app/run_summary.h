@@ -15,6 +15,8 @@ namespace weft::app {
 nlohmann::json run_summary(const std::string& mode, const Runtime& runtime, const FrameStats& frames);
 // The stream metrics and input counters alone (replay, stress).
 nlohmann::json stream_summary(const TickStats& stats);
+// Self-collision per tick (contacts, zones, largest zone, tangled pairs, ms, caps), for a world that has it.
+nlohmann::json self_collision_summary(const TickStats& stats);
 // A short human summary of the same on stderr.
 void print_run_summary(const nlohmann::json& summary);
 std::string hex64(uint64_t v);

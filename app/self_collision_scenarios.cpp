@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -52,6 +53,8 @@ struct Scene {
   std::vector<TrianglePair> counter_pairs;
   uint64_t max_intersections = 0;
   uint64_t max_contacts = 0;
+  uint64_t largest_zone = 0;   // most vertices in one impact zone
+  uint64_t capped_ticks = 0;   // ticks on which a self-collision cap engaged
 
   Scene(const Mesh& mesh, const ScenarioOptions& options)
       : world(build_cloth_model(mesh, scenario_material()), scenario_config(options)), counter_bvh(world.model()) {
@@ -60,8 +63,12 @@ struct Scene {
 
   void step() {
     world.step();
-    if (const SelfCollision* self = world.self_collision())
-      max_contacts = std::max(max_contacts, self->stats().vertex_triangle + self->stats().edge_edge);
+    if (const SelfCollision* self = world.self_collision()) {
+      const SelfCollisionStats& st = self->stats();
+      max_contacts = std::max(max_contacts, st.vertex_triangle + st.edge_edge);
+      largest_zone = std::max(largest_zone, st.largest_zone);
+      capped_ticks += st.pairs_capped + st.zones_capped + st.dropped > 0 ? 1 : 0;
+    }
   }
   uint64_t intersections() {
     const uint64_t n =
@@ -222,6 +229,68 @@ std::vector<ScenarioCheck> run_hand_fold(const ScenarioOptions& options) {
       {"hand_fold.max_intersections", double(scene.max_intersections), 0},
       {"hand_fold.held_edge_x_over_size", scene.finite() ? double((folded_x - edge_x) / span) : 0., 0.75, true},  // folded
       {"hand_fold.max_self_contacts", double(scene.max_contacts), 1, true},
+  };
+}
+
+std::vector<ScenarioCheck> run_hand_crumple(const ScenarioOptions& options) {
+  // A 1 m sheet of 128 x 128 vertices (reduced: 25 x 25) on the floor. The hands take the middles of
+  // two opposite edges and bring them towards each other over a lifted, wobbling path for most of the
+  // run, bunching the sheet between them; then they let go and it settles.
+  const uint32_t cells = options.reduced ? 24 : 127;
+  const float size = 1.f, seconds = options.reduced ? 1.f : 5.f;
+  // The thickness stays below a third of the edge (7.9 mm at full size).
+  ScenarioOptions o = options;
+  o.thickness = std::min(options.thickness, 0.3f * size / float(cells));
+  const float rest = WorldConfig{}.interaction.thickness;
+  Mesh mesh = horizontal_grid(size, cells, glm::vec3(0.f, rest, 0.f));
+  Scene scene(mesh, o);
+  World& world = scene.world;
+  const uint32_t stride = cells + 1, mid = cells / 2;
+  const std::array<Hand, 2> hands = {Hand::Left, Hand::Right};
+  const std::array<glm::vec3, 2> start = {world.state().position[mid * stride],
+                                          world.state().position[mid * stride + cells]};
+  const float grab_radius = 1.5f * size / float(cells);
+  size_t held = 0;
+  for (int k = 0; k < 2; ++k) {
+    Pose p;
+    p.position = start[k];
+    held += world.grab(hands[k], p, grab_radius);
+    world.submit_pose(hand_sample(hands[k], world.state().time, start[k]));
+  }
+  const uint64_t at_start = scene.intersections();
+  const int steps = int(seconds / kTick), move_steps = steps * 3 / 4;
+  for (int s = 0; s < steps; ++s) {
+    if (s < move_steps) {
+      const float u = float(s + 1) / float(move_steps);  // 0 -> 1 over the motion
+      const float t = float(s + 1) * kTick;
+      for (int k = 0; k < 2; ++k) {
+        const float side = k == 0 ? 1.f : -1.f;  // towards the middle
+        const glm::vec3 d(side * 0.35f * size * u, 0.25f * size * std::sin(glm::pi<float>() * u),
+                          0.08f * size * std::sin(6.f * t + float(k)));
+        world.submit_pose(hand_sample(hands[k], world.state().time + double(kTick), start[k] + d));
+      }
+    } else if (s == move_steps) {
+      world.release(Hand::Left);
+      world.release(Hand::Right);
+    }
+    scene.step();
+    if (s % 48 == 0) {
+      const uint64_t n = scene.intersections();
+      std::fprintf(stderr, "  crumple t = %.2f s: %llu crossing edge-triangle pairs, %llu contacts, largest zone %llu, "
+                   "%llu capped ticks\n", double(s + 1) * kTick, (unsigned long long)n,
+                   (unsigned long long)(world.self_collision()->stats().vertex_triangle +
+                                        world.self_collision()->stats().edge_edge),
+                   (unsigned long long)scene.largest_zone, (unsigned long long)scene.capped_ticks);
+    }
+  }
+  const uint64_t final_count = scene.intersections();
+  return {
+      {"hand_crumple.vertices", double(world.model().vertex_count()), options.reduced ? 600. : 16000., true},
+      {"hand_crumple.held_vertices", double(held), 2, true},
+      {"hand_crumple.finite", scene.finite() ? 1. : 0., 1, true},
+      {"hand_crumple.new_intersections_at_end",
+       double(final_count) - double(at_start), 0},
+      {"hand_crumple.max_self_contacts", double(scene.max_contacts), 1, true},
   };
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// The three self-collision experiments of issue 8, shared by `weft validate self-collision` and the
+// The self-collision experiments of issue 8 (and issue 15's crumple), shared by `weft validate self-collision` and the
 // tests (which run them reduced). Each returns checks {check, value, bound, pass}.
 // They run the runtime's path: a World with self-collision switched on, the floor a plane collider,
 // the hands World::grab + submit_pose + release.
@@ -33,5 +33,7 @@ std::vector<ScenarioCheck> run_drop_fold(const ScenarioOptions& options);
 std::vector<ScenarioCheck> run_stacked_press(const ScenarioOptions& options);
 // A sheet on the floor folded in half by two hands (grabs at two corners), then released.
 std::vector<ScenarioCheck> run_hand_fold(const ScenarioOptions& options);
+// Issue 15: a 16k-vertex sheet bunched up by two hands for 5 s then let go; no new intersections at the end.
+std::vector<ScenarioCheck> run_hand_crumple(const ScenarioOptions& options);
 
 }  // namespace weft::app

@@ -1,4 +1,4 @@
-// `weft validate self-collision`: the three experiments of issue 8 (app/self_collision_scenarios.h).
+// `weft validate self-collision`: the experiments of issues 8 and 15 (app/self_collision_scenarios.h).
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -27,8 +27,9 @@ void register_validate_self_collision(CLI::App& validate) {
   cmd->add_flag("--reduced", args->reduced, "Coarse meshes and short runs (as the tests)");
   cmd->add_option("--solver", args->solver, "cg (default) | approx (the runtime's approximate implicit, k = 3)")
       ->check(CLI::IsMember({"approx", "cg"}));
-  cmd->add_option("--scene", args->scene, "all (default) | drop | stack | fold: run one experiment only")
-      ->check(CLI::IsMember({"all", "drop", "stack", "fold"}));
+  cmd->add_option("--scene", args->scene,
+                  "all (default) | drop | stack | fold | crumple (16k vertices, 5 s): run one experiment only")
+      ->check(CLI::IsMember({"all", "drop", "stack", "fold", "crumple"}));
   cmd->add_flag("--no-self-collision", args->no_self, "Turn self-collision off (to see the checks fail)");
   cmd->callback([args] {
     ScenarioOptions options;
@@ -38,7 +39,7 @@ void register_validate_self_collision(CLI::App& validate) {
     nlohmann::json checks = nlohmann::json::array();
     bool all_pass = true;
     const std::pair<const char*, decltype(&run_drop_fold)> runs[] = {
-        {"drop", run_drop_fold}, {"stack", run_stacked_press}, {"fold", run_hand_fold}};
+        {"drop", run_drop_fold}, {"stack", run_stacked_press}, {"fold", run_hand_fold}, {"crumple", run_hand_crumple}};
     for (const auto& [name, run] : runs) {
       if (args->scene != "all" && args->scene != name) continue;
       for (const ScenarioCheck& c : run(options)) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
@@ -210,6 +211,11 @@ Runtime::Runtime(const RuntimeOptions& options, Scene scene, const std::string& 
 
 void Runtime::init(Scene scene, uint64_t content_hash) {
   World world = build_world(scene);
+  if (const SelfCollision* sc = world.self_collision(); sc && sc->tangled_at_scan() > 0)  // once, at load
+    std::fprintf(stderr,
+                 "weft: warning: scene '%s' starts with %llu pairs of cloth triangles crossing each other; "
+                 "self-collision leaves them out until they separate\n",
+                 scene.name.c_str(), (unsigned long long)sc->tangled_at_scan());
   info_ = describe(scene, world);
   info_.content_hash = content_hash;
   const RuntimeOptions& options = options_;

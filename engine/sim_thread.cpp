@@ -300,6 +300,13 @@ bool SimThread::tick_once() {
     const SelfCollisionStats& st = sc->stats();
     counters_.self_contacts_max = std::max(counters_.self_contacts_max, st.vertex_triangle + st.edge_edge);
     counters_.self_zones_max = std::max(counters_.self_zones_max, st.zones);
+    counters_.self_contacts_sum += st.vertex_triangle + st.edge_edge;
+    counters_.self_largest_zone_max = std::max(counters_.self_largest_zone_max, st.largest_zone);
+    counters_.self_intersecting_max = std::max(counters_.self_intersecting_max, st.intersecting_pairs);
+    counters_.self_intersecting_end = st.intersecting_pairs;
+    counters_.self_tangled_at_scan = sc->tangled_at_scan();
+    counters_.self_capped_ticks += (st.pairs_capped + st.zones_capped + st.dropped) > 0 ? 1 : 0;
+    self_hist_.record(world_.last_timing().self_collision_ms);
   }
   if (config_.debug_tick_sleep_ms > 0)
     std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(config_.debug_tick_sleep_ms));
@@ -335,6 +342,9 @@ TickStats SimThread::stats() const {
   t.lateness_ms_p50 = lateness_hist_.percentile(0.50);
   t.lateness_ms_p99 = lateness_hist_.percentile(0.99);
   t.lateness_ms_max = lateness_hist_.max();
+  t.self_ms_p50 = self_hist_.percentile(0.50);
+  t.self_ms_p99 = self_hist_.percentile(0.99);
+  t.self_ms_max = self_hist_.max();
   t.publish_ms_p50 = publish_hist_.percentile(0.50);
   t.publish_ms_p99 = publish_hist_.percentile(0.99);
   t.events_rejected = events_.rejected();

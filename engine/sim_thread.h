@@ -162,6 +162,7 @@ class SimThread {
   uint64_t tick_ = 0;  // runtime tick count (never reset; a Reset event restarts only the world)
   TickStats counters_;
   LatencyHistogram step_hist_, lateness_hist_, publish_hist_;
+  LatencyHistogram self_hist_;  // self-collision ms per tick (while it is on)
   PoseConditioner conditioner_;
   StreamMeter meter_;
   std::array<PoseSample, kDeviceCount> last_pose_{};

@@ -56,6 +56,13 @@ struct TickStats {
   StreamMetrics stream;           // strain, energy and speed over the whole run
   uint64_t self_contacts_max = 0; // most self-collision contacts (vertex-triangle + edge-edge) in one tick
   uint64_t self_zones_max = 0;    // most impact zones in one tick
+  uint64_t self_contacts_sum = 0; // self-collision contacts summed over the ticks (mean: / ticks)
+  uint64_t self_largest_zone_max = 0;  // most vertices in one impact zone
+  uint64_t self_intersecting_max = 0;  // most tangled triangle pairs (crossing at a tick's start) left out in one tick
+  uint64_t self_intersecting_end = 0;  // the same at the last tick
+  uint64_t self_tangled_at_scan = 0;   // crossing triangle pairs found by the last tangle scan (load, reset)
+  uint64_t self_capped_ticks = 0;      // ticks on which a self-collision cap engaged (pairs, zones, contacts)
+  double self_ms_p50 = 0, self_ms_p99 = 0, self_ms_max = 0;  // self-collision part of World::step
   uint8_t priority = 0;           // scheduling class the sim thread got (SimPriority: 0 normal, 1 high, 2 realtime)
 };
 

@@ -4,6 +4,7 @@
 // refitted every tick; a subtree that is one edge-connected patch whose normals stay inside a cone of
 // half-angle below the limit is a height field over the cone's axis and cannot fold onto itself, so
 // its self-test is skipped (Volino's curvature criterion).
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -31,6 +32,8 @@ struct BvhTraversalStats {
   uint64_t node_visits = 0;     // node pairs popped during the last traversal
   uint64_t cone_skips = 0;      // subtrees whose self-test the curvature criterion skipped
   uint64_t leaf_pairs = 0;      // candidate triangle pairs produced
+  uint64_t adjacent_culled = 0; // overlapping neighbour pairs (triangles or subtrees) skipped as one flat patch
+  bool truncated = false;       // the pair cap was reached and the traversal stopped
 };
 
 class TriangleBvh {
@@ -46,11 +49,20 @@ class TriangleBvh {
 
   // Appends every pair of distinct triangles whose leaf bounds overlap to out (cleared first), each
   // unordered pair once, skipping the self-test of connected subtrees whose cone half-angle is below
-  // cone_limit (radians; pass a negative value to skip nothing). Allocates only while out and the
-  // traversal stack grow past their largest size so far.
-  void self_pairs(float cone_limit, std::vector<TrianglePair>& out);
+  // cone_limit (radians; pass a negative value to skip nothing). The same criterion is applied to the
+  // union of two neighbouring subtrees (Volino's adjacent regions): two connected subtrees that share
+  // at least two boundary vertices form one patch, skipped when the cone holding both is below the
+  // limit; and at the smallest scale, two triangles that share an edge and whose normals are less than
+  // cone_limit / 2 apart. Without these, every neighbour pair along a fold or a drape is a candidate and
+  // the traversal walks down to it (most of the work on a draped cloth). Allocates only while out and
+  // the traversal stack grow past their largest size so far.
+  // At most max_pairs are produced: the traversal stops there (stats().truncated), so a tangled or
+  // blown-up state costs a bounded time.
+  void self_pairs(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs = SIZE_MAX);
 
   const std::vector<BvhNode>& nodes() const { return nodes_; }
+  // Unit normal per triangle at the last refit's current positions, zero when degenerate (ntri).
+  const std::vector<glm::vec3>& triangle_normals() const { return normal_; }
   const BvhTraversalStats& stats() const { return stats_; }
   // Features a triangle tests as the first of a pair, so that shared vertices and edges are tested
   // once: bit k (k < 3) owns corner k, bit 3 + k owns the edge opposite corner k.
@@ -58,9 +70,16 @@ class TriangleBvh {
 
  private:
   int32_t build(const ClothModel& model, uint32_t* begin, uint32_t* end);
+  void build_boundaries(const ClothModel& model);
+  bool neighbours(int32_t a, int32_t b) const;
 
   std::vector<BvhNode> nodes_;          // pre-order: children after their parent; root at 0
   std::vector<uint8_t> feature_mask_;   // per triangle (ntri)
+  std::vector<std::array<uint32_t, 3>> triangle_;  // corner vertices per triangle (ntri), for adjacency
+  std::vector<glm::vec3> normal_;       // unit normal per triangle at the last refit (ntri)
+  // Boundary vertices per node (CSR, sorted): vertices of its triangles that other triangles use too.
+  // Two disjoint subtrees touch only through vertices on both boundaries.
+  std::vector<uint32_t> boundary_start_, boundary_;
   std::vector<glm::vec3> centroid_;     // rest centroid per triangle (ntri), build only
   std::vector<uint32_t> component_;     // connected piece per triangle (ntri), build only
   std::vector<std::pair<int32_t, int32_t>> stack_;

@@ -1,5 +1,6 @@
 #include "sim/mesh_generators.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -79,6 +80,19 @@ Mesh make_irregular(const IrregularSpec& spec) {
 
 void transform_mesh(Mesh& mesh, const glm::mat4& transform) {
   for (auto& p : mesh.positions) p = glm::vec3(transform * glm::vec4(p, 1.f));
+}
+
+Mesh make_folded_over(const FoldedOverSpec& spec) {
+  Mesh mesh = make_grid(spec.grid);
+  const float hinge = 0.5f * spec.grid.width, cell = spec.grid.width / float(spec.grid.columns);
+  constexpr float two_pi = 6.28318531f;
+  for (auto& p : mesh.positions) {
+    if (p.x <= hinge + 1e-6f * cell) continue;
+    const float ramp = std::min((p.x - hinge) / cell, 1.f);  // 0 at the fold, 1 from the next column on
+    const float z = spec.gap + spec.amplitude * std::sin(two_pi * spec.waves * p.y / spec.grid.height);
+    p = glm::vec3(2.f * hinge - p.x, p.y, ramp * z);
+  }
+  return mesh;
 }
 
 }  // namespace weft

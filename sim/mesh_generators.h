@@ -34,6 +34,19 @@ struct IrregularSpec {
 // quad diagonals, so triangle areas vary by well over 3x and no two neighbourhoods look alike.
 Mesh make_irregular(const IrregularSpec& spec);
 
+struct FoldedOverSpec {
+  GridSpec grid;             // the flat sheet (columns even, so the fold lies on a column of vertices)
+  float gap = 0.004f;        // height of the folded half above the lower one, m
+  float amplitude = 0.01f;   // waviness of the folded half along y, m; above gap its troughs cross the lower
+                             // half (a badly authored or folded-over garment), below it the layers only touch
+  float waves = 2.f;         // wave periods along y
+};
+
+// A grid folded in half about x = width / 2 in the plane z = 0: the right half lies back over the left
+// one at z = gap + amplitude sin(2 pi waves y / height), reaching that height one column from the fold.
+// Material coordinates are the flat grid's, so the rest shape is the unfolded sheet.
+Mesh make_folded_over(const FoldedOverSpec& spec);
+
 // Applies an affine transform to positions (material coordinates are unchanged).
 void transform_mesh(Mesh& mesh, const glm::mat4& transform);
 

@@ -10,7 +10,14 @@ namespace {
 
 bool has_vertex(const std::array<uint32_t, 3>& t, uint32_t v) { return t[0] == v || t[1] == v || t[2] == v; }
 
-float displacement(const glm::vec3* x, const glm::vec3* xp, uint32_t i) { return glm::length(x[i] - xp[i]); }
+// Whether the corners of tri all lie farther than limit on one side of the plane through origin with
+// unit normal n (a zero normal: never).
+bool beyond_plane(const glm::vec3* x, const std::array<uint32_t, 3>& tri, const glm::vec3& origin, const glm::vec3& n,
+                  float limit) {
+  const float d0 = glm::dot(x[tri[0]] - origin, n), d1 = glm::dot(x[tri[1]] - origin, n),
+              d2 = glm::dot(x[tri[2]] - origin, n);
+  return (d0 > limit && d1 > limit && d2 > limit) || (d0 < -limit && d1 < -limit && d2 < -limit);
+}
 
 // Position of vertex i at time t of the step (0: start, 1: now), moving on a straight line.
 glm::vec3 at(const glm::vec3* x, const glm::vec3* xp, uint32_t i, float t) { return xp[i] + t * (x[i] - xp[i]); }
@@ -42,10 +49,11 @@ float coplanar_time(const glm::vec3* x, const glm::vec3* xp, const std::array<ui
 SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig& config)
     : config_(config), bvh_(model), previous_(model.vertex_count()), inv_mass_(model.vertex_count()),
       zone_parent_(model.vertex_count()), zone_momentum_(model.vertex_count()), zone_mass_(model.vertex_count()),
-      zoned_(model.vertex_count()), resolve_start_(model.vertex_count()), ring_start_(model.vertex_count() + 1, 0),
+      zoned_(model.vertex_count()), resolve_start_(model.vertex_count()), travel_(model.vertex_count()),
+      zone_size_(model.vertex_count(), 1), tangled_(model.triangle_count(), 0), still_tangled_(model.triangle_count(), 0), tangle_vertex_(model.vertex_count(), 0), ring_start_(model.vertex_count() + 1, 0),
       by_vertex_start_(model.vertex_count() + 1, 0), forced_dir_(model.vertex_count()),
       forced_tri_(model.vertex_count(), -1) {
-  pairs_.reserve(8 * model.triangle_count());
+  pairs_.reserve(config_.max_pairs_per_triangle * model.triangle_count());
   contacts_.reserve(2 * model.vertex_count());
   // Vertex one-rings from the unique edges (CSR), for walking the contact regions.
   const auto& edges = model.topology.edges;
@@ -89,7 +97,8 @@ bool SelfCollision::begin_resolve(const ClothModel& model, ClothState& state, fl
   }
   have_previous_ = false;
   kinematic_ = state.kinematic.data();
-  detect(model, x);
+  if (scan_pending_) scan_tangles(model, previous_.data());
+  detect(model, x, true);
   std::copy(x, x + n, resolve_start_.begin());
   return true;
 }
@@ -130,7 +139,7 @@ void SelfCollision::project(const ClothModel& model, ClothState& state, float h)
     for (size_t i = 0; i < zoned_.size(); ++i)
       if (zoned_[i]) inv_mass_[i] = 0.f;
     contacts_.clear();
-    detect(model, x);
+    detect(model, x, false);
   }
   zone_crossings(model, state, h);
 }
@@ -143,7 +152,8 @@ void SelfCollision::project(const ClothModel& model, ClothState& state, float h)
 // from the start of the step (where the pair did not cross if the step started clean), until no new
 // crossing is found. Exact predicates (sim/collision_geometry.h); pairs sharing a vertex are skipped.
 void SelfCollision::zone_crossings(const ClothModel& model, ClothState& state, float h) {
-  if (!config_.zone_crossings) return;
+  // No contact: nothing was moved since resolve_start_ (World stops alternating with the colliders then).
+  if (!config_.zone_crossings || contacts_.empty()) return;
   glm::vec3* x = state.position.data();
   const glm::vec3* x0 = resolve_start_.data();
   const uint8_t* kinematic = state.kinematic.data();
@@ -252,17 +262,90 @@ void SelfCollision::answer_velocities(ClothState& state, float h) {
   stats_.max_violation = std::max(worst, 0.f);
 }
 
-void SelfCollision::detect(const ClothModel& model, const glm::vec3* x) {
-  const float reach = config_.thickness * config_.detection_scale;
-  bvh_.refit(model, x, previous_.data(), 0.5f * reach);
-  bvh_.self_pairs(config_.cone_limit, pairs_);
-  stats_.candidate_pairs = pairs_.size();
-  stats_.cone_skips = bvh_.stats().cone_skips;
-  const auto& mask = bvh_.feature_mask();
+// Every pair of triangles that cross at the start-of-step positions, with no vertex in common (the
+// global intersection analysis of Baraff, Witkin & Kass 2003 reduced to finding the crossing pairs):
+// they are flagged, so that detect leaves them out instead of pushing each through the other layer.
+uint64_t SelfCollision::scan_tangles(const ClothModel& model, const glm::vec3* xp) {
+  scan_pending_ = false;
+  ++tangle_scans_;
+  bvh_.refit(model, xp, xp, 0.f);
+  bvh_.self_pairs(config_.cone_limit, pairs_, config_.max_pairs_per_triangle * model.triangle_count());
+  std::fill(tangled_.begin(), tangled_.end(), uint8_t(0));
+  tangled_at_scan_ = 0;
   for (const TrianglePair& p : pairs_) {
     const auto& ta = model.triangle[p.a];
     const auto& tb = model.triangle[p.b];
-    const uint8_t ma = mask[p.a], mb = mask[p.b];
+    if (has_vertex(tb, ta[0]) || has_vertex(tb, ta[1]) || has_vertex(tb, ta[2])) continue;
+    if (!triangles_intersect(xp[ta[0]], xp[ta[1]], xp[ta[2]], xp[tb[0]], xp[tb[1]], xp[tb[2]])) continue;
+    tangled_[p.a] = tangled_[p.b] = 1;
+    ++tangled_at_scan_;
+  }
+  dilate_tangles(model);
+  if (!config_.exclude_tangled) {
+    std::fill(tangled_.begin(), tangled_.end(), uint8_t(0));
+    tangled_count_ = 0;
+  }
+  return tangled_at_scan_;
+}
+
+// Grows the flagged triangles (crossing ones) by tangle_rings rings of vertex neighbours: the layers are
+// left alone around a crossing too, where the start-of-step sides are those of the tangle and the
+// contacts would only hold it (and squeeze the part of a layer that went through against the floor).
+void SelfCollision::dilate_tangles(const ClothModel& model) {
+  for (int ring = 0; ring < config_.tangle_rings; ++ring) {
+    std::fill(tangle_vertex_.begin(), tangle_vertex_.end(), uint8_t(0));
+    for (size_t t = 0; t < tangled_.size(); ++t)
+      if (tangled_[t])
+        for (uint32_t v : model.triangle[t]) tangle_vertex_[v] = 1;
+    for (size_t t = 0; t < tangled_.size(); ++t) {
+      const auto& tri = model.triangle[t];
+      if (tangle_vertex_[tri[0]] || tangle_vertex_[tri[1]] || tangle_vertex_[tri[2]]) tangled_[t] = 1;
+    }
+  }
+  tangled_count_ = size_t(std::count(tangled_.begin(), tangled_.end(), uint8_t(1)));
+}
+
+void SelfCollision::detect(const ClothModel& model, const glm::vec3* x, bool first) {
+  const float reach = config_.thickness * config_.detection_scale;
+  bvh_.refit(model, x, previous_.data(), 0.5f * reach);
+  bvh_.self_pairs(config_.cone_limit, pairs_, config_.max_pairs_per_triangle * model.triangle_count());
+  stats_.pairs_capped += bvh_.stats().truncated ? 1 : 0;
+  stats_.cone_skips = bvh_.stats().cone_skips;
+  stats_.adjacent_culled = bvh_.stats().adjacent_culled;
+  const size_t n = previous_.size();
+  const glm::vec3* xp = previous_.data();
+  for (size_t i = 0; i < n; ++i) travel_[i] = glm::length(x[i] - xp[i]);
+  const auto& mask = bvh_.feature_mask();
+  const auto& normal = bvh_.triangle_normals();
+  for (const TrianglePair& p : pairs_) {
+    const auto& ta = model.triangle[p.a];
+    const auto& tb = model.triangle[p.b];
+    // Separating plane (each triangle's own): every feature test below rejects a pair whose distance
+    // is at least reach + the sum of two vertices' travel, and no point of one triangle is nearer the
+    // other than its distance to the other's plane. Most overlapping boxes end here.
+    float moved = 0.f;
+    for (int k = 0; k < 3; ++k) moved = std::max({moved, travel_[ta[k]], travel_[tb[k]]});
+    const float limit = reach + 2.f * moved;
+    if (beyond_plane(x, ta, x[tb[0]], normal[p.b], limit) || beyond_plane(x, tb, x[ta[0]], normal[p.a], limit)) {
+      ++stats_.separated;
+      continue;
+    }
+    if (tangled_count_ > 0 && tangled_[p.a] && tangled_[p.b]) {
+      // Both in the tangle: left out (no repulsion storm, no pull-back through the other layer). The
+      // triangles still crossing at the start of the step stay flagged; the set only shrinks.
+      if (first && !(has_vertex(tb, ta[0]) || has_vertex(tb, ta[1]) || has_vertex(tb, ta[2])) &&
+          triangles_intersect(xp[ta[0]], xp[ta[1]], xp[ta[2]], xp[tb[0]], xp[tb[1]], xp[tb[2]])) {
+        still_tangled_[p.a] = still_tangled_[p.b] = 1;
+        ++stats_.intersecting_pairs;
+      }
+      continue;
+    }
+    ++stats_.candidate_pairs;
+    uint8_t ma = mask[p.a], mb = mask[p.b];
+    // Next to a tangle every feature of the pair is tested, not only the ones it owns: a shared edge
+    // owned by the crossed (left-out) neighbour would otherwise be tested by no pair, and the crossing
+    // would slide over it into this triangle (the tangle spreads).
+    if (tangled_count_ > 0 && (tangled_[p.a] || tangled_[p.b])) ma = mb = 0x3f;
     for (int k = 0; k < 3; ++k) {
       if (ma & (1u << k)) add_vertex_triangle(x, ta[k], tb);
       if (mb & (1u << k)) add_vertex_triangle(x, tb[k], ta);
@@ -274,6 +357,15 @@ void SelfCollision::detect(const ClothModel& model, const glm::vec3* x) {
         add_edge_edge(x, ta[(ka + 1) % 3], ta[(ka + 2) % 3], tb[(kb + 1) % 3], tb[(kb + 2) % 3]);
       }
     }
+  }
+  if (first && tangled_count_ > 0) {
+    // A tangled triangle stays flagged while one of its pairs still crosses; the others are free again.
+    // The region never grows: it is the crossing triangles' neighbourhood within the last region.
+    tangled_.swap(still_tangled_);
+    dilate_tangles(model);
+    for (size_t t = 0; t < tangled_.size(); ++t) tangled_[t] = tangled_[t] & still_tangled_[t];
+    std::fill(still_tangled_.begin(), still_tangled_.end(), uint8_t(0));
+    tangled_count_ = size_t(std::count(tangled_.begin(), tangled_.end(), uint8_t(1)));
   }
   orient_regions(x);
 }
@@ -308,8 +400,8 @@ void SelfCollision::add_vertex_triangle(const glm::vec3* x, uint32_t v, const st
   const float dist = glm::length(d);
   const float reach = config_.thickness * config_.detection_scale;
   // Quick reject before the side test: farther than anything could have travelled this step.
-  const float travel = displacement(x, xp, v) + std::max({displacement(x, xp, tri[0]), displacement(x, xp, tri[1]),
-                                                          displacement(x, xp, tri[2])});
+  const float* moved = travel_.data();
+  const float travel = moved[v] + std::max({moved[tri[0]], moved[tri[1]], moved[tri[2]]});
   if (dist >= reach + travel) return;
 
   glm::vec3 normal = glm::cross(b - a, c - a);
@@ -356,8 +448,7 @@ void SelfCollision::add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, 
   const glm::vec3* xp = previous_.data();
   SegmentParams st = closest_points_on_segments(x[i0], x[i1], x[j0], x[j1]);
   const float reach = config_.thickness * config_.detection_scale;
-  const float travel = std::max(displacement(x, xp, i0), displacement(x, xp, i1)) +
-                       std::max(displacement(x, xp, j0), displacement(x, xp, j1));
+  const float travel = std::max(travel_[i0], travel_[i1]) + std::max(travel_[j0], travel_[j1]);
   if (st.s <= 0.f || st.s >= 1.f || st.t <= 0.f || st.t >= 1.f) {
     // End points are vertex proximities, which the vertex-triangle tests cover; but two edges that
     // crossed during the step and moved on can be closest at an end now. Checked only when they moved
@@ -575,6 +666,7 @@ void SelfCollision::start_zones() {
   zones_started_ = true;
   for (size_t i = 0; i < zone_parent_.size(); ++i) zone_parent_[i] = uint32_t(i);
   std::fill(zoned_.begin(), zoned_.end(), uint8_t(0));
+  std::fill(zone_size_.begin(), zone_size_.end(), 1u);
 }
 
 // Puts vertex i into the zone being formed, whose root is `first` (-1 before its first vertex), merging
@@ -583,13 +675,22 @@ bool SelfCollision::join_zone(uint32_t i, int64_t& first) {
   bool grew = false;
   if (!zoned_[i]) {
     zoned_[i] = 1;
+    stats_.largest_zone = std::max<uint64_t>(stats_.largest_zone, 1);
     grew = true;
   }
   const uint32_t r = zone_root(i);
   if (first < 0) {
     first = r;
   } else if (uint32_t(first) != r) {
+    // Capped: the contact's vertices stay in two zones (each still rigid) rather than one that would
+    // swallow the cloth (a tangled mesh merged almost every vertex into one zone).
+    if (zone_size_[size_t(first)] + zone_size_[r] > config_.max_zone_vertices) {
+      ++stats_.zones_capped;
+      return grew;
+    }
     zone_parent_[r] = uint32_t(first);
+    zone_size_[size_t(first)] += zone_size_[r];
+    stats_.largest_zone = std::max<uint64_t>(stats_.largest_zone, zone_size_[size_t(first)]);
     grew = true;
   }
   return grew;

@@ -53,10 +53,22 @@ struct SelfCollisionConfig {
                                        // Off by default: it untangles simple cases but is not a reliable
                                        // gain on the demo scenes (docs/self_collision.md)
   float orientation_majority = 2.f;    // the majority must outnumber the minority by this ratio
+  // Caps, so that a tangled or blown-up state degrades (counted in the stats) instead of stalling a tick.
+  size_t max_pairs_per_triangle = 16;  // candidate triangle pairs (x ntri) per detection; the rest are not looked at
+  size_t max_zone_vertices = 512;      // an impact zone stops growing at this many vertices (zones_capped)
+  // Tangled input (a mesh loaded with overlapping layers, a state set by a teleport): triangle pairs that
+  // already cross at the start of a step are left out of the contacts (no repulsion, no pull-back: each
+  // would pull its features through the other layer), until they no longer cross. Found by a scan of all
+  // pairs after construction and after request_tangle_scan(); only pairs of triangles found tangled are
+  // tested again each tick.
+  bool exclude_tangled = true;
+  int tangle_rings = 0;                // the left-out region reaches this many rings of triangles past the crossings
 };
 
 struct SelfCollisionStats {
-  uint64_t candidate_pairs = 0;   // triangle pairs from the BVH
+  uint64_t candidate_pairs = 0;   // triangle pairs from the BVH given to the feature tests
+  uint64_t separated = 0;         // BVH pairs with a separating triangle plane (no feature test)
+  uint64_t adjacent_culled = 0;   // neighbour pairs skipped by the curvature criterion (bvh.h)
   uint64_t vertex_triangle = 0;   // vertex-triangle contacts
   uint64_t edge_edge = 0;         // edge-edge contacts
   uint64_t crossed = 0;           // contacts whose features changed side during the step (pulled back)
@@ -68,6 +80,10 @@ struct SelfCollisionStats {
   uint64_t zones = 0;             // impact zones formed
   uint64_t new_crossings = 0;     // triangle pairs the corrections made cross, zoned (zone_crossings)
   uint64_t reoriented = 0;        // contacts forced to their region's majority side (section 4.3)
+  uint64_t largest_zone = 0;      // vertices in the largest impact zone
+  uint64_t zones_capped = 0;      // zone merges refused by max_zone_vertices
+  uint64_t pairs_capped = 0;      // detections whose pair search stopped at max_pairs_per_triangle x ntri
+  uint64_t intersecting_pairs = 0;  // tangled triangle pairs (crossing at the start of the step) left out
 };
 
 // One contact: the relative position r = sum_k weight_k x_k (first feature minus second) must keep
@@ -102,13 +118,24 @@ class SelfCollision {
   void set_immovable(const ClothModel& model, const ClothState& state, const uint8_t* immovable);
   void answer_velocities(ClothState& state, float h);
 
+  // Asks for a scan of the whole cloth for triangle pairs that already cross, at the start of the next
+  // step (after a teleport or a state set from outside); one is made after construction.
+  void request_tangle_scan() { scan_pending_ = true; }
+  // Scans positions x (nvert) now: flags the crossing triangle pairs and returns their count. World calls
+  // it when self-collision is switched on, so that a tangled mesh is reported at load.
+  uint64_t scan_tangles(const ClothModel& model, const glm::vec3* x);
+  // Triangle pairs found crossing by the last scan, and how many scans were made.
+  uint64_t tangled_at_scan() const { return tangled_at_scan_; }
+  uint64_t tangle_scans() const { return tangle_scans_; }
+
   const SelfCollisionConfig& config() const { return config_; }
   void set_config(const SelfCollisionConfig& config) { config_ = config; }
   const SelfCollisionStats& stats() const { return stats_; }
   const std::vector<SelfContact>& contacts() const { return contacts_; }
 
  private:
-  void detect(const ClothModel& model, const glm::vec3* x);
+  void detect(const ClothModel& model, const glm::vec3* x, bool first);
+  void dilate_tangles(const ClothModel& model);
   void add_vertex_triangle(const glm::vec3* x, uint32_t v, const std::array<uint32_t, 3>& tri);
   void add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1);
   void push_contact(const std::array<uint32_t, 4>& v, const std::array<float, 4>& w, const glm::vec3& n,
@@ -141,6 +168,14 @@ class SelfCollision {
   bool zones_grew_ = false;              // the last impact_zones call added or merged a zone
   std::vector<uint8_t> zoned_;           // 1 if the vertex is in an impact zone this step (nvert)
   std::vector<glm::vec3> resolve_start_; // positions before the position passes (nvert)
+  std::vector<float> travel_;            // |x - previous| per vertex at the last detect, m (nvert)
+  std::vector<uint32_t> zone_size_;      // per zone root: vertices in the zone (nvert)
+  // Tangles: triangles in a pair crossing at the start of a step (ntri), and those confirmed this tick.
+  std::vector<uint8_t> tangled_, still_tangled_;
+  std::vector<uint8_t> tangle_vertex_;   // scratch for dilate_tangles (nvert)
+  size_t tangled_count_ = 0;             // nonzero entries of tangled_
+  bool scan_pending_ = true;
+  uint64_t tangled_at_scan_ = 0, tangle_scans_ = 0;
   // Contact regions (orient_regions): vertex one-ring (CSR), vertex-triangle contacts by their vertex
   // (CSR, counting sort), union-find over contacts, and the side forced on each reoriented vertex.
   std::vector<uint32_t> ring_start_, ring_;

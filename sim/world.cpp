@@ -55,8 +55,13 @@ void World::set_self_collision(const SelfCollisionConfig& config) {
     self_collision_.reset();
     return;
   }
-  if (self_collision_) self_collision_->set_config(config);
-  else self_collision_ = std::make_unique<SelfCollision>(model_, config);
+  if (self_collision_) {
+    self_collision_->set_config(config);
+  } else {
+    self_collision_ = std::make_unique<SelfCollision>(model_, config);
+    // Triangles that already cross (a tangled mesh): found now, so the caller can warn at load.
+    self_collision_->scan_tangles(model_, state_.position.data());
+  }
 }
 World::~World() = default;
 World::World(World&&) noexcept = default;
@@ -197,7 +202,8 @@ void World::apply_corrections(float h) {
       // between them (the table scene's demo ended with 36 edges over 10 %, one at 22 %). Limit once more;
       // the colliders have the last word.
       StrainLimitStats again;
-      limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, h, strain_scratch_, x, v, again);
+      if (!self.contacts().empty())  // nothing moved without contacts
+        limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, h, strain_scratch_, x, v, again);
       if (again.corrected > 0) {
         strain_stats_.corrected += again.corrected;
         CollisionStats last;
@@ -223,6 +229,7 @@ void World::reset() {
   elastic_acc_.clear();
   colliders_ = initial_colliders_;
   boxes_ = initial_boxes_;
+  if (self_collision_) self_collision_->request_tangle_scan();  // the state jumped
 }
 
 bool World::submit_pose(const PoseSample& sample) {

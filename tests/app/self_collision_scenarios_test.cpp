@@ -26,6 +26,10 @@ TEST_CASE("self-collision scenario: a cloth folded in half by two hands and rele
   check_all(run_hand_fold({.reduced = true}));
 }
 
+TEST_CASE("self-collision scenario: a sheet bunched up by two hands ends with no new intersections (reduced)") {
+  check_all(run_hand_crumple({.reduced = true}));
+}
+
 // Full size (24 x 24 per sheet, the upper one overhanging the lower one's edge and pressed down beside
 // it): this blew up when an edge-edge side test read two layers turning in their plane as a crossing.
 TEST_CASE("self-collision scenario: full-size stacked sheets pressed together stay separated") {

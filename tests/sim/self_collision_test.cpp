@@ -257,11 +257,13 @@ struct Stack {
 // Two sheets 3 mm apart (thickness 4 mm), with three interior vertices of the upper sheet 2 mm below the
 // lower one at the start of the step: a tangle the start-of-step side would keep. Runs `ticks` resolves
 // (begin_step each time, no integrator) and returns the intersections left.
-uint64_t untangle(bool consistent, int ticks, Stack& s, SelfCollisionStats* first = nullptr) {
+// exclude: the tangle scan and exclusion (off to test the orientation correction alone).
+uint64_t untangle(bool consistent, int ticks, Stack& s, SelfCollisionStats* first = nullptr, bool exclude = false) {
   const size_t crossed[3] = {s.at(1, 2, 2), s.at(1, 3, 3), s.at(1, 4, 2)};
   for (size_t i : crossed) s.state.position[i].z = -0.002f;
   SelfCollisionConfig config{.thickness = 0.004f, .friction = 0.f};
   config.consistent_orientation = consistent;
+  config.exclude_tangled = exclude;
   SelfCollision sc(s.model, config);
   for (int t = 0; t < ticks; ++t) {
     sc.begin_step(s.state);
@@ -296,6 +298,12 @@ TEST_CASE("self-collision: a region's minority side is forced to its majority, u
   // Without the consistency correction the start-of-step side keeps the tangle.
   Stack off(2, 0.003f);
   CHECK(untangle(false, 6, off) == before);
+  // With the tangle exclusion (the default) the crossing pairs are found and left out, and nothing holds
+  // the crossed vertices below: the sheets' contacts elsewhere bring them back.
+  Stack excluded(2, 0.003f);
+  SelfCollisionStats at_start;
+  CHECK(untangle(false, 6, excluded, &at_start, true) == 0);
+  CHECK(at_start.intersecting_pairs > 0);
 }
 
 TEST_CASE("self-collision: a sheet between two others keeps both sides (two regions, nothing forced)") {
@@ -318,4 +326,152 @@ TEST_CASE("self-collision: a sheet between two others keeps both sides (two regi
       CHECK(s.state.position[s.at(0, c, r)].z < s.state.position[s.at(1, c, r)].z);
       CHECK(s.state.position[s.at(1, c, r)].z < s.state.position[s.at(2, c, r)].z);
     }
+}
+
+namespace {
+// A 0.5 m sheet of 24 x 24 cells in the plane z = 0, bent about the y axis over `arc` radians (0: flat).
+ClothModel bent_sheet(float arc, ClothState& state) {
+  Mesh m = make_grid({.width = 0.5f, .height = 0.5f, .columns = 24, .rows = 24});
+  if (arc > 0.f) {
+    const float r = 0.5f / arc;
+    for (auto& p : m.positions) {
+      const float a = p.x / r;
+      p = glm::vec3(r * std::sin(a), p.y, r - r * std::cos(a));
+    }
+  }
+  ClothModel model = build_cloth_model(m, Material{});
+  state = make_rest_state(model);
+  return model;
+}
+
+bool all_finite(const ClothState& s) {
+  for (size_t i = 0; i < s.position.size(); ++i)
+    if (!std::isfinite(s.position[i].x + s.position[i].y + s.position[i].z + s.velocity[i].x + s.velocity[i].y +
+                       s.velocity[i].z))
+      return false;
+  return true;
+}
+
+// Sheet A (4 x 4 cells, 0.1 m) in z = 0; sheet B the same, shifted by half a cell, tilted about the y
+// axis by `tilt` (radians) through the middle of A and raised by `lift`.
+struct CrossedSheets {
+  ClothModel model;
+  ClothState state;
+  CrossedSheets(float tilt, float lift) {
+    Mesh a = make_grid({.width = 0.1f, .height = 0.1f, .columns = 4, .rows = 4});
+    const Mesh b = a;
+    const uint32_t base = uint32_t(a.positions.size());
+    for (auto p : b.positions) {
+      const float x = p.x - 0.05f + 0.0125f;
+      a.positions.push_back(glm::vec3(0.061f + x * std::cos(tilt), p.y + 0.0125f, lift + x * std::sin(tilt)));
+    }
+    a.material.insert(a.material.end(), b.material.begin(), b.material.end());
+    for (auto t : b.triangles) a.triangles.push_back({t[0] + base, t[1] + base, t[2] + base});
+    model = build_cloth_model(a, Material{});
+    state = make_rest_state(model);
+  }
+};
+}  // namespace
+
+TEST_CASE("self-collision culling: flat and gently curved sheets give no candidate pairs, a folded one does") {
+  for (float arc : {0.f, 1.0f, 2.6f}) {  // flat, 57 deg, 150 deg (the root's cone is then over the limit)
+    CAPTURE(arc);
+    ClothState state;
+    const ClothModel model = bent_sheet(arc, state);
+    SelfCollision sc(model, {.thickness = 0.004f});
+    sc.begin_step(state);
+    sc.resolve(model, state, 1.f / 240.f);
+    CHECK(sc.stats().vertex_triangle + sc.stats().edge_edge == 0);
+    CHECK(sc.stats().cone_skips > 0);
+    if (arc < 2.f) {
+      CHECK(sc.stats().candidate_pairs == 0);
+    } else {
+      CHECK(sc.stats().adjacent_culled > 0);  // neighbouring subtrees culled as one patch
+      // Left: triangles touching at a corner across two subtrees (leaf pairs must share an edge to be
+      // culled), a few percent of the 1152.
+      CHECK(sc.stats().candidate_pairs < model.triangle_count() / 25);
+    }
+  }
+  // Folded in half, 1 cm apart: the halves face each other.
+  ClothState state;
+  const ClothModel model = bent_sheet(0.f, state);
+  for (auto& p : state.position)
+    if (p.x > 0.25f) p = glm::vec3(0.5f - p.x, p.y, 0.003f);
+  SelfCollision sc(model, {.thickness = 0.004f});
+  sc.begin_step(state);
+  sc.resolve(model, state, 1.f / 240.f);
+  CHECK(sc.stats().candidate_pairs > 100);
+  CHECK(sc.stats().vertex_triangle > 0);
+}
+
+TEST_CASE("self-collision tangles: crossing sheets are found and left out, touching ones are not") {
+  const float h = 1.f / 240.f;
+  {
+    CrossedSheets s(0.5f, 0.f);  // B passes through A along x = 0.061
+    const uint64_t before = count_self_intersections(s.model, s.state.position).triangle_pairs;
+    REQUIRE(before > 0);
+    SelfCollision sc(s.model, {.thickness = 0.004f});
+    for (int t = 0; t < 10; ++t) {
+      sc.begin_step(s.state);
+      for (size_t i = 0; i < s.state.position.size(); ++i) s.state.position[i] += h * s.state.velocity[i];
+      sc.resolve(s.model, s.state, h);
+      if (t == 0) {
+        CHECK(sc.tangle_scans() == 1);
+        CHECK(sc.tangled_at_scan() == before);  // the scan finds what the exact counter finds
+        CHECK(sc.stats().intersecting_pairs > 0);
+      }
+    }
+    CHECK(sc.tangle_scans() == 1);  // one scan, not one per tick
+    CHECK(all_finite(s.state));
+    CHECK(count_self_intersections(s.model, s.state.position).triangle_pairs <= before);
+    // A teleport (state set from outside) asks for a new scan.
+    sc.request_tangle_scan();
+    sc.begin_step(s.state);
+    sc.resolve(s.model, s.state, h);
+    CHECK(sc.tangle_scans() == 2);
+  }
+  {
+    CrossedSheets s(0.f, 0.002f);  // parallel, 2 mm apart: touching (closer than the thickness), not crossing
+    SelfCollision sc(s.model, {.thickness = 0.004f});
+    sc.begin_step(s.state);
+    sc.resolve(s.model, s.state, h);
+    CHECK(sc.tangled_at_scan() == 0);
+    CHECK(sc.stats().intersecting_pairs == 0);
+    CHECK(sc.stats().vertex_triangle > 0);  // they are pushed apart as usual
+  }
+}
+
+TEST_CASE("self-collision caps: the pair and zone caps engage, are counted, and leave the state finite") {
+  const float h = 1.f / 240.f;
+  {
+    TwoSheets s(0.002f, 2.f, 0.01f);
+    SelfCollision sc(s.model, {.thickness = 0.005f, .max_pairs_per_triangle = 1});
+    sc.resolve(s.model, s.state, h);
+    CHECK(sc.stats().pairs_capped > 0);
+    CHECK(sc.stats().candidate_pairs + sc.stats().separated <= s.model.triangle_count());
+    CHECK(all_finite(s.state));
+  }
+  {
+    // The squeezed sheet of the impact-zone test (9 free vertices), zones capped at 4 vertices.
+    Mesh m;
+    for (int layer = 0; layer < 3; ++layer) {
+      Mesh g = make_grid({.width = 0.1f, .height = 0.1f, .columns = 2, .rows = 2});
+      const uint32_t base = uint32_t(m.positions.size());
+      for (auto p : g.positions) m.positions.push_back(p + glm::vec3(0.01f * float(layer % 2), 0.01f * float(layer % 2), 0.003f * float(layer)));
+      m.material.insert(m.material.end(), g.material.begin(), g.material.end());
+      for (auto tri : g.triangles) m.triangles.push_back({tri[0] + base, tri[1] + base, tri[2] + base});
+    }
+    ClothModel model = build_cloth_model(m, Material{});
+    ClothState state = make_rest_state(model);
+    const size_t per = model.vertex_count() / 3;
+    for (size_t i = 0; i < per; ++i) state.kinematic[i] = state.kinematic[2 * per + i] = 1;
+    for (size_t i = per; i < 2 * per; ++i) state.velocity[i] = glm::vec3(0.2f, 0.f, 0.1f * float(i % 3));
+    SelfCollision sc(model, {.thickness = 0.005f, .friction = 0.f, .max_zone_vertices = 4});
+    sc.begin_step(state);
+    sc.resolve(model, state, h);
+    CHECK(sc.stats().zones_capped > 0);
+    CHECK(sc.stats().largest_zone <= 4);
+    CHECK(sc.stats().largest_zone >= 2);
+    CHECK(all_finite(state));
+  }
 }
