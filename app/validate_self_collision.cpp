@@ -17,7 +17,7 @@ void register_validate_self_collision(CLI::App& validate) {
     bool json = false;
     bool reduced = false;
     bool no_self = false;
-    std::string solver = "cg";
+    std::string solver = "mg";
     std::string scene = "all";
   };
   auto args = std::make_shared<Args>();
@@ -25,8 +25,8 @@ void register_validate_self_collision(CLI::App& validate) {
       "self-collision", "Cloth folding onto itself: drop on a floor, stacked sheets pressed, fold by two hands");
   cmd->add_flag("--json", args->json, "Print the checks as JSON on stdout");
   cmd->add_flag("--reduced", args->reduced, "Coarse meshes and short runs (as the tests)");
-  cmd->add_option("--solver", args->solver, "cg (default) | approx (the runtime's approximate implicit, k = 3)")
-      ->check(CLI::IsMember({"approx", "cg"}));
+  cmd->add_option("--solver", args->solver, "mg (default, the runtime's) | cg | approx (Kang & Cho's, k = 3)")
+      ->check(CLI::IsMember({"mg", "approx", "cg"}));
   cmd->add_option("--scene", args->scene,
                   "all (default) | drop | stack | fold | crumple (16k vertices, 5 s): run one experiment only")
       ->check(CLI::IsMember({"all", "drop", "stack", "fold", "crumple"}));
@@ -35,7 +35,7 @@ void register_validate_self_collision(CLI::App& validate) {
     ScenarioOptions options;
     options.reduced = args->reduced;
     options.self_collision = !args->no_self;
-    options.integrator = args->solver == "cg" ? IntegratorKind::ConjugateGradient : IntegratorKind::ApproximateImplicit;
+    options.integrator = parse_integrator_kind(args->solver);
     nlohmann::json checks = nlohmann::json::array();
     bool all_pass = true;
     const std::pair<const char*, decltype(&run_drop_fold)> runs[] = {
