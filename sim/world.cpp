@@ -148,8 +148,9 @@ void World::apply_corrections(float h) {
   const auto t_strain = Clock::now();
   const float thickness = config_.interaction.thickness;
   std::memset(collider_contact_.data(), 0, n);
+  state_.contact_axes.clear();  // the next step's translation correction reads this step's contacts
   resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x, v,
-                     n, collision_stats_, collider_contact_.data());
+                     n, collision_stats_, collider_contact_.data(), &state_.contact_axes);
   // A collider pushing vertices out undoes part of the limiting (a hand pressing into the cloth stretches
   // the edges around the contact): alternate the two a few more times while there are contacts.
   // Rigid boxes take part in the same alternation: a box resting on a held or pinned cloth pushes its
@@ -167,7 +168,7 @@ void World::apply_corrections(float h) {
     if (again.corrected == 0) break;
     strain_stats_.corrected += again.corrected;
     resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x,
-                       v, n, collision_stats_, collider_contact_.data());
+                       v, n, collision_stats_, collider_contact_.data(), &state_.contact_axes);
     box_contacts = 0;
     for (RigidBox& b : boxes_) box_contacts += resolve_cloth_box(b, thickness, model_.inv_mass.data(), x_prev_.data(), x, v, n);
   }
@@ -188,7 +189,7 @@ void World::apply_corrections(float h) {
         if (colliders_.empty() || self.contacts().empty()) break;
         CollisionStats again;
         resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(),
-                           x, v, n, again, collider_contact_.data());
+                           x, v, n, again, collider_contact_.data(), &state_.contact_axes);
         if (again.contacts == 0 || round + 1 == kSelfColliderRounds) break;
         self.set_immovable(model_, state_, collider_contact_.data());
       }
@@ -202,7 +203,7 @@ void World::apply_corrections(float h) {
         strain_stats_.corrected += again.corrected;
         CollisionStats last;
         resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(),
-                           x, v, n, last, collider_contact_.data());
+                           x, v, n, last, collider_contact_.data(), &state_.contact_axes);
       }
     }
     timing_.self_collision_ms = ms_between(t_collide, Clock::now());
