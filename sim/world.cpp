@@ -113,7 +113,7 @@ void World::apply_elastics(float h) {
       if (ic.safety.enabled) {
         if (!safe_[d].valid) advance_safe_target(safe_[d], from, h, ic.safety);
         from = safe_[d].pose;
-        to = advance_safe_target(safe_[d], raw, h, ic.safety);
+        to = advance_safe_target(safe_[d], raw, h, ic.safety, ic.elastic.tau);
       } else {
         to = raw;
       }
