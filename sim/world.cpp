@@ -170,7 +170,9 @@ void World::apply_corrections(float h) {
     resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x,
                        v, n, collision_stats_, collider_contact_.data(), &state_.contact_axes);
     box_contacts = 0;
-    for (RigidBox& b : boxes_) box_contacts += resolve_cloth_box(b, thickness, model_.inv_mass.data(), x_prev_.data(), x, v, n);
+    // The limiter has pulled the cloth taut: the box is pushed out of it, not the cloth stretched again.
+    for (RigidBox& b : boxes_)
+      box_contacts += resolve_cloth_box(b, thickness, model_.inv_mass.data(), x_prev_.data(), x, v, n, true);
   }
   collision_stats_.contacts += box_contacts;
   const auto t_collide = Clock::now();
