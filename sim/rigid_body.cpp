@@ -72,7 +72,7 @@ void advance_rigid_box(RigidBox& box, const glm::vec3& gravity, float h) {
 }
 
 uint32_t resolve_cloth_box(RigidBox& box, float thickness, const float* inv_mass, const glm::vec3* x_prev,
-                           glm::vec3* x, glm::vec3* v, size_t nvert, bool cloth_holds) {
+                           glm::vec3* x, glm::vec3* v, size_t nvert) {
   uint32_t contacts = 0;
   const float wb = 1.f / box.mass;
   for (size_t i = 0; i < nvert; ++i) {
@@ -86,9 +86,8 @@ uint32_t resolve_cloth_box(RigidBox& box, float thickness, const float* inv_mass
     box.apply_impulse(-j, x[i]);
     // split the penetration by inverse mass: the mass centre of the pair stays put
     const float depth = thickness - d;
-    const float cloth_share = cloth_holds ? 0.f : wi / (wi + wb);
-    x[i] += cloth_share * depth * n;
-    box.pose.position -= (1.f - cloth_share) * depth * n;
+    x[i] += (wi / (wi + wb)) * depth * n;
+    box.pose.position -= (wb / (wi + wb)) * depth * n;
   }
   return contacts;
 }

@@ -39,12 +39,9 @@ void advance_rigid_box(RigidBox& box, const glm::vec3& gravity, float h);
 // Contacts between cloth vertices and the box, resolved pairwise with the two-body effective mass so
 // that the total momentum is conserved: inelastic along the normal, Coulomb along the tangent (the
 // normal impulse bounds the friction impulse). The penetration is split by inverse mass (mass-centre
-// invariance, Volino 1995 section 3.5), unless cloth_holds: then the box alone is moved out, as on a
-// cloth the strain limiter has pulled taut (World's limiter alternation, after its first box pass: a box
-// pushing the cloth down after the last limiting pass left the edges under it over the limit). Returns
-// the number of contacts.
+// invariance, Volino 1995 section 3.5). Returns the number of contacts.
 uint32_t resolve_cloth_box(RigidBox& box, float thickness, const float* inv_mass, const glm::vec3* x_prev,
-                           glm::vec3* x, glm::vec3* v, size_t nvert, bool cloth_holds = false);
+                           glm::vec3* x, glm::vec3* v, size_t nvert);
 
 // The box's corners against a static plane collider (infinite mass).
 void resolve_box_plane(RigidBox& box, const Collider& plane);

@@ -161,18 +161,26 @@ void World::apply_corrections(float h) {
     for (const Collider& c : colliders_)
       if (c.shape == ColliderShape::Plane) resolve_box_plane(b, c);
   }
-  for (int pass = 0; pass < config_.interaction.strain.contact_passes && collision_stats_.contacts + box_contacts > 0;
-       ++pass) {
+  bool converged = collision_stats_.contacts + box_contacts == 0;
+  for (int pass = 0; pass < config_.interaction.strain.contact_passes && !converged; ++pass) {
     StrainLimitStats again;
     limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, h, strain_scratch_, x, v, again);
-    if (again.corrected == 0) break;
+    converged = again.corrected == 0;
+    if (converged) break;
     strain_stats_.corrected += again.corrected;
     resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x,
                        v, n, collision_stats_, collider_contact_.data(), &state_.contact_axes);
     box_contacts = 0;
-    // The limiter has pulled the cloth taut: the box is pushed out of it, not the cloth stretched again.
-    for (RigidBox& b : boxes_)
-      box_contacts += resolve_cloth_box(b, thickness, model_.inv_mass.data(), x_prev_.data(), x, v, n, true);
+    for (RigidBox& b : boxes_) box_contacts += resolve_cloth_box(b, thickness, model_.inv_mass.data(), x_prev_.data(), x, v, n);
+  }
+  if (!converged) {
+    // The passes ran out with contacts still re-stretching edges (a 200 g box on a cloth held by its
+    // edges: every pass, the box, 1 500 times heavier than a vertex, takes its penetration out of the
+    // cloth; cube_drop.json's demo ended at 10.27 %). The limiter has the last word: what it moves now is
+    // the alternation's residual (under 0.1 mm there), well inside the contact thickness.
+    StrainLimitStats last;
+    limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, h, strain_scratch_, x, v, last);
+    strain_stats_.corrected += last.corrected;
   }
   collision_stats_.contacts += box_contacts;
   const auto t_collide = Clock::now();
