@@ -24,8 +24,8 @@ void register_validate_grasp(CLI::App& validate) {
   cmd->add_flag("--json", args->json, "Print results as JSON on stdout");
   cmd->add_option("--solver", args->solver,
                   "Integrator the scenes run on: cg (default, the runtime's), approx (Kang & Cho with the "
-                  "runtime's k = 3 and translation correction), euler or rk4")
-      ->check(CLI::IsMember({"approx", "cg", "euler", "rk4"}));
+                  "runtime's k = 3 and translation correction), gs (block Gauss-Seidel), euler or rk4")
+      ->check(CLI::IsMember({"approx", "cg", "gs", "euler", "rk4"}));
   cmd->callback([args] {
     WorldConfig base;  // the runtime's solver options
     base.integrator = parse_integrator_kind(args->solver);

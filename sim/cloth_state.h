@@ -5,6 +5,8 @@
 
 #include <glm/glm.hpp>
 
+#include "sim/contact_axes.h"
+
 namespace weft {
 
 struct ClothModel;
@@ -19,6 +21,9 @@ struct ClothState {
   // Plasticity (weave_material.h): the hinges' current rest angles (nhinge when the material's plasticity
   // is on, else empty), rad.
   std::vector<float> hinge_rest_angle;
+  // The collider contacts of the last step (World's collider pass), read by the free-flight translation
+  // correction of the next.
+  ContactAxes contact_axes;
   double time = 0;                             // simulated time, s
   uint64_t step_count = 0;                     // steps taken since the state was made
 };

@@ -167,7 +167,7 @@ bool collider_bounds(const Collider& c, glm::vec3& lo, glm::vec3& hi) {
 
 void resolve_collisions(const Collider* colliders, size_t ncollider, float thickness, float h, const float* inv_mass,
                         const glm::vec3* x_prev, glm::vec3* x, glm::vec3* v, size_t nvert, CollisionStats& stats,
-                        uint8_t* in_contact) {
+                        uint8_t* in_contact, ContactAxes* axes) {
   stats.contacts = 0;
   // Culling: the cloth's bounding box (start and end of the step, for the swept test) against each
   // collider's world box, then each vertex's motion against that box grown by the thickness; most
@@ -211,7 +211,9 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
       if (glm::dot(v_rel, n) < 0.f) {
         // The step moved the vertex by h v; redo that part with the corrected velocity (so static
         // friction holds it), keeping any earlier correction of the position (strain limiting).
-        const glm::vec3 v_new = vc + contact_response(v_rel, n, col.mu_static, col.mu_kinetic);
+        const glm::vec3 v_out = contact_response(v_rel, n, col.mu_static, col.mu_kinetic);
+        if (axes && v_out == glm::vec3(0.f)) axes->stuck = true;
+        const glm::vec3 v_new = vc + v_out;
         if (!swept) {  // a swept vertex is already where the contact began
           x[i] += h * (v_new - v[i]);
           d = collider_contact(col, x[i], x_prev[i], n);
@@ -219,6 +221,7 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
         v[i] = v_new;
       }
       if (d < thickness) x[i] += (thickness - d) * n;
+      if (axes) axes->add(n);
     }
   }
 }

@@ -9,6 +9,8 @@
 
 #include <glm/glm.hpp>
 
+#include "sim/contact_axes.h"
+
 #include "sim/pose.h"
 
 namespace weft {
@@ -87,9 +89,11 @@ struct CollisionStats {
 // entered.
 // The response only removes approaching normal velocity and friction only slows sliding, so a contact
 // never adds kinetic energy. When in_contact
-// (nvert) is given, a vertex found in contact gets its entry set to 1 (others are left as they are).
+// (nvert) is given, a vertex found in contact gets its entry set to 1 (others are left as they are);
+// when axes is given, every contact's normal is added to it and a vertex that friction stops sets its
+// `stuck` (nothing is cleared).
 void resolve_collisions(const Collider* colliders, size_t ncollider, float thickness, float h, const float* inv_mass,
                         const glm::vec3* x_prev, glm::vec3* x, glm::vec3* v, size_t nvert, CollisionStats& stats,
-                        uint8_t* in_contact = nullptr);
+                        uint8_t* in_contact = nullptr, ContactAxes* axes = nullptr);
 
 }  // namespace weft

@@ -16,22 +16,33 @@ glm::quat rotate_toward(const glm::quat& from, const glm::quat& to, float max_an
   return glm::normalize(from * glm::angleAxis(max_angle, axis));
 }
 
-Pose advance_safe_target(SafeTarget& s, const Pose& target, float h, const KinematicLimits& limits) {
+Pose advance_safe_target(SafeTarget& s, const Pose& target, float h, const KinematicLimits& limits,
+                         float catch_up_time) {
   if (!s.valid) {
     s.valid = true;
     s.pose.position = limits.stage.clamp(target.position);
     s.pose.orientation = target.orientation;
     s.velocity = s.smoothed_velocity = glm::vec3(0.f);
+    s.last_target = s.pose.position;
+    s.catching_up = false;
     return s.pose;
   }
-  const glm::vec3 e = limits.stage.clamp(target.position) - s.pose.position;
+  const glm::vec3 goal = limits.stage.clamp(target.position);
+  const glm::vec3 e = goal - s.pose.position;
+  float target_speed = glm::length(goal - s.last_target) / h;
+  if (!(target_speed <= limits.max_speed)) target_speed = 0.f;  // a spike's own jump is no velocity
+  s.last_target = goal;
   glm::vec3 v = e / h;  // lands on the target: what every plausible motion gets
   const float dv_max = limits.max_acceleration * h;
-  if (glm::length(v - s.velocity) > dv_max || glm::length(v) > limits.max_speed) {
+  if (glm::length(v - s.velocity) <= dv_max && glm::length(v) <= limits.max_speed) {
+    s.catching_up = false;
+  } else {
     // Implausible (a spike, a teleport): head for the target no faster than one can still stop from, as if
     // it stood still (time-optimal approach), within the speed and acceleration caps.
     const float dist = glm::length(e);
-    const float speed = std::min({dist / h, std::sqrt(2.f * limits.max_acceleration * dist), limits.max_speed});
+    float speed = std::min({dist / h, std::sqrt(2.f * limits.max_acceleration * dist), limits.max_speed});
+    if (catch_up_time > 0.f && glm::length(v) > limits.max_speed) s.catching_up = true;
+    if (s.catching_up) speed = std::min(speed, target_speed + dist / catch_up_time);
     v = dist > 0.f ? e * (speed / dist) : glm::vec3(0.f);
   }
   glm::vec3 dv = v - s.velocity;

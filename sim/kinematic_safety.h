@@ -35,6 +35,8 @@ struct SafeTarget {
   Pose pose;                   // the safe pose at the current tick
   glm::vec3 velocity{0.f};     // its linear velocity over the last tick, m/s
   glm::vec3 smoothed_velocity{0.f};  // that velocity low-passed with kSmoothingTime: what a release may keep
+  glm::vec3 last_target{0.f};  // the raw target of the last tick (clamped to the stage): its velocity
+  bool catching_up = false;    // closing a jump (see advance_safe_target's catch_up_time)
 };
 inline constexpr float kSmoothingTime = 0.05f;  // s
 
@@ -43,7 +45,13 @@ inline constexpr float kSmoothingTime = 0.05f;  // s
 // can still brake (|v| <= sqrt(2 a_max |e|)), capped at max_speed, then changed by at most a_max h from the
 // last tick's velocity; the result is clamped to the stage. Rotation: at most max_angular_speed h per
 // tick along the shortest arc. An invalid state starts at the target (clamped to the stage).
-Pose advance_safe_target(SafeTarget& state, const Pose& target, float h, const KinematicLimits& limits);
+// catch_up_time > 0: a jump (a target the follower cannot land on below max_speed, e.g. a tracker back
+// after a gap 5-10 cm from where it was lost) is closed like an offset decaying with that time constant,
+// the approach speed capped at |target velocity| + |e| / catch_up_time until the follower lands again.
+// World sets it to the elastic's tau: the hand's patch catches up as the elastic alone would close the
+// offset, not at up to max_speed (which whipped the cloth: `weft stress`, docs/stress.md).
+Pose advance_safe_target(SafeTarget& state, const Pose& target, float h, const KinematicLimits& limits,
+                         float catch_up_time = 0.f);
 
 // Rotates `from` toward `to` by at most max_angle radians (shortest arc).
 glm::quat rotate_toward(const glm::quat& from, const glm::quat& to, float max_angle);

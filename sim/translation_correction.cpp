@@ -14,7 +14,9 @@ bool correct_free_translation(const ClothModel& model, const ClothState& state, 
     mass += mi;
   }
   if (mass <= 0) return false;
-  const glm::vec3 c(rhs / mass);
+  glm::vec3 c(rhs / mass);
+  const ContactAxes& contact = state.contact_axes;
+  if (contact.stuck) c -= contact.remove_from(c);  // only the part along the contact normals
   for (size_t i = 0; i < n; ++i) dv[i] += c;
   return true;
 }

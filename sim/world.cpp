@@ -118,7 +118,7 @@ void World::apply_elastics(float h) {
       if (ic.safety.enabled) {
         if (!safe_[d].valid) advance_safe_target(safe_[d], from, h, ic.safety);
         from = safe_[d].pose;
-        to = advance_safe_target(safe_[d], raw, h, ic.safety);
+        to = advance_safe_target(safe_[d], raw, h, ic.safety, ic.elastic.tau);
       } else {
         to = raw;
       }
@@ -153,8 +153,9 @@ void World::apply_corrections(float h) {
   const auto t_strain = Clock::now();
   const float thickness = config_.interaction.thickness;
   std::memset(collider_contact_.data(), 0, n);
+  state_.contact_axes.clear();  // the next step's translation correction reads this step's contacts
   resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x, v,
-                     n, collision_stats_, collider_contact_.data());
+                     n, collision_stats_, collider_contact_.data(), &state_.contact_axes);
   // A collider pushing vertices out undoes part of the limiting (a hand pressing into the cloth stretches
   // the edges around the contact): alternate the two a few more times while there are contacts.
   // Rigid boxes take part in the same alternation: a box resting on a held or pinned cloth pushes its
@@ -165,16 +166,26 @@ void World::apply_corrections(float h) {
     for (const Collider& c : colliders_)
       if (c.shape == ColliderShape::Plane) resolve_box_plane(b, c);
   }
-  for (int pass = 0; pass < config_.interaction.strain.contact_passes && collision_stats_.contacts + box_contacts > 0;
-       ++pass) {
+  bool converged = collision_stats_.contacts + box_contacts == 0;
+  for (int pass = 0; pass < config_.interaction.strain.contact_passes && !converged; ++pass) {
     StrainLimitStats again;
     limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, h, strain_scratch_, x, v, again);
-    if (again.corrected == 0) break;
+    converged = again.corrected == 0;
+    if (converged) break;
     strain_stats_.corrected += again.corrected;
     resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x,
-                       v, n, collision_stats_, collider_contact_.data());
+                       v, n, collision_stats_, collider_contact_.data(), &state_.contact_axes);
     box_contacts = 0;
     for (RigidBox& b : boxes_) box_contacts += resolve_cloth_box(b, thickness, model_.inv_mass.data(), x_prev_.data(), x, v, n);
+  }
+  if (!converged) {
+    // The passes ran out with contacts still re-stretching edges (a 200 g box on a cloth held by its
+    // edges: every pass, the box, 1 500 times heavier than a vertex, takes its penetration out of the
+    // cloth; cube_drop.json's demo ended at 10.27 %). The limiter has the last word: what it moves now is
+    // the alternation's residual (under 0.1 mm there), well inside the contact thickness.
+    StrainLimitStats last;
+    limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, h, strain_scratch_, x, v, last);
+    strain_stats_.corrected += last.corrected;
   }
   collision_stats_.contacts += box_contacts;
   const auto t_collide = Clock::now();
@@ -193,7 +204,7 @@ void World::apply_corrections(float h) {
         if (colliders_.empty() || self.contacts().empty()) break;
         CollisionStats again;
         resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(),
-                           x, v, n, again, collider_contact_.data());
+                           x, v, n, again, collider_contact_.data(), &state_.contact_axes);
         if (again.contacts == 0 || round + 1 == kSelfColliderRounds) break;
         self.set_immovable(model_, state_, collider_contact_.data());
       }
@@ -208,7 +219,7 @@ void World::apply_corrections(float h) {
         strain_stats_.corrected += again.corrected;
         CollisionStats last;
         resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(),
-                           x, v, n, last, collider_contact_.data());
+                           x, v, n, last, collider_contact_.data(), &state_.contact_axes);
       }
     }
     timing_.self_collision_ms = ms_between(t_collide, Clock::now());

@@ -98,7 +98,8 @@ class World {
   //   3. the integrator's dynamic step;
   //   4. corrections (Volino's (A), done right after the step so every published state satisfies them):
   //      strain limiting, collisions with colliders (then limiting and colliders again, up to
-  //      strain.contact_passes times while there are contacts), rigid boxes, then self-collision with the
+  //      strain.contact_passes times while there are contacts; if that does not converge, a last
+  //      limiting pass), rigid boxes, then self-collision with the
   //      vertices touching a collider held immovable, its position corrections alternated with the
   //      colliders over the same contacts (up to 3 rounds; nothing ends inside a collider), then its
   //      velocity corrections.

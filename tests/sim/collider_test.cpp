@@ -151,3 +151,36 @@ TEST_CASE("swept test: a vertex passing through a small sphere or a capsule with
   CHECK(n.x < -0.99f);
   CHECK_FALSE(weft::swept_entry(arm, {-0.2f, 1.3f, 0.f}, {0.2f, 1.3f, 0.f}, entry, n));  // above its end cap
 }
+
+TEST_CASE("collision pass reports the contact normals' span and whether static friction stuck a vertex") {
+  Collider floor;
+  floor.mu_static = floor.mu_kinetic = 0.5f;
+  const float h = 0.01f, thickness = 0.004f;
+  const float inv_mass[2] = {1.f, 1.f};
+  const glm::vec3 x_prev[2] = {{0, 0.004f, 0}, {1, 0.004f, 0}};
+  auto run = [&](float tangential) {
+    glm::vec3 x[2] = {{0, 0.002f, 0}, {1, 0.002f, 0}};
+    glm::vec3 v[2] = {{tangential, -0.2f, 0}, {tangential, -0.2f, 0}};
+    CollisionStats stats;
+    ContactAxes axes;
+    resolve_collisions(&floor, 1, thickness, h, inv_mass, x_prev, x, v, 2, stats, nullptr, &axes);
+    return axes;
+  };
+  const ContactAxes stuck = run(0.05f), sliding = run(1.f);
+  CHECK(stuck.stuck);  // |vt| 0.05 <= 0.5 * 0.2
+  CHECK(!sliding.stuck);
+  REQUIRE(sliding.count == 1);  // two contacts on one plane: one axis
+  CHECK(std::abs(sliding.axis[0].y) == doctest::Approx(1.f));
+  CHECK(sliding.remove_from({1.f, 2.f, 3.f}) == glm::vec3(1.f, 0.f, 3.f));
+
+  ContactAxes corner;  // a cloth over a box edge: the top and a side span two axes; a third normal fills 3
+  corner.add({0, 1, 0});
+  corner.add({0.05f, 0.99875f, 0});  // within 8 degrees of the first: no new axis
+  CHECK(corner.count == 1);
+  corner.add({1, 0, 0});
+  CHECK(corner.count == 2);
+  CHECK(glm::length(corner.remove_from({1.f, 1.f, 1.f}) - glm::vec3(0, 0, 1)) < 1e-6f);
+  corner.add({0, 0, 1});
+  CHECK(corner.count == 3);
+  CHECK(glm::length(corner.remove_from({1.f, 1.f, 1.f})) < 1e-6f);
+}

@@ -233,3 +233,30 @@ TEST_CASE("one approximate implicit step equals Kang & Cho Eq. 17-20 written out
     }
   }
 }
+
+TEST_CASE("translation correction: a cloth stuck on a collider keeps only the normal part, a sliding one all of it") {
+  // Gravity tilted 45 degrees in x-y; the correction is what makes the approximate solver reach g.
+  Material m = stiff_cotton();
+  m.gravity = {6.94f, -6.94f, 0.f};
+  const ClothModel model = grid_model(m);
+  const float h = 1.f / 240.f;
+  auto mean_after = [&](bool contact, bool stuck) {
+    auto integrator = make_integrator(IntegratorKind::ApproximateImplicit, model, {.translation_correction = true});
+    ClothState s = make_rest_state(model);
+    for (int i = 0; i < 24; ++i) {
+      s.contact_axes.clear();  // what World's collider pass leaves for the next step: a floor contact
+      if (contact) s.contact_axes.add({0.f, 1.f, 0.f});
+      s.contact_axes.stuck = stuck;
+      integrator->step(model, s, h);
+    }
+    return mean_velocity(model, s);
+  };
+  const float full = 6.94f * 24 * h;
+  const glm::vec3 free = mean_after(false, false), sliding = mean_after(true, false), stuck = mean_after(true, true);
+  CHECK(free.x == doctest::Approx(full).epsilon(1e-3));
+  CHECK(free.y == doctest::Approx(-full).epsilon(1e-3));
+  CHECK(sliding.x == doctest::Approx(full).epsilon(1e-3));  // sliding contacts: the whole correction
+  CHECK(stuck.y == doctest::Approx(-full).epsilon(1e-3));   // stuck: the normal part still corrected
+  CHECK(stuck.x < 0.99f * full);                            // but not the tangential drift
+  CHECK(stuck.z == doctest::Approx(0.f).epsilon(1e-6));
+}
