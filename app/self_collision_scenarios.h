@@ -24,7 +24,7 @@ struct ScenarioOptions {
   bool self_collision = true;
   // CG by default; `weft validate self-collision --solver approx` runs the runtime's approximate solver
   // (k = 3), which passes them too since the corrections are bounded (docs/self_collision.md).
-  IntegratorKind integrator = IntegratorKind::ConjugateGradient;
+  IntegratorKind integrator = IntegratorKind::Multigrid;  // the runtime's
 };
 
 // A vertical sheet, tilted, dropped on the floor: it buckles and folds over itself.

@@ -316,8 +316,10 @@ TEST_CASE("a hand pushing into hanging cloth: the contact passes keep the strain
   const float one_pass = strain_under_pushing_hand(0);
   const float default_passes = strain_under_pushing_hand(StrainLimitParams{}.contact_passes);
   MESSAGE("max strain: collide once " << one_pass << ", with contact passes " << default_passes);
-  CHECK(one_pass > limit + 0.03f);           // the push-out after the limiter stretches the contact's edges
-  CHECK(default_passes < limit + 0.01f);     // alternating limiter and colliders brings them back
+  // Without the alternation the push-out after the limiter stretched the contact's edges by > 3 %; since
+  // the limiter has the last word when the alternation does not converge (issue 16), both end at the limit.
+  CHECK(one_pass < limit + 0.01f);
+  CHECK(default_passes < limit + 0.01f);
 }
 
 TEST_CASE("a collider that follows a device moves to its tracked pose by the elastic law, not in one tick") {
