@@ -2,7 +2,7 @@
 // World with self-collision on; times the whole step and the self-collision share (issue 8: at most
 // 40 %), with CG and with the runtime's approximate solver (k = 3). A run that blows up stops at the
 // first sign of it (a speed over 20 m/s or a step over 200 ms) and says when. Then issue 15's case: a
-// 16k-vertex sheet on the floor folded onto itself by two hands, with CG and with Gauss-Seidel, timed
+// 16k-vertex sheet on the floor folded onto itself by two hands, with CG and with the runtime's multigrid solver, timed
 // from the moment the folded half comes down onto the other (self-collision ms per step, its share of
 // the step, ns per vertex, contacts and the caps' counters).
 #include <algorithm>
@@ -13,12 +13,28 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "app/bench_suites.h"
+#include "app/self_collision_scenarios.h"
 #include "sim/intersection_count.h"
 #include "sim/mesh_generators.h"
 #include "sim/world.h"
 
 namespace weft::app {
 namespace {
+
+// The floor plane y = 0 with high friction, so a pile does not slide apart.
+Collider grippy_floor() {
+  Collider floor;
+  floor.mu_static = 1.f;
+  floor.mu_kinetic = 0.8f;
+  return floor;
+}
+
+// One stderr line every 60 steps of a long run.
+void print_progress(int step, const SelfCollisionStats& st, const StepTiming& t) {
+  std::fprintf(stderr, "  step %d: %llu contacts, %llu pairs, self %.2f ms, step %.2f ms\n", step,
+               (unsigned long long)(st.vertex_triangle + st.edge_edge), (unsigned long long)st.candidate_pairs,
+               t.self_collision_ms, t.total_ms);
+}
 
 nlohmann::json run_crumple(const BenchOptions& options, IntegratorKind kind) {
   const uint32_t cells = options.quick ? 24 : 64;
@@ -41,10 +57,7 @@ nlohmann::json run_crumple(const BenchOptions& options, IntegratorKind kind) {
   if (kind != IntegratorKind::ApproximateImplicit) config.solver = SolverOptions{};
   config.self_collision = {.enabled = true, .thickness = 0.004f};
   World world(build_cloth_model(mesh, material), config);
-  Collider floor;
-  floor.mu_static = 1.f;
-  floor.mu_kinetic = 0.8f;
-  world.add_collider(floor);
+  world.add_collider(grippy_floor());
   const char* name = integrator_kind_name(kind);
 
   double total_ms = 0, self_ms = 0, integrator_ms = 0, max_speed = 0, max_violation = 0;
@@ -56,10 +69,7 @@ nlohmann::json run_crumple(const BenchOptions& options, IntegratorKind kind) {
     world.step();
     const StepTiming& t = world.last_timing();
     const SelfCollisionStats& st = world.self_collision()->stats();
-    if (s % 60 == 0)
-      std::fprintf(stderr, "  step %d: %llu contacts, %llu pairs, self %.2f ms, step %.2f ms\n", s,
-                   (unsigned long long)(st.vertex_triangle + st.edge_edge), (unsigned long long)st.candidate_pairs,
-                   t.self_collision_ms, t.total_ms);
+    if (s % 60 == 0) print_progress(s, st, t);
     float speed = 0.f;
     for (const glm::vec3& v : world.state().velocity) speed = std::max(speed, glm::length(v));
     if (!(speed < 20.f) || t.total_ms > 200.0) {
@@ -106,13 +116,6 @@ nlohmann::json run_crumple(const BenchOptions& options, IntegratorKind kind) {
           {"final_intersections", finite ? double(count_self_intersections(world.model(), world.state().position).edge_triangle) : -1.}};
 }
 
-PoseSample hand_at(Hand hand, double t, const glm::vec3& p) {
-  PoseSample s;
-  s.time = t;
-  s.device = hand_device(hand);
-  s.pose.position = p;
-  return s;
-}
 
 // A square sheet (128 x 128 vertices, 1 m) lying on the floor; the hands take the corners of one edge
 // and carry them over a half-ellipse onto the other half, hold them there a moment, then let go.
@@ -134,10 +137,7 @@ nlohmann::json run_hand_fold(const BenchOptions& options, IntegratorKind kind) {
   config.solver = SolverOptions{};
   config.self_collision = {.enabled = true, .thickness = thickness};
   World world(build_cloth_model(mesh, material), config);
-  Collider floor;
-  floor.mu_static = 1.f;
-  floor.mu_kinetic = 0.8f;
-  world.add_collider(floor);
+  world.add_collider(grippy_floor());
   const char* name = integrator_kind_name(kind);
   const uint32_t stride = cells + 1;
   const std::array<Hand, 2> hands = {Hand::Left, Hand::Right};
@@ -145,12 +145,7 @@ nlohmann::json run_hand_fold(const BenchOptions& options, IntegratorKind kind) {
   float far_x = start[0].x;
   for (const auto& p : world.state().position) far_x = std::max(far_x, p.x);
   const float span = far_x - start[0].x, radius = 0.5f * span, lift = 0.3f * span, land = 4.f * thickness;
-  for (int k = 0; k < 2; ++k) {
-    Pose pose;
-    pose.position = start[k];
-    world.grab(hands[k], pose, 1.5f * span / float(cells));
-    world.submit_pose(hand_at(hands[k], world.state().time, start[k]));
-  }
+  grab_with_both_hands(world, start, 1.5f * span / float(cells));
   const uint64_t start_intersections = count_self_intersections(world.model(), world.state().position).triangle_pairs;
   std::fprintf(stderr, "bench self-collision two-hand fold (%s): %zu vertices, %d + %d + %d steps\n", name,
                world.model().vertex_count(), fold_steps, hold_steps, after_steps);
@@ -162,7 +157,7 @@ nlohmann::json run_hand_fold(const BenchOptions& options, IntegratorKind kind) {
     if (s < fold_steps) {
       const float th = glm::pi<float>() * float(s + 1) / float(fold_steps);
       const glm::vec3 d(radius - radius * std::cos(th), land * float(s + 1) / float(fold_steps) + lift * std::sin(th), 0.f);
-      for (int k = 0; k < 2; ++k) world.submit_pose(hand_at(hands[k], world.state().time + double(tick), start[k] + d));
+      for (int k = 0; k < 2; ++k) world.submit_pose(hand_sample(hands[k], world.state().time + double(tick), start[k] + d));
     } else if (s == fold_steps + hold_steps) {
       world.release(Hand::Left);
       world.release(Hand::Right);
@@ -170,10 +165,7 @@ nlohmann::json run_hand_fold(const BenchOptions& options, IntegratorKind kind) {
     world.step();
     const StepTiming& t = world.last_timing();
     const SelfCollisionStats& st = world.self_collision()->stats();
-    if (s % 60 == 0)
-      std::fprintf(stderr, "  step %d: %llu contacts, %llu pairs, self %.2f ms, step %.2f ms\n", s,
-                   (unsigned long long)(st.vertex_triangle + st.edge_edge), (unsigned long long)st.candidate_pairs,
-                   t.self_collision_ms, t.total_ms);
+    if (s % 60 == 0) print_progress(s, st, t);
     if (s < timed_from) continue;
     ++timed;
     total_ms += t.total_ms;
@@ -229,10 +221,7 @@ nlohmann::json run_folded_over(const BenchOptions& options, bool tangled) {
   config.solver = SolverOptions{};
   config.self_collision = {.enabled = true, .thickness = 0.004f};
   World world(build_cloth_model(mesh, material), config);
-  Collider floor;
-  floor.mu_static = 1.f;
-  floor.mu_kinetic = 0.8f;
-  world.add_collider(floor);
+  world.add_collider(grippy_floor());
   const uint64_t at_load = world.self_collision()->tangled_at_scan();
   const uint64_t start = count_self_intersections(world.model(), world.state().position).triangle_pairs;
   std::fprintf(stderr, "bench self-collision folded over (%s): %zu vertices, %llu crossing pairs at load, %d steps\n",

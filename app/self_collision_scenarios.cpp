@@ -103,13 +103,6 @@ void append_mesh(Mesh& dst, const Mesh& src) {
   for (auto t : src.triangles) dst.triangles.push_back({t[0] + base, t[1] + base, t[2] + base});
 }
 
-PoseSample hand_sample(Hand hand, double t, const glm::vec3& p) {
-  PoseSample s;
-  s.time = t;
-  s.device = hand_device(hand);
-  s.pose.position = p;
-  return s;
-}
 
 }  // namespace
 
@@ -198,14 +191,7 @@ std::vector<ScenarioCheck> run_hand_fold(const ScenarioOptions& options) {
   for (const auto& p : world.state().position) far_x = std::max(far_x, p.x);
   const float span = far_x - edge_x;
   const float radius = 0.5f * span, lift = 0.4f * span, land = 3.f * options.thickness;
-  const float grab_radius = 1.5f * span / float(cells);
-  size_t held = 0;
-  for (int k = 0; k < 2; ++k) {
-    Pose p;
-    p.position = start[k];
-    held += world.grab(hands[k], p, grab_radius);
-    world.submit_pose(hand_sample(hands[k], world.state().time, start[k]));
-  }
+  const size_t held = grab_with_both_hands(world, start, 1.5f * span / float(cells));
   const int fold_steps = int(fold_time / kTick), rest_steps = int(rest_time / kTick);
   for (int s = 0; s < fold_steps + rest_steps; ++s) {
     if (s < fold_steps) {
@@ -249,14 +235,7 @@ std::vector<ScenarioCheck> run_hand_crumple(const ScenarioOptions& options) {
   const std::array<Hand, 2> hands = {Hand::Left, Hand::Right};
   const std::array<glm::vec3, 2> start = {world.state().position[mid * stride],
                                           world.state().position[mid * stride + cells]};
-  const float grab_radius = 1.5f * size / float(cells);
-  size_t held = 0;
-  for (int k = 0; k < 2; ++k) {
-    Pose p;
-    p.position = start[k];
-    held += world.grab(hands[k], p, grab_radius);
-    world.submit_pose(hand_sample(hands[k], world.state().time, start[k]));
-  }
+  const size_t held = grab_with_both_hands(world, start, 1.5f * size / float(cells));
   const uint64_t at_start = scene.intersections();
   const int steps = int(seconds / kTick), move_steps = steps * 3 / 4;
   for (int s = 0; s < steps; ++s) {
@@ -292,6 +271,26 @@ std::vector<ScenarioCheck> run_hand_crumple(const ScenarioOptions& options) {
        double(final_count) - double(at_start), 0},
       {"hand_crumple.max_self_contacts", double(scene.max_contacts), 1, true},
   };
+}
+
+PoseSample hand_sample(Hand hand, double t, const glm::vec3& p) {
+  PoseSample s;
+  s.time = t;
+  s.device = hand_device(hand);
+  s.pose.position = p;
+  return s;
+}
+
+size_t grab_with_both_hands(World& world, const std::array<glm::vec3, 2>& start, float radius) {
+  size_t held = 0;
+  for (int k = 0; k < 2; ++k) {
+    const Hand hand = k == 0 ? Hand::Left : Hand::Right;
+    Pose p;
+    p.position = start[k];
+    held += world.grab(hand, p, radius);
+    world.submit_pose(hand_sample(hand, world.state().time, start[k]));
+  }
+  return held;
 }
 
 }  // namespace weft::app

@@ -4,9 +4,11 @@
 // They run the runtime's path: a World with self-collision switched on, the floor a plane collider,
 // the hands World::grab + submit_pose + release.
 #include <string>
+#include <array>
 #include <vector>
 
 #include "sim/integrator.h"
+#include "sim/world.h"
 
 namespace weft::app {
 
@@ -35,5 +37,11 @@ std::vector<ScenarioCheck> run_stacked_press(const ScenarioOptions& options);
 std::vector<ScenarioCheck> run_hand_fold(const ScenarioOptions& options);
 // Issue 15: a 16k-vertex sheet bunched up by two hands for 5 s then let go; no new intersections at the end.
 std::vector<ScenarioCheck> run_hand_crumple(const ScenarioOptions& options);
+
+// A tracked hand's sample at time t, position p (identity orientation).
+PoseSample hand_sample(Hand hand, double t, const glm::vec3& p);
+// Both hands grab at start[k] with the given radius and report their first pose there; returns the
+// number of vertices held.
+size_t grab_with_both_hands(World& world, const std::array<glm::vec3, 2>& start, float radius);
 
 }  // namespace weft::app

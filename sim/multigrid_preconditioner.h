@@ -35,7 +35,8 @@ class MultigridPreconditioner {
 
   // z = B r, B ~ A^-1 (one V-cycle from zero); z is zero at fixed nodes.
   void apply(const glm::vec3* r, glm::vec3* z);
-  // out = A in on the fine level (fixed rows give zero; in must be zero at fixed nodes).
+  // out = A in on the fine level; fixed rows give zero, fixed columns count (a kinematic dv moves its
+  // neighbours' rows).
   void multiply(const glm::vec3* in, glm::vec3* out) const;
 
   size_t level_count() const { return levels_.size(); }

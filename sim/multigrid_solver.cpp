@@ -47,12 +47,7 @@ void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float
   multigrid_.assemble();
 
   // r = h f~ - W dv over the free rows (the kinematic columns carry their imposed dv).
-  for (size_t i = 0; i < n; ++i) r_[i] = diag[i] * dv_[i];
-  for (size_t l = 0; l < nlink; ++l) {
-    const uint32_t i = model.link[l][0], j = model.link[l][1];
-    r_[i] += off[l] * dv_[j];
-    r_[j] += off[l] * dv_[i];
-  }
+  multigrid_.multiply(dv_.data(), r_.data());
   for (size_t i = 0; i < n; ++i) {
     b_[i] = kin[i] ? glm::vec3(0.f) : h * forces_.force[i];
     r_[i] = kin[i] ? glm::vec3(0.f) : b_[i] - r_[i];

@@ -49,6 +49,29 @@ struct TwoTriangles {
     state = make_rest_state(model);
   }
 };
+// Three 3 x 3-vertex sheets 3 mm apart, the outer two held (kinematic), the free middle one moving
+// sideways at 0.2 m/s with a spread in z: a sheet squeezed between two others.
+struct SqueezedSheet {
+  ClothModel model;
+  ClothState state;
+};
+SqueezedSheet squeezed_sheet() {
+  Mesh m;
+  for (int layer = 0; layer < 3; ++layer) {
+    Mesh g = make_grid({.width = 0.1f, .height = 0.1f, .columns = 2, .rows = 2});
+    const uint32_t base = uint32_t(m.positions.size());
+    for (auto p : g.positions) m.positions.push_back(p + glm::vec3(0.01f * float(layer % 2), 0.01f * float(layer % 2), 0.003f * float(layer)));
+    m.material.insert(m.material.end(), g.material.begin(), g.material.end());
+    for (auto tri : g.triangles) m.triangles.push_back({tri[0] + base, tri[1] + base, tri[2] + base});
+  }
+  SqueezedSheet out{build_cloth_model(m, Material{}), {}};
+  out.state = make_rest_state(out.model);
+  const size_t per = out.model.vertex_count() / 3;
+  for (size_t i = 0; i < per; ++i) out.state.kinematic[i] = out.state.kinematic[2 * per + i] = 1;
+  for (size_t i = per; i < 2 * per; ++i) out.state.velocity[i] = glm::vec3(0.2f, 0.f, 0.1f * float(i % 3));
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("self-collision: close sheets are pushed to the thickness, momentum conserved, inelastic") {
@@ -195,20 +218,9 @@ TEST_CASE("self-collision: a sheet squeezed between two held sheets moves as one
   // Held sheets 6 mm apart, a free sheet between them, thickness 5 mm: no position satisfies both
   // sides, the passes leave contacts violated and the failsafe moves the free sheet rigidly from its
   // start-of-step position with its mean velocity (momentum kept).
-  Mesh m;
   const float h = 1.f / 240.f;
-  for (int layer = 0; layer < 3; ++layer) {
-    Mesh g = make_grid({.width = 0.1f, .height = 0.1f, .columns = 2, .rows = 2});
-    const uint32_t base = uint32_t(m.positions.size());
-    for (auto p : g.positions) m.positions.push_back(p + glm::vec3(0.01f * float(layer % 2), 0.01f * float(layer % 2), 0.003f * float(layer)));
-    m.material.insert(m.material.end(), g.material.begin(), g.material.end());
-    for (auto tri : g.triangles) m.triangles.push_back({tri[0] + base, tri[1] + base, tri[2] + base});
-  }
-  ClothModel model = build_cloth_model(m, Material{});
-  ClothState state = make_rest_state(model);
+  auto [model, state] = squeezed_sheet();
   const size_t per = model.vertex_count() / 3;
-  for (size_t i = 0; i < per; ++i) state.kinematic[i] = state.kinematic[2 * per + i] = 1;
-  for (size_t i = per; i < 2 * per; ++i) state.velocity[i] = glm::vec3(0.2f, 0.f, 0.1f * float(i % 3));
   glm::vec3 momentum(0.f);
   float mass = 0.f;
   for (size_t i = per; i < 2 * per; ++i) {
@@ -453,19 +465,7 @@ TEST_CASE("self-collision caps: the pair and zone caps engage, are counted, and 
   }
   {
     // The squeezed sheet of the impact-zone test (9 free vertices), zones capped at 4 vertices.
-    Mesh m;
-    for (int layer = 0; layer < 3; ++layer) {
-      Mesh g = make_grid({.width = 0.1f, .height = 0.1f, .columns = 2, .rows = 2});
-      const uint32_t base = uint32_t(m.positions.size());
-      for (auto p : g.positions) m.positions.push_back(p + glm::vec3(0.01f * float(layer % 2), 0.01f * float(layer % 2), 0.003f * float(layer)));
-      m.material.insert(m.material.end(), g.material.begin(), g.material.end());
-      for (auto tri : g.triangles) m.triangles.push_back({tri[0] + base, tri[1] + base, tri[2] + base});
-    }
-    ClothModel model = build_cloth_model(m, Material{});
-    ClothState state = make_rest_state(model);
-    const size_t per = model.vertex_count() / 3;
-    for (size_t i = 0; i < per; ++i) state.kinematic[i] = state.kinematic[2 * per + i] = 1;
-    for (size_t i = per; i < 2 * per; ++i) state.velocity[i] = glm::vec3(0.2f, 0.f, 0.1f * float(i % 3));
+    auto [model, state] = squeezed_sheet();
     SelfCollision sc(model, {.thickness = 0.005f, .friction = 0.f, .max_zone_vertices = 4});
     sc.begin_step(state);
     sc.resolve(model, state, h);
