@@ -17,15 +17,15 @@ namespace weft::app {
 void register_validate_grasp(CLI::App& validate) {
   struct Args {
     bool json = false;
-    std::string solver = "cg";
+    std::string solver = integrator_kind_name(WorldConfig{}.integrator);  // the runtime's
   };
   auto args = std::make_shared<Args>();
   auto* cmd = validate.add_subcommand("grasp", "Grasping, elastics, collisions, friction and strain limiting checks");
   cmd->add_flag("--json", args->json, "Print results as JSON on stdout");
   cmd->add_option("--solver", args->solver,
-                  "Integrator the scenes run on: cg (default, the runtime's), approx (Kang & Cho with the "
-                  "runtime's k = 3 and translation correction), gs (block Gauss-Seidel), euler or rk4")
-      ->check(CLI::IsMember({"approx", "cg", "gs", "euler", "rk4"}));
+                  "Integrator the scenes run on: mg (default, the runtime's multigrid CG), cg, approx (Kang & Cho "
+                  "with the runtime's k = 3 and translation correction), gs (block Gauss-Seidel), euler or rk4")
+      ->check(CLI::IsMember({"mg", "approx", "cg", "gs", "euler", "rk4"}));
   cmd->callback([args] {
     WorldConfig base;  // the runtime's solver options
     base.integrator = parse_integrator_kind(args->solver);

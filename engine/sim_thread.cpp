@@ -253,6 +253,11 @@ bool SimThread::tick_once() {
       case SimEventKind::Grab:
         grabbing_[hand] = r.grabbed > 0;
         ++(r.grabbed > 0 ? counters_.grabs : counters_.grab_misses);
+        if (r.grabbed > 0) {  // how big the held patch is: a one-vertex hold drags the cloth into a strand
+          counters_.held_vertices_min =
+              counters_.held_vertices_min == 0 ? r.grabbed : std::min<uint64_t>(counters_.held_vertices_min, r.grabbed);
+          counters_.held_vertices_max = std::max<uint64_t>(counters_.held_vertices_max, r.grabbed);
+        }
         rec.kind = StreamRecordKind::Grab;
         rec.sample.pose = e->pose;
         rec.radius = e->radius;

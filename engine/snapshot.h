@@ -51,6 +51,8 @@ struct TickStats {
   uint64_t grabs = 0;             // grab events that caught at least one vertex
   uint64_t grab_misses = 0;       // grab events that caught nothing
   uint64_t releases = 0;          // release events
+  uint64_t held_vertices_min = 0; // fewest vertices one successful grab took (0: no grab)
+  uint64_t held_vertices_max = 0; // most vertices one successful grab took
   uint64_t attaches = 0;          // tracker attach events that caught at least one vertex (misses: grab_misses)
   uint64_t input_log_dropped = 0; // applied inputs the input log had no room for (the recording is incomplete)
   StreamMetrics stream;           // strain, energy and speed over the whole run

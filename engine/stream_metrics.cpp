@@ -11,8 +11,11 @@ void StreamMeter::observe(const ClothModel& model, const ClothState& state) {
   const size_t n = model.vertex_count();
   double energy = 0;
   float speed2 = 0;
+  float y_min = n > 0 ? x[0].y : 0.f, y_max = y_min;
   bool finite = true;
   for (size_t i = 0; i < n; ++i) {
+    y_min = std::min(y_min, x[i].y);
+    y_max = std::max(y_max, x[i].y);
     const float s2 = glm::dot(v[i], v[i]);
     finite = finite && std::isfinite(s2) && std::isfinite(x[i].x + x[i].y + x[i].z);
     energy += 0.5 * double(model.mass[i]) * double(s2);
@@ -36,6 +39,7 @@ void StreamMeter::observe(const ClothModel& model, const ClothState& state) {
   }
   m_.edge_strain_max = std::max(m_.edge_strain_max, double(worst));
   m_.edge_strain_end = double(worst);
+  m_.height_span_end = double(y_max - y_min);
   m_.kinetic_energy_peak = std::max(m_.kinetic_energy_peak, energy);
   m_.vertex_speed_peak = std::max(m_.vertex_speed_peak, double(std::sqrt(speed2)));
 }

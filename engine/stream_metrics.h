@@ -17,6 +17,7 @@ struct StreamMetrics {
   double edge_strain_end = 0;      // largest l / l0 - 1 at the last tick observed (how the session ends)
   double kinetic_energy_peak = 0;  // J, largest sum of m |v|^2 / 2 at any tick
   double vertex_speed_peak = 0;    // m/s, fastest vertex at any tick
+  double height_span_end = 0;      // m, highest minus lowest vertex at the last tick (flat on a table: ~0)
   uint64_t nonfinite_ticks = 0;    // ticks that ended with a non-finite position or velocity
   uint64_t ticks = 0;              // ticks observed
 };

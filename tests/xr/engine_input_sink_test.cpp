@@ -52,6 +52,8 @@ TEST_CASE("hand input through the engine sink: a grab that catches cloth and one
   CHECK(snap.hands[0].grabbing);
   CHECK_FALSE(snap.hands[1].grabbing);
   CHECK((snap.grasped[0] & 1) != 0);
+  uint64_t held = 0;  // the held patch the run summary reports is the one the snapshot shows
+  for (const auto g : snap.grasped) held += (g & 1) != 0;
   rt.begin_tick(2);
   sink.release(Hand::Left);
   rt.end_tick(2);
@@ -61,6 +63,9 @@ TEST_CASE("hand input through the engine sink: a grab that catches cloth and one
   CHECK(st.grabs == 1);
   CHECK(st.grab_misses == 1);
   CHECK(st.releases == 1);
+  CHECK(held >= 1);
+  CHECK(st.held_vertices_min == held);
+  CHECK(st.held_vertices_max == held);
 }
 
 TEST_CASE("tracker clips go to the sim as attach/detach and show on the tracker gizmos") {
