@@ -32,18 +32,21 @@ void update_hinges(const ClothModel& model, ClothState& state, float h) {
 void update_triangles(const ClothModel& model, ClothState& state, float h) {
   const WeftWarpModel& w = model.weft_warp;
   const PlasticityParams& p = model.material.weave.plasticity;
-  const float relax = 1.f - std::exp(-h / p.strain_relaxation_time);
+  const float keep = std::exp(-h / p.strain_relaxation_time);  // relaxes toward the original rest state, e_p = 0
   const glm::vec3* x = state.position.data();
-  const glm::vec3* v = state.velocity.data();
   for (size_t t = 0; t < w.triangle_count(); ++t) {
     const auto& tri = model.triangle[t];
-    const WeaveStrain e = weave_strain({w.ru[t], w.rv[t], w.area[t]}, {x[tri[0]], x[tri[1]], x[tri[2]]},
-                                       {v[tri[0]], v[tri[1]], v[tri[2]]});
+    // the strains of weave_strain (Volino 2005 Eq. 3-4) without the rates, which the mapping does not need
+    const auto& ru = w.ru[t];
+    const auto& rv = w.rv[t];
+    const glm::vec3 U = ru[0] * x[tri[0]] + ru[1] * x[tri[1]] + ru[2] * x[tri[2]];
+    const glm::vec3 V = rv[0] * x[tri[0]] + rv[1] * x[tri[1]] + rv[2] * x[tri[2]];
+    const float e_uu = glm::length(U) - 1.f, e_vv = glm::length(V) - 1.f;
+    const float e_uv = 0.70710678f * (glm::length(U + V) - glm::length(U - V));
     std::array<float, 3>& ep = state.plastic_strain[t];
-    for (float& q : ep) q -= q * relax;  // relaxes toward the original rest state, e_p = 0
-    ep[0] = return_map(e.uu, ep[0], p.yield_strain);
-    ep[1] = return_map(e.vv, ep[1], p.yield_strain);
-    ep[2] = return_map(e.uv, ep[2], p.shear_yield_strain);
+    ep[0] = return_map(e_uu, ep[0] * keep, p.yield_strain);
+    ep[1] = return_map(e_vv, ep[1] * keep, p.yield_strain);
+    ep[2] = return_map(e_uv, ep[2] * keep, p.shear_yield_strain);
   }
 }
 

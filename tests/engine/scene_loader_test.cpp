@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/mesh_io.h"
+#include "engine/runtime.h"
 #include "engine/scene_loader.h"
 #include "sim/vertex_colouring.h"
 #include "sim/weft_warp_kernels.h"
@@ -236,4 +237,11 @@ TEST_CASE("crease lines load from the scene's cloth, checked against the mesh an
   CHECK(error_of(R"([{"from": [0.2, 0], "to": [0.2, 0.4], "angle_deg": 20, "fold": 1}])").find("unknown key 'fold'") != std::string::npos);
   CHECK(error_of(R"([{"from": [0.2, 0], "to": [0.2, 0.4], "angle_deg": 20}])", R"({"stretch_model": "springs"})")
             .find("/cloth/creases: crease lines need a weft_warp material") != std::string::npos);
+}
+
+TEST_CASE("a creased scene run with a springs material is refused naming the scene, the key and the flag") {
+  const std::string file = kScenes + "creased_napkin.json";
+  const std::string expected = file + ": /cloth/creases: crease lines need a weft_warp material; --material isotropic";
+  CHECK_THROWS_WITH_AS(load_runtime_scene(file, "", 0, "isotropic"), doctest::Contains(expected.c_str()), std::invalid_argument);
+  CHECK(load_runtime_scene(file, "", 0, "silk").creases.size() == 1);  // another weave keeps the creases
 }
