@@ -28,6 +28,7 @@ std::vector<TensilePoint> run_tensile_test(const Mesh& sample, Material material
   material.gravity = glm::vec3(0.f);
   material.drag = material.lift = 0.f;
   material.weave.plasticity.enabled = false;
+  material.weave.plasticity.in_plane = false;  // the tensile curves are the elastic ones
   float x_min = 1e30f, x_max = -1e30f, y_min = 1e30f, y_max = -1e30f;
   for (const auto& p : sample.positions) {
     x_min = std::min(x_min, p.x); x_max = std::max(x_max, p.x);

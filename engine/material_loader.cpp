@@ -111,11 +111,19 @@ Material read_material(const Reader& r, const json& j) {
     if (w.contains("plasticity")) {
       const json& pl = w.at("plasticity");
       const std::string pp = p + "/plasticity";
-      r.object(pl, pp, {"enabled", "yield_curvature", "relaxation_time"});
-      if (pl.contains("enabled") && !pl.at("enabled").is_boolean()) r.fail(pp + "/enabled", "expected true or false");
-      wm.plasticity.enabled = pl.value("enabled", false);
-      wm.plasticity.yield_curvature = r.number(pl, pp, "yield_curvature", wm.plasticity.yield_curvature, 1e-6, 1e6);
-      wm.plasticity.relaxation_time = r.number(pl, pp, "relaxation_time", wm.plasticity.relaxation_time, 1e-4, 1e9);
+      r.object(pl, pp, {"enabled", "yield_curvature", "relaxation_time", "in_plane", "yield_strain", "shear_yield_strain",
+                        "strain_relaxation_time"});
+      for (const char* flag : {"enabled", "in_plane"})
+        if (pl.contains(flag) && !pl.at(flag).is_boolean()) r.fail(pp + "/" + flag, "expected true or false");
+      PlasticityParams& pm = wm.plasticity;
+      pm.enabled = pl.value("enabled", false);  // bending (hinges)
+      pm.yield_curvature = r.number(pl, pp, "yield_curvature", pm.yield_curvature, 1e-6, 1e6);
+      pm.relaxation_time = r.number(pl, pp, "relaxation_time", pm.relaxation_time, 1e-4, 1e9);
+      pm.in_plane = pl.value("in_plane", false);  // weave triangles
+      pm.yield_strain = r.number(pl, pp, "yield_strain", pm.yield_strain, 1e-6, 10);
+      pm.shear_yield_strain = r.number(pl, pp, "shear_yield_strain", pm.yield_strain, 1e-6, 10);  // default: yield_strain
+      pm.strain_relaxation_time = r.number(pl, pp, "strain_relaxation_time", pm.strain_relaxation_time, 1e-4, 1e9);
+      if (pm.in_plane && !pl.contains("yield_strain")) r.fail(pp, "in_plane needs 'yield_strain'");
     }
   } else if (j.contains("weave")) {
     r.fail("/weave", "only read with stretch_model weft_warp");

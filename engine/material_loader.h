@@ -12,7 +12,10 @@
 //   weave (weft_warp): { weft, warp, shear: { strain: [...], stress: [...] (N/m), source },
 //                        weft_viscosity, warp_viscosity, shear_viscosity (N s/m),
 //                        weft_bending, warp_bending (N m), weft_rest_curvature, warp_rest_curvature (1/m),
-//                        angle_deg, plasticity: { enabled, yield_curvature (1/m), relaxation_time (s) } }
+//                        angle_deg, plasticity: { enabled (bending), yield_curvature (1/m), relaxation_time (s),
+//                                                 in_plane (in-plane plasticity, needs yield_strain), yield_strain,
+//                                                 shear_yield_strain (default yield_strain),
+//                                                 strain_relaxation_time (s) } }
 #include <stdexcept>
 #include <string>
 #include <vector>

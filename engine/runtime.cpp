@@ -116,6 +116,9 @@ Scene load_runtime_scene(const std::string& file, const std::string& solver, dou
     const float angle = scene.material.weave.angle_deg;  // the scene's weave orientation stays
     scene.material = load_material_preset(material);
     scene.material.weave.angle_deg = angle;
+    if (!scene.creases.empty() && scene.material.stretch_model != StretchModel::WeftWarp)
+      throw std::invalid_argument(file + ": /cloth/creases: crease lines need a weft_warp material; --material " + material +
+                                  " is not one");
   }
   if (!solver.empty()) scene.world.integrator = parse_integrator_kind(solver);
   if (tick_hz > 0) {

@@ -13,7 +13,9 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <nlohmann/json.hpp>
 
+#include "sim/crease_line.h"
 #include "sim/mesh_generators.h"
+#include "sim/topology.h"
 
 namespace weft {
 
@@ -115,6 +117,14 @@ class Reader {
                      float(number_value(v[2], at(p, 2))));
   }
 
+  glm::vec2 vec2(const json& obj, const std::string& place, const char* key) const {
+    const std::string p = at(place, key);
+    if (!obj.contains(key)) fail(place, std::string("missing key '") + key + "'");
+    const json& v = obj.at(key);
+    if (!v.is_array() || v.size() != 2) fail(p, "expected an array of 2 numbers");
+    return glm::vec2(float(number_value(v[0], at(p, 0))), float(number_value(v[1], at(p, 1))));
+  }
+
   // position + rotation_deg (Euler angles in degrees, applied x, then y, then z)
   Pose pose(const json& obj, const std::string& place) const {
     Pose p;
@@ -214,6 +224,37 @@ Material read_material(const Reader& r, const json& cloth, const std::string& ba
   m.gravity = r.vec3(j, place, "gravity", m.gravity);
   if (const std::string err = validate_material(m); !err.empty()) r.fail(place, err);
   return m;
+}
+
+// Crease lines (sim/crease_line.h): segments in the mesh's material coordinates, each mapped to the
+// bending hinges on it. Checked here so that a line that misses every interior edge names its place.
+std::vector<CreaseLine> read_creases(const Reader& r, const json& cloth, const Mesh& mesh, const Material& material) {
+  std::vector<CreaseLine> out;
+  if (!cloth.contains("creases")) return out;
+  const std::string place = "/cloth/creases";
+  const json& list = r.array(cloth.at("creases"), place);
+  if (!list.empty() && material.stretch_model != StretchModel::WeftWarp)
+    r.fail(place, "crease lines need a weft_warp material (a fabric preset such as \"cotton\"): they set its bending "
+                  "hinges' rest angles");
+  const Topology topology = build_topology(mesh);
+  for (size_t k = 0; k < list.size(); ++k) {
+    const std::string p = Reader::at(place, k);
+    const json& j = list[k];
+    r.object(j, p, {"from", "to", "angle_deg", "stiffness_scale", "tolerance"});
+    CreaseLine c;
+    c.from = r.vec2(j, p, "from");
+    c.to = r.vec2(j, p, "to");
+    if (!j.contains("angle_deg")) r.fail(p, "missing key 'angle_deg'");
+    c.rest_angle_deg = float(r.number(j, p, "angle_deg", 0, -179.9, 179.9));
+    c.stiffness_scale = float(r.number(j, p, "stiffness_scale", c.stiffness_scale, 0, 1e4));
+    c.tolerance = float(r.number(j, p, "tolerance", c.tolerance, 1e-7, 1));
+    if (const std::string err = validate_crease_line(c); !err.empty()) r.fail(p, err);
+    if (crease_interior_edge_count(c, mesh, topology) == 0)
+      r.fail(p, "the segment lies on no interior edge of the mesh (material coordinates, metres; tolerance " +
+                    std::to_string(c.tolerance) + " m)");
+    out.push_back(c);
+  }
+  return out;
 }
 
 // A vertex list: explicit indices, or every vertex within `radius` of `near` (the nearest if none is).
@@ -332,11 +373,12 @@ Scene read_scene(const Reader& r, const json& root, const std::string& base_dir)
   }
   if (!root.contains("cloth")) r.fail("", "missing key 'cloth'");
   const json& cloth = root.at("cloth");
-  r.object(cloth, "/cloth", {"mesh", "position", "rotation_deg", "material", "weave_angle_deg"});
+  r.object(cloth, "/cloth", {"mesh", "position", "rotation_deg", "material", "weave_angle_deg", "creases"});
   scene.mesh = read_mesh(r, cloth, base_dir);
   scene.material = read_material(r, cloth, base_dir);
   // the weft's angle from the mesh's material u axis (weft/warp materials; Volino 2005 sec. 2.2.2)
   scene.material.weave.angle_deg = float(r.number(cloth, "/cloth", "weave_angle_deg", scene.material.weave.angle_deg, -360, 360));
+  scene.creases = read_creases(r, cloth, scene.mesh, scene.material);
   read_interaction(r, root, scene);
   read_self_collision(r, root, scene);
 

@@ -12,6 +12,9 @@
 //            (lengths are metres; `scale` is the OBJ file's unit in metres: 0.01 for centimetres, 0.001 for mm)
 //            position: [x,y,z], rotation_deg: [x,y,z] (applied to the mesh, the grid lies in z = 0),
 //            weave_angle_deg (weft/warp materials: the weft's angle from the mesh's u axis),
+//            creases (weft/warp materials): [ { from: [u,v], to: [u,v] (material coordinates, m; a grid's run
+//                    from (0,0) to (width,height)), angle_deg (rest fold, (-180,180); positive folds toward the
+//                    side the triangle normals face), stiffness_scale (default 1), tolerance (m, default 0.001) } ]
 //            material: "NAME" (a fabric preset, engine/material_loader.h: ../materials/NAME.json, then
 //                    assets/materials) or { areal_density, total_mass, stretch_model: "springs"|"volino", stretch_stiffness,
 //                        bend_stiffness, young_modulus, alpha, damping, drag, lift, wind, gravity } }

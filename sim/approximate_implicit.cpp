@@ -51,7 +51,8 @@ void ApproximateImplicitIntegrator::step(const ClothModel& model, ClothState& st
   const size_t n = model.vertex_count(), nlink = model.link_count_total();
   glm::vec3* x = state.position.data();
   glm::vec3* v = state.velocity.data();
-  evaluate_forces(model, x, v, forces_, {.jacobian = true, .viscosity_h = h, .hinge_rest_angle = plastic_rest_angles(state)});
+  evaluate_forces(model, x, v, forces_,
+                  {.jacobian = true, .viscosity_h = h, .hinge_rest_angle = plastic_rest_angles(state), .plastic_strain = plastic_strains(state)});
 
   // W_i' = M_i - h^2 J_ii + h (n_i C_d + c_drag) I (Eq. 18 and 27); J_ii = -sum_j J_ij.
   const float h2 = h * h, cd = model.material.damping;

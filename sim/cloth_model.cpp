@@ -33,13 +33,20 @@ std::string validate_material(const Material& m) {
     if (w.plasticity.enabled && !(w.plasticity.yield_curvature > 0.f && finite(w.plasticity.yield_curvature) &&
                                   w.plasticity.relaxation_time > 0.f && finite(w.plasticity.relaxation_time)))
       return "weave: plasticity needs a positive yield curvature and relaxation time";
+    const PlasticityParams& pl = w.plasticity;
+    if (pl.in_plane && !(pl.yield_strain > 0.f && finite(pl.yield_strain) && pl.shear_yield_strain > 0.f &&
+                         finite(pl.shear_yield_strain) && pl.strain_relaxation_time > 0.f && finite(pl.strain_relaxation_time)))
+      return "weave: in-plane plasticity needs positive yield strains and strain relaxation time";
   }
   return {};
 }
 
-ClothModel build_cloth_model(const Mesh& mesh, const Material& material, const std::vector<uint32_t>& pins) {
+ClothModel build_cloth_model(const Mesh& mesh, const Material& material, const std::vector<uint32_t>& pins,
+                             const std::vector<CreaseLine>& creases) {
   if (auto err = validate_mesh(mesh); !err.empty()) throw std::invalid_argument("mesh: " + err);
   if (auto err = validate_material(material); !err.empty()) throw std::invalid_argument("material: " + err);
+  if (!creases.empty() && material.stretch_model != StretchModel::WeftWarp)
+    throw std::invalid_argument("crease lines need the weft_warp material (they set its bending hinges' rest angles)");
 
   ClothModel model;
   model.material = material;
@@ -124,7 +131,7 @@ ClothModel build_cloth_model(const Mesh& mesh, const Material& material, const s
     // The weave triangles and hinges carry stretch, shear and bending (weft_warp_forces.h); the links
     // keep only the relative damping and hold the Jacobian blocks.
     std::fill(model.stiffness.begin(), model.stiffness.end(), 0.f);
-    model.weft_warp = build_weft_warp_model(mesh, topo, material.weave);
+    model.weft_warp = build_weft_warp_model(mesh, topo, material.weave, creases);
   } else {
     for (size_t t = 0; t < ntri; ++t)
       for (int k = 0; k < 3; ++k) model.stiffness[model.triangle_edge[t][k]] += model.triangle_strength[t][k];

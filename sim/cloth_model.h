@@ -53,9 +53,11 @@ struct ClothModel {
   float total_mass() const;
 };
 
-// Builds the model from a validated mesh. Pins are vertex indices fixed at their rest position.
-// Throws std::invalid_argument naming the problem when the mesh or the material is unusable.
-ClothModel build_cloth_model(const Mesh& mesh, const Material& material, const std::vector<uint32_t>& pins = {});
+// Builds the model from a validated mesh. Pins are vertex indices fixed at their rest position. Crease
+// lines (crease_line.h) set the rest angle of the weft/warp hinges on them; they need a WeftWarp material.
+// Throws std::invalid_argument naming the problem when the mesh, the material or a crease is unusable.
+ClothModel build_cloth_model(const Mesh& mesh, const Material& material, const std::vector<uint32_t>& pins = {},
+                             const std::vector<CreaseLine>& creases = {});
 
 // Checks material parameters; empty when usable.
 std::string validate_material(const Material& material);

@@ -13,6 +13,8 @@ ClothState make_rest_state(const ClothModel& model) {
   state.kinematic_velocity.assign(n, glm::vec3(0.f));
   if (model.material.weave.plasticity.enabled && model.weft_warp.active())
     state.hinge_rest_angle = model.weft_warp.hinge_rest_angle;
+  if (model.material.weave.plasticity.in_plane && model.weft_warp.active())
+    state.plastic_strain.assign(model.weft_warp.triangle_count(), {0.f, 0.f, 0.f});
   return state;
 }
 

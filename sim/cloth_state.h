@@ -1,5 +1,6 @@
 #pragma once
 // The mutable state of one cloth: what a step changes, what a snapshot copies, what a replay resets.
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct ClothState {
   // Plasticity (weave_material.h): the hinges' current rest angles (nhinge when the material's plasticity
   // is on, else empty), rad.
   std::vector<float> hinge_rest_angle;
+  // In-plane plasticity: the weave triangles' plastic strains {weft uu, warp vv, shear uv} (ntri when the
+  // material's in-plane plasticity is on, else empty); the stress curves see e - e_p.
+  std::vector<std::array<float, 3>> plastic_strain;
   // The collider contacts of the last step (World's collider pass), read by the free-flight translation
   // correction of the next.
   ContactAxes contact_axes;
@@ -34,6 +38,11 @@ ClothState make_rest_state(const ClothModel& model);
 // The plastic rest angles evaluate_forces should use (ForceOptions::hinge_rest_angle), or null.
 inline const float* plastic_rest_angles(const ClothState& state) {
   return state.hinge_rest_angle.empty() ? nullptr : state.hinge_rest_angle.data();
+}
+
+// The plastic strains evaluate_forces should use (ForceOptions::plastic_strain), or null.
+inline const std::array<float, 3>* plastic_strains(const ClothState& state) {
+  return state.plastic_strain.empty() ? nullptr : state.plastic_strain.data();
 }
 
 }  // namespace weft

@@ -37,7 +37,8 @@ void ConjugateGradientIntegrator::step(const ClothModel& model, ClothState& stat
   const size_t n = model.vertex_count();
   glm::vec3* x = state.position.data();
   glm::vec3* v = state.velocity.data();
-  evaluate_forces(model, x, v, forces_, {.jacobian = true, .viscosity_h = h, .hinge_rest_angle = plastic_rest_angles(state)});
+  evaluate_forces(model, x, v, forces_,
+                  {.jacobian = true, .viscosity_h = h, .hinge_rest_angle = plastic_rest_angles(state), .plastic_strain = plastic_strains(state)});
   const float h2 = h * h, cd = model.material.damping;
   for (size_t i = 0; i < n; ++i) {
     Sym3 W = h2 * forces_.jacobian_sum[i];

@@ -5,7 +5,8 @@ namespace weft {
 void SymplecticEulerIntegrator::step(const ClothModel& model, ClothState& state, float h) {
   glm::vec3* x = state.position.data();
   glm::vec3* v = state.velocity.data();
-  evaluate_forces(model, x, v, forces_, {.jacobian = false, .hinge_rest_angle = plastic_rest_angles(state)});
+  evaluate_forces(model, x, v, forces_,
+                  {.jacobian = false, .hinge_rest_angle = plastic_rest_angles(state), .plastic_strain = plastic_strains(state)});
   for (size_t i = 0; i < model.vertex_count(); ++i) {
     v[i] = state.kinematic[i] ? state.kinematic_velocity[i] : v[i] + h * model.inv_mass[i] * forces_.force[i];
     x[i] += h * v[i];
@@ -38,7 +39,7 @@ void RungeKutta4Integrator::step(const ClothModel& model, ClothState& state, flo
   std::fill(v_sum_.begin(), v_sum_.end(), glm::vec3(0.f));
   for (int s = 0; s < 4; ++s) {
     evaluate_forces(model, x_stage_.data(), v_stage_.data(), forces_,
-                    {.jacobian = false, .hinge_rest_angle = plastic_rest_angles(state)});
+                    {.jacobian = false, .hinge_rest_angle = plastic_rest_angles(state), .plastic_strain = plastic_strains(state)});
     for (size_t i = 0; i < n; ++i) {
       const glm::vec3 dx = v_stage_[i];
       const glm::vec3 dvdt = state.kinematic[i] ? glm::vec3(0.f) : model.inv_mass[i] * forces_.force[i];

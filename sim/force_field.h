@@ -5,6 +5,7 @@
 //
 // Per-link results are kept as structs of arrays so the link pass vectorises (8 links per AVX2
 // instruction); a second pass adds them onto the vertices (link_scatter.h).
+#include <array>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -43,6 +44,7 @@ struct ForceOptions {
   bool jacobian = true;    // fill link_jacobian and jacobian_sum
   float viscosity_h = 0;   // when > 0, add the viscosity term h J (v_j - v_i) of Kang & Cho Eq. 13
   const float* hinge_rest_angle = nullptr;  // weft/warp hinges' plastic rest angles (nhinge), rad; null: the model's
+  const std::array<float, 3>* plastic_strain = nullptr;  // weave triangles' plastic strains (ntri); null: none
 };
 
 // Evaluates forces at positions x and velocities v (both nvert long).

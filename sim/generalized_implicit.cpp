@@ -19,7 +19,7 @@ void GeneralizedEulerIntegrator::euler_step(const ClothModel& model, ClothState&
   glm::vec3* v = state.velocity.data();
   // f~ = f + alpha h K v (Kang & Cho Eq. 13 with the step alpha h)
   evaluate_forces(model, state.position.data(), v, forces_,
-                  {.jacobian = true, .viscosity_h = ha, .hinge_rest_angle = plastic_rest_angles(state)});
+                  {.jacobian = true, .viscosity_h = ha, .hinge_rest_angle = plastic_rest_angles(state), .plastic_strain = plastic_strains(state)});
   for (size_t i = 0; i < n; ++i) {
     b_[i] = h * forces_.force[i];
     dv[i] = state.kinematic[i] ? state.kinematic_velocity[i] - v[i] : glm::vec3(0.f);
@@ -58,7 +58,7 @@ void Bdf2Integrator::step(const ClothModel& model, ClothState& state, float h) {
     const float beta = (2 * alpha_ - 1) / (2 * alpha_ + 1), dt = 2 * h / (2 * alpha_ + 1), ha = alpha_ * dt;
     glm::vec3* v = state.velocity.data();
     evaluate_forces(model, state.position.data(), v, forces_,
-                    {.jacobian = true, .viscosity_h = ha, .hinge_rest_angle = plastic_rest_angles(state)});
+                    {.jacobian = true, .viscosity_h = ha, .hinge_rest_angle = plastic_rest_angles(state), .plastic_strain = plastic_strains(state)});
     BlockSystem::multiply_jacobian(model, forces_, dx_prev_.data(), kdx_.data());
     for (size_t i = 0; i < n; ++i) {
       b_[i] = dt * forces_.force[i] + beta * model.mass[i] * dv_prev_[i] + ha * beta * kdx_[i];

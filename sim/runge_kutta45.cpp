@@ -37,7 +37,7 @@ void RungeKutta45Integrator::step(const ClothModel& model, ClothState& state, fl
   for (size_t i = 0; i < n; ++i)
     if (state.kinematic[i]) v[i] = state.kinematic_velocity[i];
   if (!(dt_ > 0.f)) dt_ = h;
-  const ForceOptions opts{.jacobian = false, .hinge_rest_angle = plastic_rest_angles(state)};
+  const ForceOptions opts{.jacobian = false, .hinge_rest_angle = plastic_rest_angles(state), .plastic_strain = plastic_strains(state)};
   float done = 0.f;
   int substeps = 0;
   while (done < h) {

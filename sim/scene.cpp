@@ -3,7 +3,7 @@
 namespace weft {
 
 World build_world(const Scene& scene) {
-  World world(build_cloth_model(scene.mesh, scene.material, scene.pins), scene.world);
+  World world(build_cloth_model(scene.mesh, scene.material, scene.pins, scene.creases), scene.world);
   for (const Collider& c : scene.colliders) world.add_collider(c);
   for (const RigidBox& b : scene.rigid_boxes) world.add_rigid_box(b);
   for (const TrackerAttachment& t : scene.trackers) world.attach(t.device, t.vertices, t.pose);

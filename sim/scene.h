@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/collider.h"
+#include "sim/crease_line.h"
 #include "sim/material.h"
 #include "sim/mesh.h"
 #include "sim/pose.h"
@@ -31,6 +32,7 @@ struct Scene {
   std::vector<RigidBox> rigid_boxes;
   std::vector<TrackerAttachment> trackers;
   std::vector<std::pair<uint32_t, uint32_t>> seams;
+  std::vector<CreaseLine> creases;               // fold lines in material coordinates (weft_warp materials)
   std::array<Pose, 2> hand_start;                // left, right: where the hands start (for the runtime)
   Pose stage;                                    // where the user stands (XR: the stage origin), y = floor
   float grasp_radius = 0.04f;                    // radius a grab takes, m

@@ -14,7 +14,7 @@ EquilibriumResult solve_static_equilibrium(const ClothModel& model, ClothState& 
   EquilibriumResult r;
   for (;; ++r.newton_iterations) {
     evaluate_forces(model, state.position.data(), state.velocity.data(), forces,
-                    {.jacobian = true, .hinge_rest_angle = plastic_rest_angles(state)});
+                    {.jacobian = true, .hinge_rest_angle = plastic_rest_angles(state), .plastic_strain = plastic_strains(state)});
     r.max_free_force = 0.f;
     for (size_t i = 0; i < n; ++i)
       if (!fixed[i]) r.max_free_force = std::max(r.max_free_force, glm::length(forces.force[i]));

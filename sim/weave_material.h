@@ -7,13 +7,19 @@
 
 namespace weft {
 
-// Bending plasticity (Volino 1995 sec. 3.4): past a yield curvature the rest curvature of a hinge
+// Plasticity (Volino 1995 sec. 3.4). Bending: past a yield curvature the rest curvature of a hinge
 // follows the bend (a crease stays), and relaxes back to the material's rest curvature with a time
-// constant once the bend is released.
+// constant once the bend is released. In plane (in_plane): past a yield strain the triangle's rest
+// state moves, a plastic strain per direction (weft, warp, shear) that the stress curves see subtracted,
+// and that relaxes back to 0 with its own time constant.
 struct PlasticityParams {
-  bool enabled = false;
+  bool enabled = false;          // bending plasticity of the hinges
   float yield_curvature = 20.f;  // 1/m: elastic range of |curvature - plastic rest curvature|
   float relaxation_time = 5.f;   // s: e-folding time of the plastic rest curvature back to the original
+  bool in_plane = false;               // in-plane plasticity of the weave triangles
+  float yield_strain = 0.02f;          // elastic range of |e - e_p| along weft and warp
+  float shear_yield_strain = 0.02f;    // elastic range of |e_uv - e_p,uv|
+  float strain_relaxation_time = 30.f; // s: e-folding time of the plastic strains back to 0
 };
 
 struct WeaveMaterial {

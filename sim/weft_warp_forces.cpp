@@ -24,12 +24,14 @@ void add_weft_warp_forces(const ClothModel& model, const glm::vec3* x, const glm
   LinkBlocks& B = out.link_jacobian;
   Sym3* js = out.jacobian_sum.data();
   static constexpr int pair[3][2] = {{0, 1}, {1, 2}, {0, 2}};
+  static constexpr std::array<float, 3> kNoPlasticStrain{};
+  const std::array<float, 3>* plastic = options.plastic_strain;
   for (size_t t = 0; t < w.triangle_count(); ++t) {
     const auto& tri = model.triangle[t];
     const WeaveCoefficients c{w.ru[t], w.rv[t], w.area[t]};
     const std::array<glm::vec3, 3> p = {x[tri[0]], x[tri[1]], x[tri[2]]};
     const std::array<glm::vec3, 3> pv = {v[tri[0]], v[tri[1]], v[tri[2]]};
-    weave_triangle(c, p, pv, law, blocks, r, false);
+    weave_triangle(c, p, pv, law, blocks, r, false, plastic ? plastic[t] : kNoPlasticStrain);
     for (int k = 0; k < 3; ++k) f[tri[k]] += r.force[k];
     if (!blocks) continue;
     // each block also goes onto the diagonal sums of its two corners (jacobian_sum = -J_ii), gathered per
@@ -79,7 +81,8 @@ void add_weft_warp_forces(const ClothModel& model, const glm::vec3* x, const glm
   }
 }
 
-double weft_warp_energy(const ClothModel& model, const glm::vec3* x, const float* hinge_rest_angle) {
+double weft_warp_energy(const ClothModel& model, const glm::vec3* x, const float* hinge_rest_angle,
+                        const std::array<float, 3>* plastic_strain) {
   const WeftWarpModel& w = model.weft_warp;
   const WeaveMaterial& mat = model.material.weave;
   const WeaveLaw law{{&mat.weft, &mat.warp, &mat.shear}, {0.f, 0.f, 0.f}};
@@ -88,7 +91,8 @@ double weft_warp_energy(const ClothModel& model, const glm::vec3* x, const float
   const std::array<glm::vec3, 3> still{};
   for (size_t t = 0; t < w.triangle_count(); ++t) {
     const auto& tri = model.triangle[t];
-    weave_triangle({w.ru[t], w.rv[t], w.area[t]}, {x[tri[0]], x[tri[1]], x[tri[2]]}, still, law, false, r);
+    weave_triangle({w.ru[t], w.rv[t], w.area[t]}, {x[tri[0]], x[tri[1]], x[tri[2]]}, still, law, false, r, true,
+                   plastic_strain ? plastic_strain[t] : std::array<float, 3>{});
     energy += r.energy;
   }
   const float* rest = hinge_rest_angle ? hinge_rest_angle : w.hinge_rest_angle.data();

@@ -13,11 +13,13 @@ namespace weft {
 // out.jacobian_sum. When options.viscosity_h = h > 0 it also adds Kang & Cho's h J (v_j - v_i) term
 // (Eq. 13) with the stiffness blocks and folds the viscous damping blocks D into the blocks as D / h,
 // so the solvers' W = M - h^2 J holds M - h D - h^2 K. hinge_rest_angle (nhinge) overrides the model's
-// rest angles (plasticity); null uses the model's.
+// rest angles (plasticity); null uses the model's. options.plastic_strain (ntri), when set, is subtracted from
+// the triangles' strains before the stress curves (in-plane plasticity).
 void add_weft_warp_forces(const ClothModel& model, const glm::vec3* x, const glm::vec3* v, ForceBuffers& out,
                           const ForceOptions& options);
 
-// Elastic energy of the weave triangles and hinges, J.
-double weft_warp_energy(const ClothModel& model, const glm::vec3* x, const float* hinge_rest_angle = nullptr);
+// Elastic energy of the weave triangles and hinges, J; the plastic rest state when given (else the model's).
+double weft_warp_energy(const ClothModel& model, const glm::vec3* x, const float* hinge_rest_angle = nullptr,
+                        const std::array<float, 3>* plastic_strain = nullptr);
 
 }  // namespace weft

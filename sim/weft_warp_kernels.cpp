@@ -86,7 +86,8 @@ WeaveStrain weave_strain(const WeaveCoefficients& w, const std::array<glm::vec3,
 }
 
 void weave_triangle(const WeaveCoefficients& w, const std::array<glm::vec3, 3>& p, const std::array<glm::vec3, 3>& v,
-                    const WeaveLaw& law, bool blocks, WeaveTriangleResult& out, bool energy) {
+                    const WeaveLaw& law, bool blocks, WeaveTriangleResult& out, bool energy,
+                    const std::array<float, 3>& plastic) {
   const glm::vec3 U = w.ru[0] * p[0] + w.ru[1] * p[1] + w.ru[2] * p[2];
   const glm::vec3 V = w.rv[0] * p[0] + w.rv[1] * p[1] + w.rv[2] * p[2];
   const Direction du = direction(U), dv = direction(V), ds = direction(U + V), dd = direction(U - V);
@@ -101,8 +102,10 @@ void weave_triangle(const WeaveCoefficients& w, const std::array<glm::vec3, 3>& 
   e.dvv = glm::dot(dv.unit, dV);
   e.duv = kInvSqrt2 * (glm::dot(ds.unit, dU + dV) - glm::dot(dd.unit, dU - dV));
   out.strain = e;
-  const CurveSample cu = (*law.curve[0])(e.uu), cv = (*law.curve[1])(e.vv), cs = (*law.curve[2])(e.uv);
-  out.energy = energy ? double(w.area) * (law.curve[0]->energy(e.uu) + law.curve[1]->energy(e.vv) + law.curve[2]->energy(e.uv))
+  // elastic strains: the plastic part moved the rest state (Volino 1995 sec. 3.4)
+  const float el_uu = e.uu - plastic[0], el_vv = e.vv - plastic[1], el_uv = e.uv - plastic[2];
+  const CurveSample cu = (*law.curve[0])(el_uu), cv = (*law.curve[1])(el_vv), cs = (*law.curve[2])(el_uv);
+  out.energy = energy ? double(w.area) * (law.curve[0]->energy(el_uu) + law.curve[1]->energy(el_vv) + law.curve[2]->energy(el_uv))
                       : 0.0;
   const float s_uu = cu.stress + law.viscosity[0] * e.duu;
   const float s_vv = cv.stress + law.viscosity[1] * e.dvv;

@@ -52,9 +52,12 @@ struct WeaveTriangleResult {
   double energy = 0;                // elastic energy, J
   WeaveStrain strain;
 };
-// energy: also fill out.energy (three curve integrals: only for energy reports).
+// energy: also fill out.energy (three curve integrals: only for energy reports). plastic: the triangle's
+// plastic strains {uu, vv, uv} (Volino 1995 sec. 3.4): the curves are evaluated at the elastic strain
+// e - e_p, so stress, energy and stiffness vanish at the plastically moved rest state; out.strain stays e.
 void weave_triangle(const WeaveCoefficients& w, const std::array<glm::vec3, 3>& p, const std::array<glm::vec3, 3>& v,
-                    const WeaveLaw& law, bool blocks, WeaveTriangleResult& out, bool energy = true);
+                    const WeaveLaw& law, bool blocks, WeaveTriangleResult& out, bool energy = true,
+                    const std::array<float, 3>& plastic = {});
 
 // Bending hinge across the edge x0-x1, x2 opposite in triangle (x0, x1, x2) (counter-clockwise, so its
 // normal is the winding normal) and x3 in the other. Signed dihedral angle, positive when the

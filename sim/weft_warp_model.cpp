@@ -20,7 +20,8 @@ uint32_t edge_of(const Mesh& mesh, const Topology& topo, size_t t, uint32_t a, u
 
 }  // namespace
 
-WeftWarpModel build_weft_warp_model(const Mesh& mesh, const Topology& topo, const WeaveMaterial& weave) {
+WeftWarpModel build_weft_warp_model(const Mesh& mesh, const Topology& topo, const WeaveMaterial& weave,
+                                    const std::vector<CreaseLine>& creases) {
   WeftWarpModel w;
   const size_t ntri = mesh.triangle_count();
   const float angle = glm::radians(weave.angle_deg);
@@ -83,6 +84,23 @@ WeftWarpModel build_weft_warp_model(const Mesh& mesh, const Topology& topo, cons
     w.curvature_per_angle.push_back(per_angle);
     w.hinge_stiffness.push_back(bending * per_angle * len);  // B 3 |e|^2 / (A1 + A2)
     w.hinge_rest_angle.push_back(rest_curvature / per_angle);
+  }
+
+  // Crease lines: the hinges whose edge lies on a line take its fold angle and stiffness scale (a later
+  // line wins where two overlap).
+  for (size_t k = 0; k < creases.size(); ++k) {
+    const CreaseLine& line = creases[k];
+    if (const std::string err = validate_crease_line(line); !err.empty())
+      throw std::invalid_argument("crease " + std::to_string(k + 1) + ": " + err);
+    size_t matched = 0;
+    for (size_t e = 0; e < w.hinge_count(); ++e) {
+      if (!edge_on_crease(line, mesh.material[w.hinge[e][0]], mesh.material[w.hinge[e][1]])) continue;
+      w.hinge_rest_angle[e] = glm::radians(line.rest_angle_deg);
+      w.hinge_stiffness[e] *= line.stiffness_scale;
+      ++matched;
+    }
+    if (matched == 0)
+      throw std::invalid_argument("crease " + std::to_string(k + 1) + " lies on no interior edge of the mesh");
   }
   return w;
 }

@@ -8,6 +8,7 @@
 
 #include <glm/glm.hpp>
 
+#include "sim/crease_line.h"
 #include "sim/material.h"
 #include "sim/mesh.h"
 #include "sim/topology.h"
@@ -24,8 +25,9 @@ struct WeftWarpModel {
   // --- hinges (nhinge: one per interior edge)
   std::vector<std::array<uint32_t, 4>> hinge;        // x0, x1 (the edge), x2, x3 (opposite; see hinge_angle)
   std::vector<std::array<uint32_t, 6>> hinge_link;   // link of pairs (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
-  std::vector<float> hinge_stiffness;      // k = B(phi) 3 |e|^2 / (A1 + A2): energy 1/2 k (theta - theta0)^2, N m
-  std::vector<float> hinge_rest_angle;     // theta0 from the material's rest curvature, rad
+  std::vector<float> hinge_stiffness;      // k = B(phi) 3 |e|^2 / (A1 + A2) (times a crease's scale): energy
+                                           // 1/2 k (theta - theta0)^2, N m
+  std::vector<float> hinge_rest_angle;     // theta0 from the material's rest curvature or a crease line, rad
   std::vector<float> curvature_per_angle;  // 3 |e| / (A1 + A2): curvature of a unit hinge angle, 1/m
 
   size_t triangle_count() const { return area.size(); }
@@ -33,8 +35,10 @@ struct WeftWarpModel {
   bool active() const { return !area.empty(); }
 };
 
-// Bakes the model from the rest mesh (its positions give the metric, its material coordinates only the
-// weave direction). Throws std::invalid_argument for a triangle whose weave coordinates are degenerate.
-WeftWarpModel build_weft_warp_model(const Mesh& mesh, const Topology& topology, const WeaveMaterial& weave);
+// Bakes the model from the rest mesh (its positions give the metric, its material coordinates the weave
+// direction and where the crease lines run). Throws std::invalid_argument for a triangle whose weave
+// coordinates are degenerate, and for a crease line that is unusable or lies on no interior edge.
+WeftWarpModel build_weft_warp_model(const Mesh& mesh, const Topology& topology, const WeaveMaterial& weave,
+                                    const std::vector<CreaseLine>& creases = {});
 
 }  // namespace weft

@@ -88,11 +88,13 @@ void World::step() {
   std::memcpy(x_prev_.data(), state_.position.data(), x_prev_.size() * sizeof(glm::vec3));
   if (self_collision_) self_collision_->begin_step(state_);
   integrator_->step(model_, state_, h);
-  update_plasticity(model_, state_, h);  // weave creases (no-op unless the material has plasticity)
   const auto t2 = Clock::now();
 
   // 4. corrections after the step
   apply_corrections(h);
+  // Plasticity reads the corrected shape: a stretch the strain limit takes back must not set (the
+  // uncorrected step can hold a grasped cloth far past the limit, which set that much in-plane strain).
+  update_plasticity(model_, state_, h);  // weave creases and set (no-op unless the material has plasticity)
   const auto t3 = Clock::now();
   timing_.elastic_ms = ms_between(t0, t1);
   timing_.integrator_ms = ms_between(t1, t2);

@@ -32,7 +32,30 @@ TEST_CASE("material presets: every file loads and builds a model") {
   const Material iso = load_material_preset("isotropic", kDir);
   CHECK(iso.stretch_model == StretchModel::Springs);
   CHECK(iso.stretch_stiffness == doctest::Approx(Material{}.stretch_stiffness));
-  CHECK(load_material_preset("cotton", kDir).weave.plasticity.enabled);
+  const PlasticityParams cotton = load_material_preset("cotton", kDir).weave.plasticity;
+  CHECK(cotton.enabled);
+  CHECK(cotton.in_plane);
+  CHECK(cotton.yield_strain == doctest::Approx(0.04f));
+  CHECK(cotton.shear_yield_strain == doctest::Approx(0.2f));
+  CHECK(cotton.strain_relaxation_time == doctest::Approx(60.f));
+  CHECK_FALSE(load_material_preset("denim", kDir).weave.plasticity.in_plane);  // off unless the file says so
+}
+
+TEST_CASE("material presets: in-plane plasticity keys") {
+  const std::string head = R"({"stretch_model": "weft_warp", "weave": {"weft": {"strain": [0, 1], "stress": [0, 100]},
+    "warp": {"strain": [0, 1], "stress": [0, 100]}, "shear": {"strain": [0, 1], "stress": [0, 50]}, "plasticity": )";
+  const Material m = parse_material(head + R"({"in_plane": true, "yield_strain": 0.03, "strain_relaxation_time": 5}}})", "x.json");
+  CHECK(m.weave.plasticity.in_plane);
+  CHECK_FALSE(m.weave.plasticity.enabled);
+  CHECK(m.weave.plasticity.yield_strain == doctest::Approx(0.03f));
+  CHECK(m.weave.plasticity.shear_yield_strain == doctest::Approx(0.03f));  // defaults to yield_strain
+  CHECK(m.weave.plasticity.strain_relaxation_time == doctest::Approx(5.f));
+  CHECK_THROWS_WITH_AS(parse_material(head + R"({"in_plane": true}}})", "x.json"),
+                       doctest::Contains("x.json: /weave/plasticity: in_plane needs 'yield_strain'"), MaterialFileError);
+  CHECK_THROWS_WITH_AS(parse_material(head + R"({"in_plane": 1, "yield_strain": 0.03}}})", "x.json"),
+                       doctest::Contains("/weave/plasticity/in_plane: expected true or false"), MaterialFileError);
+  CHECK_THROWS_WITH_AS(parse_material(head + R"({"in_plane": true, "yield_strain": -1}}})", "x.json"),
+                       doctest::Contains("/weave/plasticity/yield_strain: value -1 out of range"), MaterialFileError);
 }
 
 TEST_CASE("material presets: errors name the file and the place") {

@@ -6,8 +6,10 @@
 #include <string>
 
 #include "engine/mesh_io.h"
+#include "engine/runtime.h"
 #include "engine/scene_loader.h"
 #include "sim/vertex_colouring.h"
+#include "sim/weft_warp_kernels.h"
 
 using namespace weft;
 
@@ -37,7 +39,7 @@ void expect_error(const std::string& text, const std::string& place, const std::
 }  // namespace
 
 TEST_CASE("the shipped scenes load, build and step") {
-  for (const char* name : {"table.json", "hanging.json", "tracker_corner.json", "cube_drop.json"}) {
+  for (const char* name : {"table.json", "hanging.json", "tracker_corner.json", "cube_drop.json", "creased_napkin.json"}) {
     INFO(name);
     const Scene scene = load_scene(kScenes + name);
     World world = build_world(scene);
@@ -59,6 +61,24 @@ TEST_CASE("the shipped scenes load, build and step") {
   CHECK(tracker.trackers[0].device == Device::Tracker0);
   CHECK(tracker.trackers[0].vertices.size() >= 1);
   CHECK(tracker.world.interaction.elastic.tau == doctest::Approx(0.03f));
+  const Scene napkin = load_scene(kScenes + "creased_napkin.json");
+  REQUIRE(napkin.creases.size() == 1);
+  CHECK(napkin.creases[0].rest_angle_deg == doctest::Approx(90.f));
+  CHECK(napkin.material.stretch_model == StretchModel::WeftWarp);
+  // hung from the top of its crease, the napkin folds there: the crease's hinges near 90 degrees after 1 s
+  World folded = build_world(napkin);
+  for (int k = 0; k < 240; ++k) folded.step();
+  const WeftWarpModel& w = folded.model().weft_warp;
+  const auto& x = folded.state().position;
+  double sum = 0, n = 0;
+  for (size_t e = 0; e < w.hinge_count(); ++e)
+    if (w.hinge_rest_angle[e] > 1.f) {
+      const auto& h = w.hinge[e];
+      sum += hinge_angle({x[h[0]], x[h[1]], x[h[2]], x[h[3]]}).theta;
+      n += 1;
+    }
+  CHECK(n == 24);
+  CHECK(glm::degrees(sum / n) == doctest::Approx(90.0).epsilon(0.1));
 }
 
 TEST_CASE("every shipped scene's cloth and every shipped mesh colours validly for the Gauss-Seidel solver") {
@@ -182,4 +202,46 @@ TEST_CASE("an OBJ modelled in centimetres loads at its size in metres with the m
     CHECK(std::string(e.what()).find("scale") != std::string::npos);
   }
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("crease lines load from the scene's cloth, checked against the mesh and material") {
+  const std::string cloth = R"({"cloth": {"mesh": {"type": "grid", "width": 0.4, "height": 0.4, "columns": 4, "rows": 4},
+                                "material": "cotton", )";
+  const Scene s = parse_scene(cloth + R"("creases": [{"from": [0.2, 0], "to": [0.2, 0.4], "angle_deg": 60,
+                                                        "stiffness_scale": 2}]}})",
+                              "test.json", kScenes);
+  REQUIRE(s.creases.size() == 1);
+  CHECK(s.creases[0].to == glm::vec2(0.2f, 0.4f));
+  CHECK(s.creases[0].rest_angle_deg == doctest::Approx(60.f));
+  CHECK(s.creases[0].stiffness_scale == doctest::Approx(2.f));
+  const World world = build_world(s);
+  size_t creased = 0;
+  for (float a : world.model().weft_warp.hinge_rest_angle) creased += std::fabs(a - glm::radians(60.f)) < 1e-5f;
+  CHECK(creased == 4);
+
+  const auto error_of = [&](const std::string& creases, const std::string& material = "\"cotton\"") {
+    try {
+      parse_scene(R"({"cloth": {"mesh": {"type": "grid", "width": 0.4, "height": 0.4, "columns": 4, "rows": 4},
+                      "material": )" + material + R"(, "creases": )" + creases + "}}",
+                  "test.json", kScenes);
+    } catch (const SceneError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error_of(R"([{"from": [0.2, 0], "to": [0.2, 0.4]}])").find("test.json: /cloth/creases/0: missing key 'angle_deg'") == 0);
+  CHECK(error_of(R"([{"from": [0.2, 0], "to": [0.2, 0.4], "angle_deg": 200}])").find("/cloth/creases/0/angle_deg: value 200 out of range") != std::string::npos);
+  CHECK(error_of(R"([{"from": [0.2], "to": [0.2, 0.4], "angle_deg": 20}])").find("/cloth/creases/0/from: expected an array of 2") != std::string::npos);
+  CHECK(error_of(R"([{"from": [0.25, 0], "to": [0.25, 0.4], "angle_deg": 20}])").find("/cloth/creases/0: the segment lies on no interior edge") != std::string::npos);
+  CHECK(error_of(R"([{"from": [0, 0], "to": [0.4, 0], "angle_deg": 20}])").find("lies on no interior edge") != std::string::npos);  // boundary
+  CHECK(error_of(R"([{"from": [0.2, 0], "to": [0.2, 0.4], "angle_deg": 20, "fold": 1}])").find("unknown key 'fold'") != std::string::npos);
+  CHECK(error_of(R"([{"from": [0.2, 0], "to": [0.2, 0.4], "angle_deg": 20}])", R"({"stretch_model": "springs"})")
+            .find("/cloth/creases: crease lines need a weft_warp material") != std::string::npos);
+}
+
+TEST_CASE("a creased scene run with a springs material is refused naming the scene, the key and the flag") {
+  const std::string file = kScenes + "creased_napkin.json";
+  const std::string expected = file + ": /cloth/creases: crease lines need a weft_warp material; --material isotropic";
+  CHECK_THROWS_WITH_AS(load_runtime_scene(file, "", 0, "isotropic"), doctest::Contains(expected.c_str()), std::invalid_argument);
+  CHECK(load_runtime_scene(file, "", 0, "silk").creases.size() == 1);  // another weave keeps the creases
 }
