@@ -84,6 +84,7 @@ WeftWarpModel build_weft_warp_model(const Mesh& mesh, const Topology& topo, cons
     w.hinge_stiffness.push_back(bending * per_angle * len);  // B 3 |e|^2 / (A1 + A2)
     w.hinge_rest_angle.push_back(rest_curvature / per_angle);
   }
+  w.arrays = make_weave_triangle_arrays(mesh.triangles, w.ru, w.rv, w.pair_link, weave);
   return w;
 }
 

@@ -11,6 +11,7 @@
 #include "sim/material.h"
 #include "sim/mesh.h"
 #include "sim/topology.h"
+#include "sim/weave_triangle_arrays.h"
 
 namespace weft {
 
@@ -27,6 +28,8 @@ struct WeftWarpModel {
   std::vector<float> hinge_stiffness;      // k = B(phi) 3 |e|^2 / (A1 + A2): energy 1/2 k (theta - theta0)^2, N m
   std::vector<float> hinge_rest_angle;     // theta0 from the material's rest curvature, rad
   std::vector<float> curvature_per_angle;  // 3 |e| / (A1 + A2): curvature of a unit hinge angle, 1/m
+
+  WeaveTriangleArrays arrays;  // the triangles above as structs of arrays, for the vectorised pass
 
   size_t triangle_count() const { return area.size(); }
   size_t hinge_count() const { return hinge.size(); }
