@@ -56,22 +56,34 @@ void add_weave_triangles(const ClothModel& model, const glm::vec3* x, const glm:
 void add_weft_warp_forces(const ClothModel& model, const glm::vec3* x, const glm::vec3* v, ForceBuffers& out,
                           const ForceOptions& options) {
   const WeftWarpModel& w = model.weft_warp;
+  size_t triangles_done = 0, hinges_done = 0;
+#if defined(WEFT_WEAVE_PASS_SIMD)
+  // 8 at a time where AVX2 is compiled in; they read the vertex records evaluate_forces fills with the
+  // Jacobian (the link pass reads them too)
+  if (options.jacobian) {
+    const float* rest = options.hinge_rest_angle ? options.hinge_rest_angle : w.hinge_rest_angle.data();
+    const float h = options.viscosity_h;
+    triangles_done = add_weave_triangles_simd(w, model.material.weave, out.vertex_xv.data(), h, w.triangle_count(),
+                                              out.force.data(), out.jacobian_sum.data(), out.link_jacobian);
+    hinges_done = add_weave_hinges_simd(w, rest, out.vertex_xv.data(), h, w.hinge_count(), out.force.data(),
+                                        out.jacobian_sum.data(), out.link_jacobian);
+  }
+#endif
+  add_weave_triangles(model, x, v, triangles_done, w.triangle_count(), out, options);
+  add_weave_hinges(model, x, v, hinges_done, w.hinge_count(), out, options);
+}
+
+void add_weave_hinges(const ClothModel& model, const glm::vec3* x, const glm::vec3* v, size_t begin, size_t end,
+                      ForceBuffers& out, const ForceOptions& options) {
+  const WeftWarpModel& w = model.weft_warp;
   const bool blocks = options.jacobian;
   const float h = options.viscosity_h;
   glm::vec3* f = out.force.data();
   LinkBlocks& B = out.link_jacobian;
   Sym3* js = out.jacobian_sum.data();
-  size_t done = 0;
-#if defined(WEFT_WEAVE_PASS_SIMD)
-  // evaluate_forces fills the vertex records with the Jacobian (the link pass reads them too)
-  if (blocks)
-    done = add_weave_triangles_simd(w, model.material.weave, out.vertex_xv.data(), h, w.triangle_count(), f, js, B);
-#endif
-  add_weave_triangles(model, x, v, done, w.triangle_count(), out, options);
-
   const float* rest = options.hinge_rest_angle ? options.hinge_rest_angle : w.hinge_rest_angle.data();
   static constexpr int hpair[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
-  for (size_t e = 0; e < w.hinge_count(); ++e) {
+  for (size_t e = begin; e < end; ++e) {
     const auto& hv = w.hinge[e];
     const HingeAngle a = hinge_angle({x[hv[0]], x[hv[1]], x[hv[2]], x[hv[3]]});
     if (!a.valid) continue;

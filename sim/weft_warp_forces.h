@@ -23,6 +23,10 @@ void add_weft_warp_forces(const ClothModel& model, const glm::vec3* x, const glm
 void add_weave_triangles(const ClothModel& model, const glm::vec3* x, const glm::vec3* v, size_t begin, size_t end,
                          ForceBuffers& out, const ForceOptions& options);
 
+// The hinges [begin, end) with the scalar kernel (hinge_angle), likewise.
+void add_weave_hinges(const ClothModel& model, const glm::vec3* x, const glm::vec3* v, size_t begin, size_t end,
+                      ForceBuffers& out, const ForceOptions& options);
+
 // Elastic energy of the weave triangles and hinges, J.
 double weft_warp_energy(const ClothModel& model, const glm::vec3* x, const float* hinge_rest_angle = nullptr);
 

@@ -85,6 +85,7 @@ WeftWarpModel build_weft_warp_model(const Mesh& mesh, const Topology& topo, cons
     w.hinge_rest_angle.push_back(rest_curvature / per_angle);
   }
   w.arrays = make_weave_triangle_arrays(mesh.triangles, w.ru, w.rv, w.pair_link, weave);
+  w.arrays_hinge = make_weave_hinge_arrays(w.hinge, w.hinge_link);
   return w;
 }
 

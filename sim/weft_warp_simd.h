@@ -1,9 +1,10 @@
 #pragma once
-// The weave triangle pass of weft_warp_forces.cpp written with AVX2 intrinsics, 8 triangles per iteration.
+// The weave triangle and hinge passes of weft_warp_forces.cpp written with AVX2 intrinsics, 8 triangles or
+// hinges per iteration.
 //
 // The scalar kernel (weave_triangle) costs about 300 ns a triangle: three binary searches into the curves,
 // glm vectors and Sym3 temporaries for every block. Here the triangles are structs of arrays
-// (weave_triangle_arrays.h), the corners come from the padded per-vertex records the link pass fills
+// (weave_arrays.h), the corners come from the padded per-vertex records the link pass fills
 // ({x y z 0 vx vy vz 0}, link_pass_simd.h), the curves are tables evaluated in registers (curve_table.h),
 // and only the per-triangle sums (3 forces, 3 blocks, 3 diagonal sums) are added onto the vertices and
 // links one lane at a time. The arithmetic is weave_triangle's with the blocks of its three pairs
@@ -34,6 +35,36 @@ inline V3 combine(const __m256 c[3], const V3 p[3]) {
   return {_mm256_fmadd_ps(c[2], p[2].x, _mm256_fmadd_ps(c[1], p[1].x, _mm256_mul_ps(c[0], p[0].x))),
           _mm256_fmadd_ps(c[2], p[2].y, _mm256_fmadd_ps(c[1], p[1].y, _mm256_mul_ps(c[0], p[0].y))),
           _mm256_fmadd_ps(c[2], p[2].z, _mm256_fmadd_ps(c[1], p[1].z, _mm256_mul_ps(c[0], p[0].z)))};
+}
+
+inline V3 cross(const V3& a, const V3& b) {
+  return {_mm256_fmsub_ps(a.y, b.z, _mm256_mul_ps(a.z, b.y)), _mm256_fmsub_ps(a.z, b.x, _mm256_mul_ps(a.x, b.z)),
+          _mm256_fmsub_ps(a.x, b.y, _mm256_mul_ps(a.y, b.x))};
+}
+inline V3 zero_v3() { return {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()}; }
+inline V3 scale(const V3& a, __m256 s) { return {_mm256_mul_ps(a.x, s), _mm256_mul_ps(a.y, s), _mm256_mul_ps(a.z, s)}; }
+
+// atan2(y, x) of 8 lanes, within 4e-7 rad (two float ulps at pi) of std::atan2: the ratio of the smaller to
+// the larger magnitude a in [0, 1], folded to |z| <= tan(pi/8) by atan a = pi/4 + atan((a - 1)/(a + 1)) above it, where the
+// Taylor series z - z^3/3 + ... - z^15/15 is left with under 2e-8 (the next term, 0.414^17 / 17); then
+// the octant. atan2(0, 0) = 0.
+inline __m256 atan2(__m256 y, __m256 x) {
+  const __m256 sign = _mm256_set1_ps(-0.f), zero = _mm256_setzero_ps();
+  const __m256 ax = _mm256_andnot_ps(sign, x), ay = _mm256_andnot_ps(sign, y);
+  const __m256 hi = _mm256_max_ps(ax, ay), lo = _mm256_min_ps(ax, ay);
+  const __m256 a = _mm256_and_ps(_mm256_cmp_ps(hi, zero, _CMP_GT_OQ), _mm256_div_ps(lo, hi));
+  const __m256 fold = _mm256_cmp_ps(a, _mm256_set1_ps(0.41421356f), _CMP_GT_OQ);
+  const __m256 one = _mm256_set1_ps(1.f);
+  const __m256 z = _mm256_blendv_ps(a, _mm256_div_ps(_mm256_sub_ps(a, one), _mm256_add_ps(a, one)), fold);
+  const __m256 z2 = _mm256_mul_ps(z, z);
+  __m256 p = _mm256_set1_ps(-1.f / 15);
+  for (const float c : {1.f / 13, -1.f / 11, 1.f / 9, -1.f / 7, 1.f / 5, -1.f / 3})
+    p = _mm256_fmadd_ps(p, z2, _mm256_set1_ps(c));
+  __m256 r = _mm256_fmadd_ps(_mm256_mul_ps(p, z2), z, z);
+  r = _mm256_add_ps(r, _mm256_and_ps(fold, _mm256_set1_ps(0.78539816f)));
+  r = _mm256_blendv_ps(r, _mm256_sub_ps(_mm256_set1_ps(1.57079633f), r), _mm256_cmp_ps(ay, ax, _CMP_GT_OQ));
+  r = _mm256_blendv_ps(r, _mm256_sub_ps(_mm256_set1_ps(3.14159265f), r), _mm256_cmp_ps(x, zero, _CMP_LT_OQ));
+  return _mm256_or_ps(r, _mm256_and_ps(sign, y));  // r >= 0 here: takes y's sign
 }
 
 // Unit vector and length of w; zero unit below 1e-12 (the scalar kernel's `direction`).
@@ -237,6 +268,98 @@ inline size_t add_weave_triangles_simd(const WeftWarpModel& w, const WeaveMateri
     }
   }
   return t;
+}
+
+// Hinges [0, end) in steps of 8 with the Jacobian: hinge_angle and the hinge part of
+// add_weft_warp_forces (moment on the corners, the Gauss-Newton blocks -k g_i g_j^T symmetrised, their
+// diagonal sums k g_i g_i^T, and h J (v_j - v_i) when h > 0). rest: the rest angles (nhinge). Returns the
+// first hinge not done.
+inline size_t add_weave_hinges_simd(const WeftWarpModel& w, const float* rest, const float* xv, float h, size_t end,
+                                    glm::vec3* f, Sym3* js, LinkBlocks& B) {
+  using namespace weave_simd;
+  const WeaveHingeArrays& a = w.arrays_hinge;
+  const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.f), half = _mm256_set1_ps(0.5f);
+  const bool viscous = h > 0.f;
+  const __m256 hv = _mm256_set1_ps(h);
+  static constexpr int hpair[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+  // per-lane results: forces of the corners (12), their diagonal sums (24), blocks of the pairs (36)
+  alignas(32) float out[72][8];
+  size_t e = 0;
+  for (; e + 8 <= end; e += 8) {
+    V3 x[4], v[4];
+    for (int k = 0; k < 4; ++k) {
+      const uint32_t* c = a.corner[size_t(k)].data() + e;
+      const float* r[8];
+      for (int l = 0; l < 8; ++l) r[l] = xv + kVertexRecord * c[l];
+      load_ends(r, 0, x[k].x, x[k].y, x[k].z);
+      if (viscous) load_ends(r, 4, v[k].x, v[k].y, v[k].z);
+    }
+    // hinge_angle: the dihedral angle from the two normals and its gradient (Bridson et al. 2003)
+    const V3 edge = sub(x[1], x[0]);
+    const __m256 len = _mm256_sqrt_ps(dot(edge, edge));
+    const V3 nA = cross(edge, sub(x[2], x[0])), nB = cross(sub(x[3], x[0]), edge);
+    const __m256 a2 = dot(nA, nA), b2 = dot(nB, nB);
+    const __m256 valid = _mm256_and_ps(_mm256_cmp_ps(len, _mm256_set1_ps(1e-12f), _CMP_GT_OQ),
+                                       _mm256_and_ps(_mm256_cmp_ps(a2, _mm256_set1_ps(1e-24f), _CMP_GT_OQ),
+                                                     _mm256_cmp_ps(b2, _mm256_set1_ps(1e-24f), _CMP_GT_OQ)));
+    const V3 eh = scale(edge, _mm256_div_ps(one, len));
+    const __m256 theta = atan2(_mm256_sub_ps(zero, dot(cross(nA, nB), eh)), dot(nA, nB));
+    const V3 qa = scale(nA, _mm256_div_ps(one, a2)), qb = scale(nB, _mm256_div_ps(one, b2));
+    const __m256 s20 = dot(sub(x[2], x[0]), eh), s30 = dot(sub(x[3], x[0]), eh);
+    const __m256 s21 = dot(sub(x[2], x[1]), eh), s31 = dot(sub(x[3], x[1]), eh);
+    V3 g[4] = {add(scale(qa, s21), scale(qb, s31)), sub(zero_v3(), add(scale(qa, s20), scale(qb, s30))),
+               scale(qa, len), scale(qb, len)};
+    for (V3& gq : g)  // a collapsed triangle's hinge adds nothing (zeros rather than its NaNs)
+      gq = {_mm256_and_ps(valid, gq.x), _mm256_and_ps(valid, gq.y), _mm256_and_ps(valid, gq.z)};
+    const __m256 k = _mm256_and_ps(valid, _mm256_loadu_ps(w.hinge_stiffness.data() + e));
+    const __m256 moment = _mm256_and_ps(valid, _mm256_mul_ps(_mm256_sub_ps(zero, k), _mm256_sub_ps(theta, _mm256_loadu_ps(rest + e))));
+    V3 F[4];
+    for (int q = 0; q < 4; ++q) {
+      F[q] = scale(g[q], moment);
+      const S6 d{_mm256_mul_ps(_mm256_mul_ps(k, g[q].x), g[q].x), _mm256_mul_ps(_mm256_mul_ps(k, g[q].x), g[q].y),
+                 _mm256_mul_ps(_mm256_mul_ps(k, g[q].x), g[q].z), _mm256_mul_ps(_mm256_mul_ps(k, g[q].y), g[q].y),
+                 _mm256_mul_ps(_mm256_mul_ps(k, g[q].y), g[q].z), _mm256_mul_ps(_mm256_mul_ps(k, g[q].z), g[q].z)};
+      float(*o)[8] = out + 12 + 6 * q;
+      _mm256_store_ps(o[0], d.xx); _mm256_store_ps(o[1], d.xy); _mm256_store_ps(o[2], d.xz);
+      _mm256_store_ps(o[3], d.yy); _mm256_store_ps(o[4], d.yz); _mm256_store_ps(o[5], d.zz);
+    }
+    const __m256 nk = _mm256_sub_ps(zero, k), nhk = _mm256_mul_ps(nk, half);
+    for (int p = 0; p < 6; ++p) {
+      const V3 &gi = g[hpair[p][0]], &gj = g[hpair[p][1]];
+      const S6 J{_mm256_mul_ps(nk, _mm256_mul_ps(gi.x, gj.x)), _mm256_mul_ps(nhk, _mm256_fmadd_ps(gi.x, gj.y, _mm256_mul_ps(gi.y, gj.x))),
+                 _mm256_mul_ps(nhk, _mm256_fmadd_ps(gi.x, gj.z, _mm256_mul_ps(gi.z, gj.x))), _mm256_mul_ps(nk, _mm256_mul_ps(gi.y, gj.y)),
+                 _mm256_mul_ps(nhk, _mm256_fmadd_ps(gi.y, gj.z, _mm256_mul_ps(gi.z, gj.y))), _mm256_mul_ps(nk, _mm256_mul_ps(gi.z, gj.z))};
+      if (viscous) {
+        const int i = hpair[p][0], j = hpair[p][1];
+        const V3 hf = times(J, sub(v[j], v[i]));
+        F[i] = {_mm256_fmadd_ps(hv, hf.x, F[i].x), _mm256_fmadd_ps(hv, hf.y, F[i].y), _mm256_fmadd_ps(hv, hf.z, F[i].z)};
+        F[j] = {_mm256_fnmadd_ps(hv, hf.x, F[j].x), _mm256_fnmadd_ps(hv, hf.y, F[j].y), _mm256_fnmadd_ps(hv, hf.z, F[j].z)};
+      }
+      float(*o)[8] = out + 36 + 6 * p;
+      _mm256_store_ps(o[0], J.xx); _mm256_store_ps(o[1], J.xy); _mm256_store_ps(o[2], J.xz);
+      _mm256_store_ps(o[3], J.yy); _mm256_store_ps(o[4], J.yz); _mm256_store_ps(o[5], J.zz);
+    }
+    for (int q = 0; q < 4; ++q) {
+      _mm256_store_ps(out[3 * q], F[q].x);
+      _mm256_store_ps(out[3 * q + 1], F[q].y);
+      _mm256_store_ps(out[3 * q + 2], F[q].z);
+    }
+    for (int l = 0; l < 8; ++l) {
+      for (int q = 0; q < 4; ++q) {
+        const uint32_t i = a.corner[size_t(q)][e + size_t(l)];
+        f[i] += glm::vec3(out[3 * q][l], out[3 * q + 1][l], out[3 * q + 2][l]);
+        const float* s = &out[12 + 6 * q][0];
+        js[i] += Sym3{s[l], s[8 + l], s[16 + l], s[24 + l], s[32 + l], s[40 + l]};
+      }
+      for (int p = 0; p < 6; ++p) {
+        const uint32_t link = a.link[size_t(p)][e + size_t(l)];
+        const float* s = &out[36 + 6 * p][0];
+        B.xx[link] += s[l]; B.xy[link] += s[8 + l]; B.xz[link] += s[16 + l];
+        B.yy[link] += s[24 + l]; B.yz[link] += s[32 + l]; B.zz[link] += s[40 + l];
+      }
+    }
+  }
+  return e;
 }
 
 }  // namespace weft

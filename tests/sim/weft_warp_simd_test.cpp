@@ -60,7 +60,30 @@ TEST_CASE("curve table: the same curve as StressCurve, inside, at the knots and 
   CHECK_FALSE(make_curve_table(weave_material(true).weave.weft).fits);  // 8 knots: more than a register holds
 }
 
-TEST_CASE("weft/warp vectorised triangle pass: forces and Jacobian blocks as the scalar kernel's") {
+TEST_CASE("vectorised atan2: within 4e-7 rad of std::atan2 in every octant, and 0 at the origin") {
+#if !defined(WEFT_WEAVE_PASS_SIMD)
+  WEFT_SKIP_IF(true, "built without AVX2 and FMA: no vectorised atan2");
+#else
+  std::vector<float> ys, xs;
+  for (int k = 0; k < 4000; ++k) {
+    const float a = -3.14159f + 6.28318f * float(k) / 4000.f, r = k % 3 == 0 ? 1e-3f : (k % 3 == 1 ? 1.f : 40.f);
+    ys.push_back(r * std::sin(a));
+    xs.push_back(r * std::cos(a));
+  }
+  for (float y : {0.f, 1.f, -1.f, 1e-8f})
+    for (float x : {0.f, 1.f, -1.f, 1e-8f}) ys.push_back(y), xs.push_back(x);
+  while (ys.size() % 8) ys.push_back(0.f), xs.push_back(0.f);
+  double worst = 0;
+  for (size_t k = 0; k < ys.size(); k += 8) {
+    alignas(32) float r[8];
+    _mm256_store_ps(r, weave_simd::atan2(_mm256_loadu_ps(&ys[k]), _mm256_loadu_ps(&xs[k])));
+    for (size_t l = 0; l < 8; ++l) worst = std::max(worst, std::fabs(double(r[l]) - std::atan2(double(ys[k + l]), double(xs[k + l]))));
+  }
+  CHECK(worst < 4e-7);  // under two float ulps at pi
+#endif
+}
+
+TEST_CASE("weft/warp vectorised triangle and hinge passes: forces and Jacobian blocks as the scalar kernels'") {
 #if !defined(WEFT_WEAVE_PASS_SIMD)
   WEFT_SKIP_IF(true, "built without AVX2 and FMA (WEFT_NATIVE off or an older CPU): only the scalar pass exists");
 #else
@@ -82,7 +105,6 @@ TEST_CASE("weft/warp vectorised triangle pass: forces and Jacobian blocks as the
                0.006f * glm::vec3(U(rng), U(rng), U(rng));
         v[i] = 0.5f * glm::vec3(U(rng), U(rng), U(rng));
       }
-      const ForceOptions options{.jacobian = true, .viscosity_h = h};
       ForceBuffers ref(model), simd(model);
       for (ForceBuffers* b : {&ref, &simd}) {
         std::fill(b->force.begin(), b->force.end(), glm::vec3(0.f));
@@ -95,14 +117,24 @@ TEST_CASE("weft/warp vectorised triangle pass: forces and Jacobian blocks as the
         float* r = simd.vertex_xv.data() + kVertexRecord * i;
         r[0] = x[i].x, r[1] = x[i].y, r[2] = x[i].z, r[3] = 0.f, r[4] = v[i].x, r[5] = v[i].y, r[6] = v[i].z, r[7] = 0.f;
       }
-      const size_t ntri = model.triangle_count();
+      // hinges at plastic rest angles of either sign (ForceOptions::hinge_rest_angle)
+      const size_t ntri = model.triangle_count(), nhinge = model.weft_warp.hinge_count();
+      REQUIRE(nhinge % 8 != 0);
+      std::vector<float> rest(nhinge);
+      for (float& r : rest) r = 0.3f * U(rng);
+      const ForceOptions options{.jacobian = true, .viscosity_h = h, .hinge_rest_angle = rest.data()};
       add_weave_triangles(model, x.data(), v.data(), 0, ntri, ref, options);
+      add_weave_hinges(model, x.data(), v.data(), 0, nhinge, ref, options);
       const uint64_t allocations = test::allocation_count();
       const size_t done = add_weave_triangles_simd(model.weft_warp, model.material.weave, simd.vertex_xv.data(), h, ntri,
                                                    simd.force.data(), simd.jacobian_sum.data(), simd.link_jacobian);
+      const size_t hinges_done = add_weave_hinges_simd(model.weft_warp, rest.data(), simd.vertex_xv.data(), h, nhinge,
+                                                       simd.force.data(), simd.jacobian_sum.data(), simd.link_jacobian);
       CHECK(test::allocation_count() == allocations);
       CHECK(done == ntri - ntri % 8);
+      CHECK(hinges_done == nhinge - nhinge % 8);
       add_weave_triangles(model, x.data(), v.data(), done, ntri, simd, options);
+      add_weave_hinges(model, x.data(), v.data(), hinges_done, nhinge, simd, options);
 
       Diff force, block, sum;
       for (size_t i = 0; i < x.size(); ++i)

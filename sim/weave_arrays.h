@@ -1,5 +1,5 @@
 #pragma once
-// The weave triangles of a WeftWarpModel again as structs of arrays, for the vectorised pass
+// The weave triangles and hinges of a WeftWarpModel again as structs of arrays, for the vectorised passes
 // (weft_warp_simd.h): one array per corner and per coefficient, so 8 triangles load with one instruction
 // each, and the material's three curves as tables (curve_table.h). Baked with the model, immutable.
 #include <array>
@@ -24,5 +24,14 @@ WeaveTriangleArrays make_weave_triangle_arrays(const std::vector<std::array<uint
                                                const std::vector<std::array<float, 3>>& rv,
                                                const std::vector<std::array<uint32_t, 3>>& pair_link,
                                                const WeaveMaterial& weave);
+
+// Hinge corners and links; stiffness and rest angles stay WeftWarpModel's (and the state's, with plasticity).
+struct WeaveHingeArrays {
+  std::array<std::vector<uint32_t>, 4> corner;  // x0, x1, x2, x3 per hinge (nhinge each; see hinge_angle)
+  std::array<std::vector<uint32_t>, 6> link;    // link of pairs (0,1) (0,2) (0,3) (1,2) (1,3) (2,3) (nhinge each)
+};
+
+WeaveHingeArrays make_weave_hinge_arrays(const std::vector<std::array<uint32_t, 4>>& hinge,
+                                         const std::vector<std::array<uint32_t, 6>>& hinge_link);
 
 }  // namespace weft

@@ -1,4 +1,4 @@
-#include "sim/weave_triangle_arrays.h"
+#include "sim/weave_arrays.h"
 
 namespace weft {
 
@@ -22,6 +22,20 @@ WeaveTriangleArrays make_weave_triangle_arrays(const std::vector<std::array<uint
     }
   }
   a.curve = {make_curve_table(weave.weft), make_curve_table(weave.warp), make_curve_table(weave.shear)};
+  return a;
+}
+
+WeaveHingeArrays make_weave_hinge_arrays(const std::vector<std::array<uint32_t, 4>>& hinge,
+                                         const std::vector<std::array<uint32_t, 6>>& hinge_link) {
+  WeaveHingeArrays a;
+  for (size_t k = 0; k < 4; ++k) {
+    a.corner[k].resize(hinge.size());
+    for (size_t e = 0; e < hinge.size(); ++e) a.corner[k][e] = hinge[e][k];
+  }
+  for (size_t p = 0; p < 6; ++p) {
+    a.link[p].resize(hinge_link.size());
+    for (size_t e = 0; e < hinge_link.size(); ++e) a.link[p][e] = hinge_link[e][p];
+  }
   return a;
 }
 
