@@ -25,8 +25,12 @@ namespace weave_simd {
 struct V3 {
   __m256 x, y, z;
 };
-inline V3 add(const V3& a, const V3& b) { return {_mm256_add_ps(a.x, b.x), _mm256_add_ps(a.y, b.y), _mm256_add_ps(a.z, b.z)}; }
-inline V3 sub(const V3& a, const V3& b) { return {_mm256_sub_ps(a.x, b.x), _mm256_sub_ps(a.y, b.y), _mm256_sub_ps(a.z, b.z)}; }
+inline V3 add(const V3& a, const V3& b) {
+  return {_mm256_add_ps(a.x, b.x), _mm256_add_ps(a.y, b.y), _mm256_add_ps(a.z, b.z)};
+}
+inline V3 sub(const V3& a, const V3& b) {
+  return {_mm256_sub_ps(a.x, b.x), _mm256_sub_ps(a.y, b.y), _mm256_sub_ps(a.z, b.z)};
+}
 inline __m256 dot(const V3& a, const V3& b) {
   return _mm256_fmadd_ps(a.z, b.z, _mm256_fmadd_ps(a.y, b.y, _mm256_mul_ps(a.x, b.x)));
 }
@@ -45,9 +49,9 @@ inline V3 zero_v3() { return {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_s
 inline V3 scale(const V3& a, __m256 s) { return {_mm256_mul_ps(a.x, s), _mm256_mul_ps(a.y, s), _mm256_mul_ps(a.z, s)}; }
 
 // atan2(y, x) of 8 lanes, within 4e-7 rad (two float ulps at pi) of std::atan2: the ratio of the smaller to
-// the larger magnitude a in [0, 1], folded to |z| <= tan(pi/8) by atan a = pi/4 + atan((a - 1)/(a + 1)) above it, where the
-// Taylor series z - z^3/3 + ... - z^15/15 is left with under 2e-8 (the next term, 0.414^17 / 17); then
-// the octant. atan2(0, 0) = 0.
+// the larger magnitude a in [0, 1], folded to |z| <= tan(pi/8) by atan a = pi/4 + atan((a - 1)/(a + 1)) above it, where
+// the Taylor series z - z^3/3 + ... - z^15/15 is left with under 2e-8 (the next term, 0.414^17 / 17); then the octant.
+// atan2(0, 0) = 0.
 inline __m256 atan2(__m256 y, __m256 x) {
   const __m256 sign = _mm256_set1_ps(-0.f), zero = _mm256_setzero_ps();
   const __m256 ax = _mm256_andnot_ps(sign, x), ay = _mm256_andnot_ps(sign, y);
@@ -74,7 +78,8 @@ struct Dir {
 };
 inline Dir direction(const V3& w) {
   const __m256 l = _mm256_sqrt_ps(dot(w, w));
-  const __m256 inv = _mm256_and_ps(_mm256_cmp_ps(l, _mm256_set1_ps(1e-12f), _CMP_GT_OQ), _mm256_div_ps(_mm256_set1_ps(1.f), l));
+  const __m256 inv =
+      _mm256_and_ps(_mm256_cmp_ps(l, _mm256_set1_ps(1e-12f), _CMP_GT_OQ), _mm256_div_ps(_mm256_set1_ps(1.f), l));
   return {{_mm256_mul_ps(w.x, inv), _mm256_mul_ps(w.y, inv), _mm256_mul_ps(w.z, inv)}, l};
 }
 
@@ -94,7 +99,8 @@ inline void curve(const CurveTable& t, const StressCurve& scalar, __m256 e, __m2
   }
   __m256i piece = _mm256_setzero_si256();
   for (int k = 0; k < t.knots; ++k)  // a true compare is -1: subtracting it counts the knots at or below e
-    piece = _mm256_sub_epi32(piece, _mm256_castps_si256(_mm256_cmp_ps(e, _mm256_set1_ps(t.knot[size_t(k)]), _CMP_GE_OQ)));
+    piece =
+        _mm256_sub_epi32(piece, _mm256_castps_si256(_mm256_cmp_ps(e, _mm256_set1_ps(t.knot[size_t(k)]), _CMP_GE_OQ)));
   auto lookup = [&](const std::array<float, CurveTable::kPieces>& c) {
     return _mm256_permutevar8x32_ps(_mm256_loadu_ps(c.data()), piece);
   };
@@ -115,8 +121,12 @@ inline S6 add(const S6& a, const S6& b) {
 // a n n^T added onto m
 inline void add_outer(S6& m, const V3& n, __m256 a) {
   const __m256 ax = _mm256_mul_ps(a, n.x), ay = _mm256_mul_ps(a, n.y), az = _mm256_mul_ps(a, n.z);
-  m.xx = _mm256_fmadd_ps(ax, n.x, m.xx); m.xy = _mm256_fmadd_ps(ax, n.y, m.xy); m.xz = _mm256_fmadd_ps(ax, n.z, m.xz);
-  m.yy = _mm256_fmadd_ps(ay, n.y, m.yy); m.yz = _mm256_fmadd_ps(ay, n.z, m.yz); m.zz = _mm256_fmadd_ps(az, n.z, m.zz);
+  m.xx = _mm256_fmadd_ps(ax, n.x, m.xx);
+  m.xy = _mm256_fmadd_ps(ax, n.y, m.xy);
+  m.xz = _mm256_fmadd_ps(ax, n.z, m.xz);
+  m.yy = _mm256_fmadd_ps(ay, n.y, m.yy);
+  m.yz = _mm256_fmadd_ps(ay, n.z, m.yz);
+  m.zz = _mm256_fmadd_ps(az, n.z, m.zz);
 }
 // s (g h^T + h g^T) / 2 added onto m
 inline void add_sym_outer(S6& m, const V3& g, const V3& h, __m256 s) {
@@ -194,9 +204,12 @@ inline size_t add_weave_triangles_simd(const WeftWarpModel& w, const WeaveMateri
               _mm256_mul_ps(ks, _mm256_fnmadd_ps(cd, dd.unit.y, _mm256_mul_ps(cs, ds.unit.y))),
               _mm256_mul_ps(ks, _mm256_fnmadd_ps(cd, dd.unit.z, _mm256_mul_ps(cs, ds.unit.z)))};
       const __m256 a_u = _mm256_mul_ps(s_uu, ru[k]), a_v = _mm256_mul_ps(s_vv, rv[k]);
-      F[k] = {_mm256_mul_ps(negA, _mm256_fmadd_ps(s_uv, g[k].x, _mm256_fmadd_ps(a_v, dv.unit.x, _mm256_mul_ps(a_u, du.unit.x)))),
-              _mm256_mul_ps(negA, _mm256_fmadd_ps(s_uv, g[k].y, _mm256_fmadd_ps(a_v, dv.unit.y, _mm256_mul_ps(a_u, du.unit.y)))),
-              _mm256_mul_ps(negA, _mm256_fmadd_ps(s_uv, g[k].z, _mm256_fmadd_ps(a_v, dv.unit.z, _mm256_mul_ps(a_u, du.unit.z))))};
+      F[k] = {_mm256_mul_ps(
+                  negA, _mm256_fmadd_ps(s_uv, g[k].x, _mm256_fmadd_ps(a_v, dv.unit.x, _mm256_mul_ps(a_u, du.unit.x)))),
+              _mm256_mul_ps(
+                  negA, _mm256_fmadd_ps(s_uv, g[k].y, _mm256_fmadd_ps(a_v, dv.unit.y, _mm256_mul_ps(a_u, du.unit.y)))),
+              _mm256_mul_ps(
+                  negA, _mm256_fmadd_ps(s_uv, g[k].z, _mm256_fmadd_ps(a_v, dv.unit.z, _mm256_mul_ps(a_u, du.unit.z))))};
     }
     // Per-triangle factors of the blocks: -A sigma' along each direction, and the transverse terms
     // max(sigma, 0) / length of the stretched directions (zero where the scalar kernel skips them).
@@ -206,10 +219,12 @@ inline size_t add_weave_triangles_simd(const WeftWarpModel& w, const WeaveMateri
                                       _mm256_cmp_ps(length, zero, _CMP_GT_OQ));
       return _mm256_and_ps(on, _mm256_div_ps(_mm256_mul_ps(scale, stress), length));
     };
-    const __m256 t_u = transverse_factor(su, du.length, false, negA), t_v = transverse_factor(sv, dv.length, false, negA);
+    const __m256 t_u = transverse_factor(su, du.length, false, negA),
+                 t_v = transverse_factor(sv, dv.length, false, negA);
     const __m256 t_s = transverse_factor(ss, ds.length, false, _mm256_mul_ps(negA, ks));
     const __m256 t_d = transverse_factor(ss, dd.length, true, _mm256_mul_ps(A, ks));
-    const __m256 e_u = _mm256_mul_ps(negA, eta[0]), e_v = _mm256_mul_ps(negA, eta[1]), e_s = _mm256_mul_ps(negA, eta[2]);
+    const __m256 e_u = _mm256_mul_ps(negA, eta[0]), e_v = _mm256_mul_ps(negA, eta[1]),
+                 e_s = _mm256_mul_ps(negA, eta[2]);
     S6 J[3];
     for (int q = 0; q < 3; ++q) {
       const int k = pair[q][0], l = pair[q][1];
@@ -227,14 +242,17 @@ inline size_t add_weave_triangles_simd(const WeftWarpModel& w, const WeaveMateri
       if (viscous) {
         // Kang Eq. 13: h K (v_l - v_k) on corner k, the opposite on l; then the damping blocks as D / h
         const V3 hf = times(K, sub(v[l], v[k]));
-        F[k] = {_mm256_fmadd_ps(hv, hf.x, F[k].x), _mm256_fmadd_ps(hv, hf.y, F[k].y), _mm256_fmadd_ps(hv, hf.z, F[k].z)};
-        F[l] = {_mm256_fnmadd_ps(hv, hf.x, F[l].x), _mm256_fnmadd_ps(hv, hf.y, F[l].y), _mm256_fnmadd_ps(hv, hf.z, F[l].z)};
+        F[k] = {_mm256_fmadd_ps(hv, hf.x, F[k].x), _mm256_fmadd_ps(hv, hf.y, F[k].y),
+                _mm256_fmadd_ps(hv, hf.z, F[k].z)};
+        F[l] = {_mm256_fnmadd_ps(hv, hf.x, F[l].x), _mm256_fnmadd_ps(hv, hf.y, F[l].y),
+                _mm256_fnmadd_ps(hv, hf.z, F[l].z)};
         S6 D{zero, zero, zero, zero, zero, zero};
         add_outer(D, du.unit, _mm256_mul_ps(e_u, cuu));
         add_outer(D, dv.unit, _mm256_mul_ps(e_v, cvv));
         add_sym_outer(D, g[k], g[l], e_s);
-        K = {_mm256_fmadd_ps(inv_h, D.xx, K.xx), _mm256_fmadd_ps(inv_h, D.xy, K.xy), _mm256_fmadd_ps(inv_h, D.xz, K.xz),
-             _mm256_fmadd_ps(inv_h, D.yy, K.yy), _mm256_fmadd_ps(inv_h, D.yz, K.yz), _mm256_fmadd_ps(inv_h, D.zz, K.zz)};
+        K = {_mm256_fmadd_ps(inv_h, D.xx, K.xx), _mm256_fmadd_ps(inv_h, D.xy, K.xy),
+             _mm256_fmadd_ps(inv_h, D.xz, K.xz), _mm256_fmadd_ps(inv_h, D.yy, K.yy),
+             _mm256_fmadd_ps(inv_h, D.yz, K.yz), _mm256_fmadd_ps(inv_h, D.zz, K.zz)};
       }
       J[q] = K;
     }
@@ -248,8 +266,12 @@ inline size_t add_weave_triangles_simd(const WeftWarpModel& w, const WeaveMateri
       for (int s = 0; s < 2; ++s) {
         const S6& m = s == 0 ? J[q] : sum[q];
         float(*o)[8] = out + 9 + 18 * s + 6 * q;
-        _mm256_store_ps(o[0], m.xx); _mm256_store_ps(o[1], m.xy); _mm256_store_ps(o[2], m.xz);
-        _mm256_store_ps(o[3], m.yy); _mm256_store_ps(o[4], m.yz); _mm256_store_ps(o[5], m.zz);
+        _mm256_store_ps(o[0], m.xx);
+        _mm256_store_ps(o[1], m.xy);
+        _mm256_store_ps(o[2], m.xz);
+        _mm256_store_ps(o[3], m.yy);
+        _mm256_store_ps(o[4], m.yz);
+        _mm256_store_ps(o[5], m.zz);
       }
     // onto the vertices and links, one triangle at a time (neighbouring lanes share vertices and links)
     for (int l = 0; l < 8; ++l) {
@@ -262,8 +284,12 @@ inline size_t add_weave_triangles_simd(const WeftWarpModel& w, const WeaveMateri
       for (int q = 0; q < 3; ++q) {
         const uint32_t e = a.pair_link[size_t(q)][t + size_t(l)];
         const float* s = &out[9 + 6 * q][0];
-        B.xx[e] += s[l]; B.xy[e] += s[8 + l]; B.xz[e] += s[16 + l];
-        B.yy[e] += s[24 + l]; B.yz[e] += s[32 + l]; B.zz[e] += s[40 + l];
+        B.xx[e] += s[l];
+        B.xy[e] += s[8 + l];
+        B.xz[e] += s[16 + l];
+        B.yy[e] += s[24 + l];
+        B.yz[e] += s[32 + l];
+        B.zz[e] += s[40 + l];
       }
     }
   }
@@ -307,12 +333,13 @@ inline size_t add_weave_hinges_simd(const WeftWarpModel& w, const float* rest, c
     const V3 qa = scale(nA, _mm256_div_ps(one, a2)), qb = scale(nB, _mm256_div_ps(one, b2));
     const __m256 s20 = dot(sub(x[2], x[0]), eh), s30 = dot(sub(x[3], x[0]), eh);
     const __m256 s21 = dot(sub(x[2], x[1]), eh), s31 = dot(sub(x[3], x[1]), eh);
-    V3 g[4] = {add(scale(qa, s21), scale(qb, s31)), sub(zero_v3(), add(scale(qa, s20), scale(qb, s30))),
-               scale(qa, len), scale(qb, len)};
+    V3 g[4] = {add(scale(qa, s21), scale(qb, s31)), sub(zero_v3(), add(scale(qa, s20), scale(qb, s30))), scale(qa, len),
+               scale(qb, len)};
     for (V3& gq : g)  // a collapsed triangle's hinge adds nothing (zeros rather than its NaNs)
       gq = {_mm256_and_ps(valid, gq.x), _mm256_and_ps(valid, gq.y), _mm256_and_ps(valid, gq.z)};
     const __m256 k = _mm256_and_ps(valid, _mm256_loadu_ps(w.hinge_stiffness.data() + e));
-    const __m256 moment = _mm256_and_ps(valid, _mm256_mul_ps(_mm256_sub_ps(zero, k), _mm256_sub_ps(theta, _mm256_loadu_ps(rest + e))));
+    const __m256 moment =
+        _mm256_and_ps(valid, _mm256_mul_ps(_mm256_sub_ps(zero, k), _mm256_sub_ps(theta, _mm256_loadu_ps(rest + e))));
     V3 F[4];
     for (int q = 0; q < 4; ++q) {
       F[q] = scale(g[q], moment);
@@ -320,24 +347,37 @@ inline size_t add_weave_hinges_simd(const WeftWarpModel& w, const float* rest, c
                  _mm256_mul_ps(_mm256_mul_ps(k, g[q].x), g[q].z), _mm256_mul_ps(_mm256_mul_ps(k, g[q].y), g[q].y),
                  _mm256_mul_ps(_mm256_mul_ps(k, g[q].y), g[q].z), _mm256_mul_ps(_mm256_mul_ps(k, g[q].z), g[q].z)};
       float(*o)[8] = out + 12 + 6 * q;
-      _mm256_store_ps(o[0], d.xx); _mm256_store_ps(o[1], d.xy); _mm256_store_ps(o[2], d.xz);
-      _mm256_store_ps(o[3], d.yy); _mm256_store_ps(o[4], d.yz); _mm256_store_ps(o[5], d.zz);
+      _mm256_store_ps(o[0], d.xx);
+      _mm256_store_ps(o[1], d.xy);
+      _mm256_store_ps(o[2], d.xz);
+      _mm256_store_ps(o[3], d.yy);
+      _mm256_store_ps(o[4], d.yz);
+      _mm256_store_ps(o[5], d.zz);
     }
     const __m256 nk = _mm256_sub_ps(zero, k), nhk = _mm256_mul_ps(nk, half);
     for (int p = 0; p < 6; ++p) {
       const V3 &gi = g[hpair[p][0]], &gj = g[hpair[p][1]];
-      const S6 J{_mm256_mul_ps(nk, _mm256_mul_ps(gi.x, gj.x)), _mm256_mul_ps(nhk, _mm256_fmadd_ps(gi.x, gj.y, _mm256_mul_ps(gi.y, gj.x))),
-                 _mm256_mul_ps(nhk, _mm256_fmadd_ps(gi.x, gj.z, _mm256_mul_ps(gi.z, gj.x))), _mm256_mul_ps(nk, _mm256_mul_ps(gi.y, gj.y)),
-                 _mm256_mul_ps(nhk, _mm256_fmadd_ps(gi.y, gj.z, _mm256_mul_ps(gi.z, gj.y))), _mm256_mul_ps(nk, _mm256_mul_ps(gi.z, gj.z))};
+      const S6 J{_mm256_mul_ps(nk, _mm256_mul_ps(gi.x, gj.x)),
+                 _mm256_mul_ps(nhk, _mm256_fmadd_ps(gi.x, gj.y, _mm256_mul_ps(gi.y, gj.x))),
+                 _mm256_mul_ps(nhk, _mm256_fmadd_ps(gi.x, gj.z, _mm256_mul_ps(gi.z, gj.x))),
+                 _mm256_mul_ps(nk, _mm256_mul_ps(gi.y, gj.y)),
+                 _mm256_mul_ps(nhk, _mm256_fmadd_ps(gi.y, gj.z, _mm256_mul_ps(gi.z, gj.y))),
+                 _mm256_mul_ps(nk, _mm256_mul_ps(gi.z, gj.z))};
       if (viscous) {
         const int i = hpair[p][0], j = hpair[p][1];
         const V3 hf = times(J, sub(v[j], v[i]));
-        F[i] = {_mm256_fmadd_ps(hv, hf.x, F[i].x), _mm256_fmadd_ps(hv, hf.y, F[i].y), _mm256_fmadd_ps(hv, hf.z, F[i].z)};
-        F[j] = {_mm256_fnmadd_ps(hv, hf.x, F[j].x), _mm256_fnmadd_ps(hv, hf.y, F[j].y), _mm256_fnmadd_ps(hv, hf.z, F[j].z)};
+        F[i] = {_mm256_fmadd_ps(hv, hf.x, F[i].x), _mm256_fmadd_ps(hv, hf.y, F[i].y),
+                _mm256_fmadd_ps(hv, hf.z, F[i].z)};
+        F[j] = {_mm256_fnmadd_ps(hv, hf.x, F[j].x), _mm256_fnmadd_ps(hv, hf.y, F[j].y),
+                _mm256_fnmadd_ps(hv, hf.z, F[j].z)};
       }
       float(*o)[8] = out + 36 + 6 * p;
-      _mm256_store_ps(o[0], J.xx); _mm256_store_ps(o[1], J.xy); _mm256_store_ps(o[2], J.xz);
-      _mm256_store_ps(o[3], J.yy); _mm256_store_ps(o[4], J.yz); _mm256_store_ps(o[5], J.zz);
+      _mm256_store_ps(o[0], J.xx);
+      _mm256_store_ps(o[1], J.xy);
+      _mm256_store_ps(o[2], J.xz);
+      _mm256_store_ps(o[3], J.yy);
+      _mm256_store_ps(o[4], J.yz);
+      _mm256_store_ps(o[5], J.zz);
     }
     for (int q = 0; q < 4; ++q) {
       _mm256_store_ps(out[3 * q], F[q].x);
@@ -354,8 +394,12 @@ inline size_t add_weave_hinges_simd(const WeftWarpModel& w, const float* rest, c
       for (int p = 0; p < 6; ++p) {
         const uint32_t link = a.link[size_t(p)][e + size_t(l)];
         const float* s = &out[36 + 6 * p][0];
-        B.xx[link] += s[l]; B.xy[link] += s[8 + l]; B.xz[link] += s[16 + l];
-        B.yy[link] += s[24 + l]; B.yz[link] += s[32 + l]; B.zz[link] += s[40 + l];
+        B.xx[link] += s[l];
+        B.xy[link] += s[8 + l];
+        B.xz[link] += s[16 + l];
+        B.yy[link] += s[24 + l];
+        B.yz[link] += s[32 + l];
+        B.zz[link] += s[40 + l];
       }
     }
   }

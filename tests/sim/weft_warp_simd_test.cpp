@@ -1,3 +1,5 @@
+#include "sim/weft_warp_simd.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -8,7 +10,6 @@
 #include "sim/force_field.h"
 #include "sim/mesh_generators.h"
 #include "sim/weft_warp_forces.h"
-#include "sim/weft_warp_simd.h"
 #include "tests/allocation_counter.h"
 #include "tests/skip.h"
 
@@ -20,11 +21,12 @@ Material weave_material(bool long_weft_curve) {
   Material m;
   m.stretch_model = StretchModel::WeftWarp;
   // denim-like: stiffening weft and warp, a softer shear; the long curve (8 knots) does not fit a table
-  m.weave.weft = long_weft_curve
-                     ? StressCurve::from_points({-0.05f, 0.f, 0.01f, 0.03f, 0.05f, 0.1f, 0.2f, 0.4f},
-                                                {-10.f, 0.f, 2.f, 6.f, 11.f, 23.f, 60.f, 200.f})
-                     : StressCurve::from_points({-0.05f, 0.f, 0.01f, 0.05f, 0.1f, 0.2f}, {-10.3f, 0.f, 2.05f, 11.2f, 22.7f, 60.f});
-  m.weave.warp = StressCurve::from_points({-0.05f, 0.f, 0.01f, 0.05f, 0.1f, 0.2f}, {-50.7f, 0.f, 10.1f, 52.1f, 105.f, 260.f});
+  m.weave.weft = long_weft_curve ? StressCurve::from_points({-0.05f, 0.f, 0.01f, 0.03f, 0.05f, 0.1f, 0.2f, 0.4f},
+                                                            {-10.f, 0.f, 2.f, 6.f, 11.f, 23.f, 60.f, 200.f})
+                                 : StressCurve::from_points({-0.05f, 0.f, 0.01f, 0.05f, 0.1f, 0.2f},
+                                                            {-10.3f, 0.f, 2.05f, 11.2f, 22.7f, 60.f});
+  m.weave.warp =
+      StressCurve::from_points({-0.05f, 0.f, 0.01f, 0.05f, 0.1f, 0.2f}, {-50.7f, 0.f, 10.1f, 52.1f, 105.f, 260.f});
   m.weave.shear = StressCurve::from_points({-0.5f, -0.1f, 0.f, 0.1f, 0.5f}, {-30.f, -5.3f, 0.f, 5.3f, 30.f});
   m.weave.weft_viscosity = 0.02f;
   m.weave.warp_viscosity = 0.03f;
@@ -77,7 +79,8 @@ TEST_CASE("vectorised atan2: within 4e-7 rad of std::atan2 in every octant, and 
   for (size_t k = 0; k < ys.size(); k += 8) {
     alignas(32) float r[8];
     _mm256_store_ps(r, weave_simd::atan2(_mm256_loadu_ps(&ys[k]), _mm256_loadu_ps(&xs[k])));
-    for (size_t l = 0; l < 8; ++l) worst = std::max(worst, std::fabs(double(r[l]) - std::atan2(double(ys[k + l]), double(xs[k + l]))));
+    for (size_t l = 0; l < 8; ++l)
+      worst = std::max(worst, std::fabs(double(r[l]) - std::atan2(double(ys[k + l]), double(xs[k + l]))));
   }
   CHECK(worst < 4e-7);  // under two float ulps at pi
 #endif
@@ -93,8 +96,9 @@ TEST_CASE("weft/warp vectorised triangle and hinge passes: forces and Jacobian b
       CAPTURE(h);
       // an irregular mesh with a triangle count that leaves a scalar tail, deformed so that every curve
       // piece, the compressive shear and the stretched directions occur
-      const ClothModel model = build_cloth_model(
-          make_irregular({.width = 0.3f, .height = 0.2f, .columns = 9, .rows = 7, .seed = 5}), weave_material(long_curve));
+      const ClothModel model =
+          build_cloth_model(make_irregular({.width = 0.3f, .height = 0.2f, .columns = 9, .rows = 7, .seed = 5}),
+                            weave_material(long_curve));
       REQUIRE(model.triangle_count() % 8 != 0);
       std::mt19937 rng(11);
       std::uniform_real_distribution<float> U(-1.f, 1.f);
@@ -115,7 +119,8 @@ TEST_CASE("weft/warp vectorised triangle and hinge passes: forces and Jacobian b
       }
       for (size_t i = 0; i < x.size(); ++i) {
         float* r = simd.vertex_xv.data() + kVertexRecord * i;
-        r[0] = x[i].x, r[1] = x[i].y, r[2] = x[i].z, r[3] = 0.f, r[4] = v[i].x, r[5] = v[i].y, r[6] = v[i].z, r[7] = 0.f;
+        r[0] = x[i].x, r[1] = x[i].y, r[2] = x[i].z, r[3] = 0.f, r[4] = v[i].x, r[5] = v[i].y, r[6] = v[i].z,
+        r[7] = 0.f;
       }
       // hinges at plastic rest angles of either sign (ForceOptions::hinge_rest_angle)
       const size_t ntri = model.triangle_count(), nhinge = model.weft_warp.hinge_count();
@@ -126,8 +131,9 @@ TEST_CASE("weft/warp vectorised triangle and hinge passes: forces and Jacobian b
       add_weave_triangles(model, x.data(), v.data(), 0, ntri, ref, options);
       add_weave_hinges(model, x.data(), v.data(), 0, nhinge, ref, options);
       const uint64_t allocations = test::allocation_count();
-      const size_t done = add_weave_triangles_simd(model.weft_warp, model.material.weave, simd.vertex_xv.data(), h, ntri,
-                                                   simd.force.data(), simd.jacobian_sum.data(), simd.link_jacobian);
+      const size_t done =
+          add_weave_triangles_simd(model.weft_warp, model.material.weave, simd.vertex_xv.data(), h, ntri,
+                                   simd.force.data(), simd.jacobian_sum.data(), simd.link_jacobian);
       const size_t hinges_done = add_weave_hinges_simd(model.weft_warp, rest.data(), simd.vertex_xv.data(), h, nhinge,
                                                        simd.force.data(), simd.jacobian_sum.data(), simd.link_jacobian);
       CHECK(test::allocation_count() == allocations);
