@@ -21,6 +21,7 @@ void register_bench(CLI::App& app) {
   cmd->add_option("--steps", args->options.steps, "Steps per timing run (default: per suite)");
   cmd->add_option("--solver", args->options.solver, "Interaction suite: time only this solver (mg, gs, approx, cg, ...)");
   cmd->add_option("--material", args->options.material, "Interaction suite: fabric preset (assets/materials/NAME.json)");
+  cmd->add_flag("--only-16k", args->options.only_16k, "Interaction suite: skip the 64k-vertex run");
   cmd->callback([args] {
     nlohmann::json out;
     const bool all = args->suite == "all";

@@ -150,7 +150,7 @@ nlohmann::json bench_interaction(const BenchOptions& options) {
   std::vector<Run> runs = {{IntegratorKind::Multigrid, n}, {IntegratorKind::ApproximateImplicit, n},
                            {IntegratorKind::ConjugateGradient, n}};
   if (!options.solver.empty()) runs = {{parse_integrator_kind(options.solver), n}};
-  if (!options.quick && (options.solver.empty() || runs[0].solver == IntegratorKind::Multigrid))
+  if (!options.quick && !options.only_16k && (options.solver.empty() || runs[0].solver == IntegratorKind::Multigrid))
     runs.push_back({IntegratorKind::Multigrid, 255});
   for (const Run& run_spec : runs) {
     const IntegratorKind solver = run_spec.solver;

@@ -12,6 +12,7 @@ struct BenchOptions {
   int steps = 0;          // steps per timing run (0: the suite's default)
   std::string solver;     // interaction suite: time only this solver (at 16k and 64k); empty: mg, approx and cg
   std::string material;   // interaction suite: a fabric preset (engine/material_loader.h); empty: the default
+  bool only_16k = false;  // interaction suite: skip the 64k-vertex run (quicker back-to-back comparisons)
 };
 
 nlohmann::json bench_solvers(const BenchOptions& options);         // app/bench_solvers.cpp (issue 2)

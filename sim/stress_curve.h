@@ -31,6 +31,7 @@ class StressCurve {
   float slope_at_zero() const { return (*this)(0.f).slope; }
   const std::vector<float>& strains() const { return strain_; }
   const std::vector<float>& stresses() const { return stress_; }
+  const std::vector<float>& slopes() const { return slope_; }  // Hermite slopes at the knots, N/m
 
  private:
   std::vector<float> strain_, stress_, slope_;  // knots, values and Hermite slopes (npoint each)

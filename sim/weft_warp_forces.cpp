@@ -1,6 +1,7 @@
 #include "sim/weft_warp_forces.h"
 
 #include "sim/weft_warp_kernels.h"
+#include "sim/weft_warp_simd.h"
 
 namespace weft {
 namespace {
@@ -12,8 +13,8 @@ void add_link_block(LinkBlocks& B, uint32_t link, const Sym3& J) {
 
 }  // namespace
 
-void add_weft_warp_forces(const ClothModel& model, const glm::vec3* x, const glm::vec3* v, ForceBuffers& out,
-                          const ForceOptions& options) {
+void add_weave_triangles(const ClothModel& model, const glm::vec3* x, const glm::vec3* v, size_t begin, size_t end,
+                         ForceBuffers& out, const ForceOptions& options) {
   const WeftWarpModel& w = model.weft_warp;
   const WeaveMaterial& mat = model.material.weave;
   const WeaveLaw law{{&mat.weft, &mat.warp, &mat.shear}, {mat.weft_viscosity, mat.warp_viscosity, mat.shear_viscosity}};
@@ -26,7 +27,7 @@ void add_weft_warp_forces(const ClothModel& model, const glm::vec3* x, const glm
   static constexpr int pair[3][2] = {{0, 1}, {1, 2}, {0, 2}};
   static constexpr std::array<float, 3> kNoPlasticStrain{};
   const std::array<float, 3>* plastic = options.plastic_strain;
-  for (size_t t = 0; t < w.triangle_count(); ++t) {
+  for (size_t t = begin; t < end; ++t) {
     const auto& tri = model.triangle[t];
     const WeaveCoefficients c{w.ru[t], w.rv[t], w.area[t]};
     const std::array<glm::vec3, 3> p = {x[tri[0]], x[tri[1]], x[tri[2]]};
@@ -52,10 +53,40 @@ void add_weft_warp_forces(const ClothModel& model, const glm::vec3* x, const glm
     }
     for (int k = 0; k < 3; ++k) js[tri[k]] += sum[k];
   }
+}
 
+void add_weft_warp_forces(const ClothModel& model, const glm::vec3* x, const glm::vec3* v, ForceBuffers& out,
+                          const ForceOptions& options) {
+  const WeftWarpModel& w = model.weft_warp;
+  size_t triangles_done = 0, hinges_done = 0;
+#if defined(WEFT_WEAVE_PASS_SIMD)
+  // 8 at a time where AVX2 is compiled in; they read the vertex records evaluate_forces fills with the
+  // Jacobian (the link pass reads them too)
+  if (options.jacobian) {
+    const float* rest = options.hinge_rest_angle ? options.hinge_rest_angle : w.hinge_rest_angle.data();
+    const float h = options.viscosity_h;
+    triangles_done = add_weave_triangles_simd(w, model.material.weave, out.vertex_xv.data(), h, w.triangle_count(),
+                                              out.force.data(), out.jacobian_sum.data(), out.link_jacobian,
+                                              options.plastic_strain);
+    hinges_done = add_weave_hinges_simd(w, rest, out.vertex_xv.data(), h, w.hinge_count(), out.force.data(),
+                                        out.jacobian_sum.data(), out.link_jacobian);
+  }
+#endif
+  add_weave_triangles(model, x, v, triangles_done, w.triangle_count(), out, options);
+  add_weave_hinges(model, x, v, hinges_done, w.hinge_count(), out, options);
+}
+
+void add_weave_hinges(const ClothModel& model, const glm::vec3* x, const glm::vec3* v, size_t begin, size_t end,
+                      ForceBuffers& out, const ForceOptions& options) {
+  const WeftWarpModel& w = model.weft_warp;
+  const bool blocks = options.jacobian;
+  const float h = options.viscosity_h;
+  glm::vec3* f = out.force.data();
+  LinkBlocks& B = out.link_jacobian;
+  Sym3* js = out.jacobian_sum.data();
   const float* rest = options.hinge_rest_angle ? options.hinge_rest_angle : w.hinge_rest_angle.data();
   static constexpr int hpair[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
-  for (size_t e = 0; e < w.hinge_count(); ++e) {
+  for (size_t e = begin; e < end; ++e) {
     const auto& hv = w.hinge[e];
     const HingeAngle a = hinge_angle({x[hv[0]], x[hv[1]], x[hv[2]], x[hv[3]]});
     if (!a.valid) continue;

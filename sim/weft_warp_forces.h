@@ -18,6 +18,16 @@ namespace weft {
 void add_weft_warp_forces(const ClothModel& model, const glm::vec3* x, const glm::vec3* v, ForceBuffers& out,
                           const ForceOptions& options);
 
+// The weave triangles [begin, end) with the scalar kernel (weave_triangle): forces, and with
+// options.jacobian the blocks as above. add_weft_warp_forces runs the vectorised pass (weft_warp_simd.h)
+// first where it is compiled in, and this on the remaining triangles; tests compare the two.
+void add_weave_triangles(const ClothModel& model, const glm::vec3* x, const glm::vec3* v, size_t begin, size_t end,
+                         ForceBuffers& out, const ForceOptions& options);
+
+// The hinges [begin, end) with the scalar kernel (hinge_angle), likewise.
+void add_weave_hinges(const ClothModel& model, const glm::vec3* x, const glm::vec3* v, size_t begin, size_t end,
+                      ForceBuffers& out, const ForceOptions& options);
+
 // Elastic energy of the weave triangles and hinges, J; the plastic rest state when given (else the model's).
 double weft_warp_energy(const ClothModel& model, const glm::vec3* x, const float* hinge_rest_angle = nullptr,
                         const std::array<float, 3>* plastic_strain = nullptr);

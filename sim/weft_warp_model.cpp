@@ -102,6 +102,8 @@ WeftWarpModel build_weft_warp_model(const Mesh& mesh, const Topology& topo, cons
     if (matched == 0)
       throw std::invalid_argument("crease " + std::to_string(k + 1) + " lies on no interior edge of the mesh");
   }
+  w.arrays = make_weave_triangle_arrays(mesh.triangles, w.ru, w.rv, w.pair_link, weave);
+  w.arrays_hinge = make_weave_hinge_arrays(w.hinge, w.hinge_link);
   return w;
 }
 

@@ -12,6 +12,7 @@
 #include "sim/material.h"
 #include "sim/mesh.h"
 #include "sim/topology.h"
+#include "sim/weave_arrays.h"
 
 namespace weft {
 
@@ -29,6 +30,9 @@ struct WeftWarpModel {
                                            // 1/2 k (theta - theta0)^2, N m
   std::vector<float> hinge_rest_angle;     // theta0 from the material's rest curvature or a crease line, rad
   std::vector<float> curvature_per_angle;  // 3 |e| / (A1 + A2): curvature of a unit hinge angle, 1/m
+
+  WeaveTriangleArrays arrays;     // the triangles above as structs of arrays, for the vectorised pass
+  WeaveHingeArrays arrays_hinge;  // the hinges likewise
 
   size_t triangle_count() const { return area.size(); }
   size_t hinge_count() const { return hinge.size(); }
