@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -94,7 +95,14 @@ InteractionResult run_interaction(const InteractionSetup& setup, const Interacti
   double step_ms = 0, iterations = 0;
   int steps = 0;
   bool holding = true;
+  auto last_progress = std::chrono::steady_clock::now();
   for (double t = 0; t < tl.end - 0.5 * h; t = w.state().time) {
+    // A converged reference on 16k vertices takes seconds a step: say where it is every 10 s of wall time.
+    if (std::chrono::steady_clock::now() - last_progress > std::chrono::seconds(10)) {
+      last_progress = std::chrono::steady_clock::now();
+      std::fprintf(stderr, "validate interaction:   t = %.2f of %.2f s simulated, %.0f ms a step\n", t, tl.end,
+                   steps > 0 ? step_ms / steps : 0.);
+    }
     if (holding && t >= tl.release - 0.5 * h) {
       w.release(Hand::Left);
       w.release(Hand::Right);
