@@ -25,6 +25,21 @@ namespace {
 
 constexpr float kFoldX = 0.1f, kFold = 1.2f, kYield = 30.f;
 
+// After release: steps `integrator` and the plasticity for `seconds`, sampling measure(state) every 12
+// steps into (time, values).
+template <class Measure>
+void step_released(Integrator& integrator, const ClothModel& model, ClothState& s, float h, float seconds,
+                   Measure measure, std::vector<double>& time, std::vector<double>& values) {
+  for (int k = 1; k * h <= seconds; ++k) {
+    integrator.step(model, s, h);
+    update_plasticity(model, s, h);
+    if (k % 12 == 0) {
+      time.push_back(k * h);
+      values.push_back(measure(s));
+    }
+  }
+}
+
 struct FoldRun {
   std::vector<double> time, angle;  // after release: s, rad
   double analytic_rest = 0;         // rad
@@ -70,14 +85,8 @@ FoldRun fold_and_release(bool plastic, float tau, float seconds) {
   // per fold hinge: A1 + A2 = dx dy, |e| = dy: the yield angle is kappa_y dx / 3
   run.analytic_rest = plastic ? kFold - kYield * 0.01 / 3.0 : 0.0;
   auto integrator = make_integrator(IntegratorKind::ConjugateGradient, model, {.cg_tolerance = 1e-5f, .cg_max_iterations = 400});
-  for (int k = 1; k * h <= seconds; ++k) {
-    integrator->step(model, s, h);
-    update_plasticity(model, s, h);
-    if (k % 12 == 0) {
-      run.time.push_back(k * h);
-      run.angle.push_back(fold_angle(s, tip));
-    }
-  }
+  step_released(*integrator, model, s, h, seconds, [tip](const ClothState& st) { return fold_angle(st, tip); },
+                run.time, run.angle);
   return run;
 }
 
@@ -128,14 +137,8 @@ StretchRun stretch_and_release(float tau, float seconds) {
   StretchRun run;
   run.analytic = double(kStretch - kYieldStrain) * kStripLength;
   auto integrator = make_integrator(WorldConfig{}.integrator, model);  // the runtime's solver
-  for (int k = 1; k * h <= seconds; ++k) {
-    integrator->step(model, s, h);
-    update_plasticity(model, s, h);
-    if (k % 12 == 0) {
-      run.time.push_back(k * h);
-      run.elongation.push_back(elongation(s, end));
-    }
-  }
+  step_released(*integrator, model, s, h, seconds, [&end](const ClothState& st) { return elongation(st, end); },
+                run.time, run.elongation);
   return run;
 }
 
