@@ -264,14 +264,22 @@ nlohmann::json run_folded_over(const BenchOptions& options, bool tangled) {
 }  // namespace
 
 nlohmann::json bench_self_collision(const BenchOptions& options) {
-  nlohmann::json out = run_crumple(options, IntegratorKind::ConjugateGradient);
-  out["approx"] = run_crumple(options, IntegratorKind::ApproximateImplicit);
-  out["hand_fold"] = run_hand_fold(options, IntegratorKind::ConjugateGradient);
-  out["hand_fold_mg"] = run_hand_fold(options, IntegratorKind::Multigrid);  // the runtime's solver
-  out["folded_over"] = run_folded_over(options, true);
-  out["folded_over_clean"] = run_folded_over(options, false);
-  const double clean_ms = out["folded_over_clean"]["ms_per_step"].get<double>();
-  out["folded_over_cost_ratio"] = clean_ms > 0 ? out["folded_over"]["ms_per_step"].get<double>() / clean_ms : 0.;
+  const std::string& only = options.self_collision_case;
+  nlohmann::json out = nlohmann::json::object();
+  if (only == "all" || only == "crumple") {
+    out = run_crumple(options, IntegratorKind::ConjugateGradient);
+    out["approx"] = run_crumple(options, IntegratorKind::ApproximateImplicit);
+  }
+  if (only == "all" || only == "fold") {
+    out["hand_fold"] = run_hand_fold(options, IntegratorKind::ConjugateGradient);
+    out["hand_fold_mg"] = run_hand_fold(options, IntegratorKind::Multigrid);  // the runtime's solver
+  }
+  if (only == "all" || only == "folded-over") {
+    out["folded_over"] = run_folded_over(options, true);
+    out["folded_over_clean"] = run_folded_over(options, false);
+    const double clean_ms = out["folded_over_clean"]["ms_per_step"].get<double>();
+    out["folded_over_cost_ratio"] = clean_ms > 0 ? out["folded_over"]["ms_per_step"].get<double>() / clean_ms : 0.;
+  }
   return out;
 }
 

@@ -13,6 +13,7 @@ struct BenchOptions {
   std::string solver;     // interaction suite: time only this solver (at 16k and 64k); empty: mg, approx and cg
   std::string material;   // interaction suite: a fabric preset (engine/material_loader.h); empty: the default
   bool only_16k = false;  // interaction suite: skip the 64k-vertex run (quicker back-to-back comparisons)
+  std::string self_collision_case = "all";  // self-collision suite: all | crumple | fold | folded-over
 };
 
 nlohmann::json bench_solvers(const BenchOptions& options);         // app/bench_solvers.cpp (issue 2)
