@@ -36,17 +36,11 @@ void update_triangles(const ClothModel& model, ClothState& state, float h) {
   const glm::vec3* x = state.position.data();
   for (size_t t = 0; t < w.triangle_count(); ++t) {
     const auto& tri = model.triangle[t];
-    // the strains of weave_strain (Volino 2005 Eq. 3-4) without the rates, which the mapping does not need
-    const auto& ru = w.ru[t];
-    const auto& rv = w.rv[t];
-    const glm::vec3 U = ru[0] * x[tri[0]] + ru[1] * x[tri[1]] + ru[2] * x[tri[2]];
-    const glm::vec3 V = rv[0] * x[tri[0]] + rv[1] * x[tri[1]] + rv[2] * x[tri[2]];
-    const float e_uu = glm::length(U) - 1.f, e_vv = glm::length(V) - 1.f;
-    const float e_uv = 0.70710678f * (glm::length(U + V) - glm::length(U - V));
+    const std::array<float, 3> e = weave_strains({w.ru[t], w.rv[t], w.area[t]}, {x[tri[0]], x[tri[1]], x[tri[2]]});
     std::array<float, 3>& ep = state.plastic_strain[t];
-    ep[0] = return_map(e_uu, ep[0] * keep, p.yield_strain);
-    ep[1] = return_map(e_vv, ep[1] * keep, p.yield_strain);
-    ep[2] = return_map(e_uv, ep[2] * keep, p.shear_yield_strain);
+    ep[0] = return_map(e[0], ep[0] * keep, p.yield_strain);
+    ep[1] = return_map(e[1], ep[1] * keep, p.yield_strain);
+    ep[2] = return_map(e[2], ep[2] * keep, p.shear_yield_strain);
   }
 }
 

@@ -85,6 +85,12 @@ WeaveStrain weave_strain(const WeaveCoefficients& w, const std::array<glm::vec3,
   return e;
 }
 
+std::array<float, 3> weave_strains(const WeaveCoefficients& w, const std::array<glm::vec3, 3>& p) {
+  const glm::vec3 U = w.ru[0] * p[0] + w.ru[1] * p[1] + w.ru[2] * p[2];
+  const glm::vec3 V = w.rv[0] * p[0] + w.rv[1] * p[1] + w.rv[2] * p[2];
+  return {glm::length(U) - 1.f, glm::length(V) - 1.f, kInvSqrt2 * (glm::length(U + V) - glm::length(U - V))};
+}
+
 void weave_triangle(const WeaveCoefficients& w, const std::array<glm::vec3, 3>& p, const std::array<glm::vec3, 3>& v,
                     const WeaveLaw& law, bool blocks, WeaveTriangleResult& out, bool energy,
                     const std::array<float, 3>& plastic) {

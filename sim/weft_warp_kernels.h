@@ -33,6 +33,8 @@ struct WeaveStrain {
 };
 WeaveStrain weave_strain(const WeaveCoefficients& w, const std::array<glm::vec3, 3>& p,
                          const std::array<glm::vec3, 3>& v);
+// The strains alone {uu, vv, uv} (Eq. 3-4), for what needs no rates (plasticity's return mapping).
+std::array<float, 3> weave_strains(const WeaveCoefficients& w, const std::array<glm::vec3, 3>& p);
 
 struct WeaveLaw {
   const StressCurve* curve[3];  // weft, warp, shear

@@ -9,8 +9,10 @@
 // and only the per-triangle sums (3 forces, 3 blocks, 3 diagonal sums) are added onto the vertices and
 // links one lane at a time. The arithmetic is weave_triangle's with the blocks of its three pairs
 // written out; tests/sim/weft_warp_simd_test.cpp compares the two on an irregular mesh.
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "sim/force_field.h"
 #include "sim/link_pass_simd.h"
@@ -151,6 +153,58 @@ inline V3 times(const S6& m, const V3& v) {
           _mm256_fmadd_ps(m.zz, v.z, _mm256_fmadd_ps(m.yz, v.y, _mm256_mul_ps(m.xz, v.x)))};
 }
 
+// b + s a and b - s a
+inline V3 madd(__m256 s, const V3& a, const V3& b) {
+  return {_mm256_fmadd_ps(s, a.x, b.x), _mm256_fmadd_ps(s, a.y, b.y), _mm256_fmadd_ps(s, a.z, b.z)};
+}
+inline V3 nmadd(__m256 s, const V3& a, const V3& b) {
+  return {_mm256_fnmadd_ps(s, a.x, b.x), _mm256_fnmadd_ps(s, a.y, b.y), _mm256_fnmadd_ps(s, a.z, b.z)};
+}
+
+// The per-lane results go through rows of 8 floats, one row per component: stored as vectors, then added
+// onto the vertices and links one lane at a time.
+using Rows = float (*)[8];
+inline void store(Rows o, const V3& v) {
+  _mm256_store_ps(o[0], v.x);
+  _mm256_store_ps(o[1], v.y);
+  _mm256_store_ps(o[2], v.z);
+}
+inline void store(Rows o, const S6& m) {
+  _mm256_store_ps(o[0], m.xx);
+  _mm256_store_ps(o[1], m.xy);
+  _mm256_store_ps(o[2], m.xz);
+  _mm256_store_ps(o[3], m.yy);
+  _mm256_store_ps(o[4], m.yz);
+  _mm256_store_ps(o[5], m.zz);
+}
+inline glm::vec3 lane_vec3(const float (*o)[8], int l) { return {o[0][l], o[1][l], o[2][l]}; }
+inline Sym3 lane_sym3(const float (*o)[8], int l) { return {o[0][l], o[1][l], o[2][l], o[3][l], o[4][l], o[5][l]}; }
+inline void add_lane_block(LinkBlocks& B, uint32_t link, const float (*o)[8], int l) {
+  B.xx[link] += o[0][l];
+  B.xy[link] += o[1][l];
+  B.xz[link] += o[2][l];
+  B.yy[link] += o[3][l];
+  B.yz[link] += o[4][l];
+  B.zz[link] += o[5][l];
+}
+// Adds the 8 elements [first, first + 8) onto the vertices and links one at a time (neighbouring lanes
+// share vertices and links): from out[0] the forces of the C corners (3 rows each), from out[sums] their
+// diagonal sums and from out[blocks] the blocks of the P pairs (6 rows each).
+template <size_t C, size_t P>
+inline void scatter_lanes(const float (*out)[8], int sums, int blocks,
+                          const std::array<std::vector<uint32_t>, C>& corner,
+                          const std::array<std::vector<uint32_t>, P>& link, size_t first, glm::vec3* f, Sym3* js,
+                          LinkBlocks& B) {
+  for (int l = 0; l < 8; ++l) {
+    for (size_t k = 0; k < C; ++k) {
+      const uint32_t i = corner[k][first + size_t(l)];
+      f[i] += lane_vec3(out + 3 * k, l);
+      js[i] += lane_sym3(out + sums + 6 * k, l);
+    }
+    for (size_t q = 0; q < P; ++q) add_lane_block(B, link[q][first + size_t(l)], out + blocks + 6 * q, l);
+  }
+}
+
 }  // namespace weave_simd
 
 // Triangles [0, end) in steps of 8 with the Jacobian (weave_triangle with blocks, and the assembly of
@@ -251,10 +305,8 @@ inline size_t add_weave_triangles_simd(const WeftWarpModel& w, const WeaveMateri
       if (viscous) {
         // Kang Eq. 13: h K (v_l - v_k) on corner k, the opposite on l; then the damping blocks as D / h
         const V3 hf = times(K, sub(v[l], v[k]));
-        F[k] = {_mm256_fmadd_ps(hv, hf.x, F[k].x), _mm256_fmadd_ps(hv, hf.y, F[k].y),
-                _mm256_fmadd_ps(hv, hf.z, F[k].z)};
-        F[l] = {_mm256_fnmadd_ps(hv, hf.x, F[l].x), _mm256_fnmadd_ps(hv, hf.y, F[l].y),
-                _mm256_fnmadd_ps(hv, hf.z, F[l].z)};
+        F[k] = madd(hv, hf, F[k]);
+        F[l] = nmadd(hv, hf, F[l]);
         S6 D{zero, zero, zero, zero, zero, zero};
         add_outer(D, du.unit, _mm256_mul_ps(e_u, cuu));
         add_outer(D, dv.unit, _mm256_mul_ps(e_v, cvv));
@@ -266,41 +318,12 @@ inline size_t add_weave_triangles_simd(const WeftWarpModel& w, const WeaveMateri
       J[q] = K;
     }
     const S6 sum[3] = {add(J[0], J[2]), add(J[0], J[1]), add(J[1], J[2])};
-    for (int k = 0; k < 3; ++k) {
-      _mm256_store_ps(out[3 * k], F[k].x);
-      _mm256_store_ps(out[3 * k + 1], F[k].y);
-      _mm256_store_ps(out[3 * k + 2], F[k].z);
+    for (int k = 0; k < 3; ++k) store(out + 3 * k, F[k]);
+    for (int q = 0; q < 3; ++q) {
+      store(out + 9 + 6 * q, J[q]);
+      store(out + 27 + 6 * q, sum[q]);
     }
-    for (int q = 0; q < 3; ++q)
-      for (int s = 0; s < 2; ++s) {
-        const S6& m = s == 0 ? J[q] : sum[q];
-        float(*o)[8] = out + 9 + 18 * s + 6 * q;
-        _mm256_store_ps(o[0], m.xx);
-        _mm256_store_ps(o[1], m.xy);
-        _mm256_store_ps(o[2], m.xz);
-        _mm256_store_ps(o[3], m.yy);
-        _mm256_store_ps(o[4], m.yz);
-        _mm256_store_ps(o[5], m.zz);
-      }
-    // onto the vertices and links, one triangle at a time (neighbouring lanes share vertices and links)
-    for (int l = 0; l < 8; ++l) {
-      for (int k = 0; k < 3; ++k) {
-        const uint32_t i = a.corner[size_t(k)][t + size_t(l)];
-        f[i] += glm::vec3(out[3 * k][l], out[3 * k + 1][l], out[3 * k + 2][l]);
-        const float* s = &out[27 + 6 * k][0];
-        js[i] += Sym3{s[l], s[8 + l], s[16 + l], s[24 + l], s[32 + l], s[40 + l]};
-      }
-      for (int q = 0; q < 3; ++q) {
-        const uint32_t e = a.pair_link[size_t(q)][t + size_t(l)];
-        const float* s = &out[9 + 6 * q][0];
-        B.xx[e] += s[l];
-        B.xy[e] += s[8 + l];
-        B.xz[e] += s[16 + l];
-        B.yy[e] += s[24 + l];
-        B.yz[e] += s[32 + l];
-        B.zz[e] += s[40 + l];
-      }
-    }
+    scatter_lanes(out, 27, 9, a.corner, a.pair_link, t, f, js, B);
   }
   return t;
 }
@@ -355,13 +378,7 @@ inline size_t add_weave_hinges_simd(const WeftWarpModel& w, const float* rest, c
       const S6 d{_mm256_mul_ps(_mm256_mul_ps(k, g[q].x), g[q].x), _mm256_mul_ps(_mm256_mul_ps(k, g[q].x), g[q].y),
                  _mm256_mul_ps(_mm256_mul_ps(k, g[q].x), g[q].z), _mm256_mul_ps(_mm256_mul_ps(k, g[q].y), g[q].y),
                  _mm256_mul_ps(_mm256_mul_ps(k, g[q].y), g[q].z), _mm256_mul_ps(_mm256_mul_ps(k, g[q].z), g[q].z)};
-      float(*o)[8] = out + 12 + 6 * q;
-      _mm256_store_ps(o[0], d.xx);
-      _mm256_store_ps(o[1], d.xy);
-      _mm256_store_ps(o[2], d.xz);
-      _mm256_store_ps(o[3], d.yy);
-      _mm256_store_ps(o[4], d.yz);
-      _mm256_store_ps(o[5], d.zz);
+      store(out + 12 + 6 * q, d);
     }
     const __m256 nk = _mm256_sub_ps(zero, k), nhk = _mm256_mul_ps(nk, half);
     for (int p = 0; p < 6; ++p) {
@@ -375,42 +392,13 @@ inline size_t add_weave_hinges_simd(const WeftWarpModel& w, const float* rest, c
       if (viscous) {
         const int i = hpair[p][0], j = hpair[p][1];
         const V3 hf = times(J, sub(v[j], v[i]));
-        F[i] = {_mm256_fmadd_ps(hv, hf.x, F[i].x), _mm256_fmadd_ps(hv, hf.y, F[i].y),
-                _mm256_fmadd_ps(hv, hf.z, F[i].z)};
-        F[j] = {_mm256_fnmadd_ps(hv, hf.x, F[j].x), _mm256_fnmadd_ps(hv, hf.y, F[j].y),
-                _mm256_fnmadd_ps(hv, hf.z, F[j].z)};
+        F[i] = madd(hv, hf, F[i]);
+        F[j] = nmadd(hv, hf, F[j]);
       }
-      float(*o)[8] = out + 36 + 6 * p;
-      _mm256_store_ps(o[0], J.xx);
-      _mm256_store_ps(o[1], J.xy);
-      _mm256_store_ps(o[2], J.xz);
-      _mm256_store_ps(o[3], J.yy);
-      _mm256_store_ps(o[4], J.yz);
-      _mm256_store_ps(o[5], J.zz);
+      store(out + 36 + 6 * p, J);
     }
-    for (int q = 0; q < 4; ++q) {
-      _mm256_store_ps(out[3 * q], F[q].x);
-      _mm256_store_ps(out[3 * q + 1], F[q].y);
-      _mm256_store_ps(out[3 * q + 2], F[q].z);
-    }
-    for (int l = 0; l < 8; ++l) {
-      for (int q = 0; q < 4; ++q) {
-        const uint32_t i = a.corner[size_t(q)][e + size_t(l)];
-        f[i] += glm::vec3(out[3 * q][l], out[3 * q + 1][l], out[3 * q + 2][l]);
-        const float* s = &out[12 + 6 * q][0];
-        js[i] += Sym3{s[l], s[8 + l], s[16 + l], s[24 + l], s[32 + l], s[40 + l]};
-      }
-      for (int p = 0; p < 6; ++p) {
-        const uint32_t link = a.link[size_t(p)][e + size_t(l)];
-        const float* s = &out[36 + 6 * p][0];
-        B.xx[link] += s[l];
-        B.xy[link] += s[8 + l];
-        B.xz[link] += s[16 + l];
-        B.yy[link] += s[24 + l];
-        B.yz[link] += s[32 + l];
-        B.zz[link] += s[40 + l];
-      }
-    }
+    for (int q = 0; q < 4; ++q) store(out + 3 * q, F[q]);
+    scatter_lanes(out, 12, 36, a.corner, a.link, e, f, js, B);
   }
   return e;
 }
