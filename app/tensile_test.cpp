@@ -9,6 +9,8 @@
 namespace weft::app {
 
 double homogeneous_tensile_force(const WeaveMaterial& w, double theta, double strain) {
+  // isotropic membrane: principal stretches (1 + e, 1), the curve itself in every direction
+  if (w.membrane == Membrane::Isotropic) return double(w.weft(float(strain)).stress);
   const double l = 1.0 + strain, c = std::cos(theta), s = std::sin(theta);
   // U = F u, V = F v with u = (c, s), v = (-s, c), F = diag(l, 1); S = U + V, D = U - V
   const double nu = std::sqrt(l * l * c * c + s * s), nv = std::sqrt(l * l * s * s + c * c);

@@ -22,7 +22,8 @@ std::vector<TensilePoint> run_tensile_test(const Mesh& sample, Material material
                                            const std::vector<double>& strains);
 
 // The homogeneous answer: d psi / d lambda for F = diag(lambda, 1) with the weave at angle theta, where
-// psi is the model's energy per unit rest area (Eq. 4 strains, the curves' integrals).
+// psi is the model's energy per unit rest area (Eq. 4 strains, the curves' integrals; with the isotropic
+// membrane the weft curve at e for any angle).
 double homogeneous_tensile_force(const WeaveMaterial& weave, double angle_rad, double strain);
 
 }  // namespace weft::app

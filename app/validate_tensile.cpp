@@ -1,8 +1,9 @@
-// `weft validate tensile`: the virtual tensile test of Volino & Thalmann 2005 sec. 2.2.3 on the weft/warp
-// model. A 10 cm square, clamped along two opposite edges, is stretched to 50 % along the weft, the warp
-// and 15/30/45 degrees off-axis, on a regular and an irregular mesh, with a nonlinear isotropic material
-// sigma_uu = sigma_vv = 2 sigma_uv; the force per unit width is compared with the input curve. Then
-// each fabric preset's weft, warp and bias stiffness are measured against its curves.
+// `weft validate tensile`: the virtual tensile test of Volino & Thalmann 2005 sec. 2.2.3. A 10 cm square,
+// clamped along two opposite edges, is stretched to 50 % along the weft, the warp and 15/30/45 degrees
+// off-axis, on a regular and an irregular mesh, with a nonlinear isotropic material sigma_uu = sigma_vv =
+// 2 sigma_uv, under both membranes (isotropic, and the paper's weft/warp strains); the force per unit
+// width is compared with the input curve. Then each fabric preset's weft, warp and bias stiffness are
+// measured against its curves.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -50,52 +51,63 @@ nlohmann::json validate_tensile(uint32_t quads, uint32_t fine, bool presets, con
   for (int k = 1; k <= 10; ++k) strains.push_back(0.05 * k);
   const Material iso = isotropic_nonlinear();
   nlohmann::json runs = nlohmann::json::array(), checks = nlohmann::json::array();
-  // Off-axis the clamped square does not deform uniformly (its free sides contract or bulge), so the
-  // continuum answer of the model for this test is taken from a fine regular mesh.
+  // The paper's weft/warp membrane (Eq. 4 strains) is isotropic only to first order: off-axis, the
+  // clamped square does not deform uniformly under it (its free sides contract or bulge), so its answer
+  // is held to a fine regular mesh of the same model, and its distance to the input curve is printed, not
+  // required. The isotropic membrane (principal stretches) must match the input curve in every direction.
   const Mesh fine_mesh = make_grid({.width = 0.1f, .height = 0.1f, .columns = fine, .rows = fine});
   std::map<float, std::vector<TensilePoint>> fine_points;
   for (float angle : {15.f, 30.f, 45.f}) fine_points[angle] = run_tensile_test(fine_mesh, iso, angle, strains);
-  for (const auto& nm : meshes)
-    for (float angle : {0.f, 90.f, 15.f, 30.f, 45.f}) {
-      const auto points = run_tensile_test(nm.mesh, iso, angle, strains);
-      const bool thread = angle == 0.f || angle == 90.f;
-      double err_curve = 0, err_model = 0, err_fine = 0, within_1pct = 0;
-      bool converged = true, inside = true;
-      nlohmann::json curve = nlohmann::json::array();
-      for (size_t k = 0; k < points.size(); ++k) {
-        const TensilePoint& p = points[k];
-        const double input = double(iso.weave.weft(float(p.strain)).stress);
-        const double ref = thread ? input : fine_points[angle][k].force_per_width;
-        err_curve = std::max(err_curve, relative(p.force_per_width, input));
-        err_model = std::max(err_model, relative(p.force_per_width, p.homogeneous));
-        err_fine = std::max(err_fine, relative(p.force_per_width, ref));
-        inside = inside && relative(p.force_per_width, input) <= 0.01;
-        if (inside) within_1pct = p.strain;
-        converged = converged && p.converged && (thread || fine_points[angle][k].converged);
-        curve.push_back({{"strain", p.strain}, {"force_per_width", p.force_per_width}, {"input_curve", input},
-                         {"fine_mesh", ref}, {"homogeneous_model", p.homogeneous}, {"newton", p.newton_iterations}});
-        std::fprintf(stderr, "validate tensile: %-9s %4.0f deg  strain %.2f  F/w %9.4f N/m  input curve %9.4f  fine mesh %9.4f  uniform stretch %9.4f  (%d Newton)\n",
-                     nm.name, angle, p.strain, p.force_per_width, input, ref, p.homogeneous, p.newton_iterations);
+  for (const Membrane membrane : {Membrane::Isotropic, Membrane::WeftWarp})
+    for (const auto& nm : meshes)
+      for (float angle : {0.f, 90.f, 15.f, 30.f, 45.f}) {
+        Material material = iso;
+        material.weave.membrane = membrane;
+        const bool weft_warp = membrane == Membrane::WeftWarp;
+        const char* membrane_name = weft_warp ? "weft_warp" : "isotropic";
+        const auto points = run_tensile_test(nm.mesh, material, angle, strains);
+        const bool thread = angle == 0.f || angle == 90.f;
+        double err_curve = 0, err_model = 0, err_fine = 0, within_1pct = 0;
+        bool converged = true, inside = true;
+        nlohmann::json curve = nlohmann::json::array();
+        for (size_t k = 0; k < points.size(); ++k) {
+          const TensilePoint& p = points[k];
+          const double input = double(iso.weave.weft(float(p.strain)).stress);
+          const bool fine_ref = weft_warp && !thread;
+          const double ref = fine_ref ? fine_points[angle][k].force_per_width : input;
+          err_curve = std::max(err_curve, relative(p.force_per_width, input));
+          err_model = std::max(err_model, relative(p.force_per_width, p.homogeneous));
+          err_fine = std::max(err_fine, relative(p.force_per_width, ref));
+          inside = inside && relative(p.force_per_width, input) <= 0.01;
+          if (inside) within_1pct = p.strain;
+          converged = converged && p.converged && (!fine_ref || fine_points[angle][k].converged);
+          curve.push_back({{"strain", p.strain}, {"force_per_width", p.force_per_width}, {"input_curve", input},
+                           {"fine_mesh", ref}, {"homogeneous_model", p.homogeneous}, {"newton", p.newton_iterations}});
+          std::fprintf(stderr, "validate tensile: %-9s %-9s %4.0f deg  strain %.2f  F/w %9.4f N/m  input curve %9.4f  "
+                       "reference %9.4f  uniform stretch %9.4f  (%d Newton)\n", membrane_name, nm.name, angle, p.strain,
+                       p.force_per_width, input, ref, p.homogeneous, p.newton_iterations);
+        }
+        runs.push_back({{"membrane", membrane_name}, {"mesh", nm.name}, {"angle_deg", angle}, {"points", curve},
+                        {"max_error_vs_curve", err_curve}, {"max_error_vs_fine_mesh", err_fine},
+                        {"max_error_vs_uniform_stretch", err_model}, {"strain_within_1pct_of_curve", within_1pct},
+                        {"converged", converged}});
+        const std::string tag = std::string(membrane_name) + ", " + nm.name +
+                                (thread ? (angle == 0.f ? " weft" : " warp") : " " + std::to_string(int(angle)) + " deg");
+        checks.push_back({{"check", "equilibrium converged (" + tag + ")"}, {"value", converged ? 1 : 0}, {"bound", "1"},
+                          {"pass", converged}});
+        if (thread) {
+          checks.push_back({{"check", "F/w vs input curve, to 50 % (" + tag + ")"}, {"value", err_curve},
+                            {"bound", "<= 0.001"}, {"pass", err_curve <= 1e-3}});
+        } else if (!weft_warp) {
+          checks.push_back({{"check", "F/w vs input curve, to 50 % (" + tag + ")"}, {"value", err_curve},
+                            {"bound", "<= 0.01"}, {"pass", err_curve <= 1e-2}});
+        } else {
+          checks.push_back({{"check", "F/w vs fine mesh, to 50 % (" + tag + ")"}, {"value", err_fine},
+                            {"bound", "<= 0.01"}, {"pass", err_fine <= 1e-2}});
+          checks.push_back({{"check", "F/w vs input curve, to 50 % (" + tag + ")"}, {"value", err_curve},
+                            {"bound", "<= 0.01"}, {"pass", err_curve <= 1e-2}, {"required", false}});
+        }
       }
-      runs.push_back({{"mesh", nm.name}, {"angle_deg", angle}, {"points", curve}, {"max_error_vs_curve", err_curve},
-                      {"max_error_vs_fine_mesh", err_fine}, {"max_error_vs_uniform_stretch", err_model},
-                      {"strain_within_1pct_of_curve", within_1pct}, {"converged", converged}});
-      const std::string tag = std::string(nm.name) + (thread ? (angle == 0.f ? " weft" : " warp") : " " + std::to_string(int(angle)) + " deg");
-      checks.push_back({{"check", "equilibrium converged (" + tag + ")"}, {"value", converged ? 1 : 0}, {"bound", "1"},
-                        {"pass", converged}});
-      if (thread) {
-        checks.push_back({{"check", "F/w vs input curve, to 50 % (" + tag + ")"}, {"value", err_curve}, {"bound", "<= 0.001"},
-                          {"pass", err_curve <= 1e-3}});
-      } else {
-        // Off-axis, the mesh is held to the continuum model it discretises (the fine mesh); the model itself
-        // is isotropic only to first order in the strain (README), so the comparison with the input curve
-        // is printed but not required.
-        checks.push_back({{"check", "F/w vs fine mesh, to 50 % (" + tag + ")"}, {"value", err_fine},
-                          {"bound", "<= 0.01"}, {"pass", err_fine <= 1e-2}});
-        checks.push_back({{"check", "F/w vs input curve, to 50 % (" + tag + ")"}, {"value", err_curve},
-                          {"bound", "<= 0.01"}, {"pass", err_curve <= 1e-2}, {"required", false}});
-      }
-    }
 
   // Presets: weft, warp and bias (45 deg) secant stiffness at 2 % on the regular mesh against the curves.
   nlohmann::json preset_rows = nlohmann::json::array();

@@ -95,11 +95,24 @@ Material read_material(const Reader& r, const json& j) {
     const json& w = j.at("weave");
     const std::string p = "/weave";
     r.object(w, p, {"weft", "warp", "shear", "weft_viscosity", "warp_viscosity", "shear_viscosity", "weft_bending",
-                    "warp_bending", "weft_rest_curvature", "warp_rest_curvature", "angle_deg", "plasticity"});
+                    "warp_bending", "weft_rest_curvature", "warp_rest_curvature", "angle_deg", "plasticity",
+                    "membrane"});
     WeaveMaterial& wm = m.weave;
+    const std::string membrane = w.contains("membrane") && w.at("membrane").is_string()
+                                     ? w.at("membrane").get<std::string>() : "weft_warp";
+    if (membrane == "weft_warp") wm.membrane = Membrane::WeftWarp;
+    else if (membrane == "isotropic") wm.membrane = Membrane::Isotropic;
+    else r.fail(p + "/membrane", "'" + membrane + "' is not one of weft_warp, isotropic");
     wm.weft = r.curve(w, p, "weft");
-    wm.warp = r.curve(w, p, "warp");
-    wm.shear = r.curve(w, p, "shear");
+    if (wm.membrane == Membrane::Isotropic) {  // one curve for every direction, the shear half of it
+      for (const char* key : {"warp", "shear", "warp_viscosity", "shear_viscosity"})
+        if (w.contains(key)) r.fail(p + "/" + key, "the isotropic membrane reads one curve, 'weft', for every direction");
+      wm.warp = wm.weft;
+      wm.shear = wm.weft.scaled(0.5f);
+    } else {
+      wm.warp = r.curve(w, p, "warp");
+      wm.shear = r.curve(w, p, "shear");
+    }
     wm.weft_viscosity = r.number(w, p, "weft_viscosity", wm.weft_viscosity, 0, 1e6);
     wm.warp_viscosity = r.number(w, p, "warp_viscosity", wm.warp_viscosity, 0, 1e6);
     wm.shear_viscosity = r.number(w, p, "shear_viscosity", wm.shear_viscosity, 0, 1e6);
@@ -124,6 +137,8 @@ Material read_material(const Reader& r, const json& j) {
       pm.shear_yield_strain = r.number(pl, pp, "shear_yield_strain", pm.yield_strain, 1e-6, 10);  // default: yield_strain
       pm.strain_relaxation_time = r.number(pl, pp, "strain_relaxation_time", pm.strain_relaxation_time, 1e-4, 1e9);
       if (pm.in_plane && !pl.contains("yield_strain")) r.fail(pp, "in_plane needs 'yield_strain'");
+      if (pm.in_plane && wm.membrane == Membrane::Isotropic)
+        r.fail(pp + "/in_plane", "in-plane plasticity needs the weft_warp membrane");
     }
   } else if (j.contains("weave")) {
     r.fail("/weave", "only read with stretch_model weft_warp");

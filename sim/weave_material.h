@@ -22,7 +22,13 @@ struct PlasticityParams {
   float strain_relaxation_time = 30.f; // s: e-folding time of the plastic strains back to 0
 };
 
+// The in-plane law of the weave triangles. WeftWarp: Eq. 4 strains on three curves (orthotropic; the paper's
+// model). Isotropic: the weft curve on the principal stretches (isotropic_membrane.h), for fabrics with one
+// curve in every direction; warp and shear curves are then unused and in-plane plasticity is unavailable.
+enum class Membrane { WeftWarp, Isotropic };
+
 struct WeaveMaterial {
+  Membrane membrane = Membrane::WeftWarp;
   StressCurve weft = StressCurve::linear(500.f);   // sigma_uu(e_uu), N/m
   StressCurve warp = StressCurve::linear(500.f);   // sigma_vv(e_vv), N/m
   StressCurve shear = StressCurve::linear(250.f);  // sigma_uv(e_uv), N/m; e_uv from the diagonals (Eq. 4)

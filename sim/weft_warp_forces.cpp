@@ -1,5 +1,6 @@
 #include "sim/weft_warp_forces.h"
 
+#include "sim/isotropic_membrane.h"
 #include "sim/weft_warp_kernels.h"
 #include "sim/weft_warp_simd.h"
 
@@ -27,12 +28,16 @@ void add_weave_triangles(const ClothModel& model, const glm::vec3* x, const glm:
   static constexpr int pair[3][2] = {{0, 1}, {1, 2}, {0, 2}};
   static constexpr std::array<float, 3> kNoPlasticStrain{};
   const std::array<float, 3>* plastic = options.plastic_strain;
+  const bool isotropic = mat.membrane == Membrane::Isotropic;
   for (size_t t = begin; t < end; ++t) {
     const auto& tri = model.triangle[t];
     const WeaveCoefficients c{w.ru[t], w.rv[t], w.area[t]};
     const std::array<glm::vec3, 3> p = {x[tri[0]], x[tri[1]], x[tri[2]]};
     const std::array<glm::vec3, 3> pv = {v[tri[0]], v[tri[1]], v[tri[2]]};
-    weave_triangle(c, p, pv, law, blocks, r, false, plastic ? plastic[t] : kNoPlasticStrain);
+    if (isotropic)
+      isotropic_triangle(c, p, pv, mat.weft, mat.weft_viscosity, blocks, r, false);
+    else
+      weave_triangle(c, p, pv, law, blocks, r, false, plastic ? plastic[t] : kNoPlasticStrain);
     for (int k = 0; k < 3; ++k) f[tri[k]] += r.force[k];
     if (!blocks) continue;
     // each block also goes onto the diagonal sums of its two corners (jacobian_sum = -J_ii), gathered per
@@ -65,9 +70,10 @@ void add_weft_warp_forces(const ClothModel& model, const glm::vec3* x, const glm
   if (options.jacobian) {
     const float* rest = options.hinge_rest_angle ? options.hinge_rest_angle : w.hinge_rest_angle.data();
     const float h = options.viscosity_h;
-    triangles_done = add_weave_triangles_simd(w, model.material.weave, out.vertex_xv.data(), h, w.triangle_count(),
-                                              out.force.data(), out.jacobian_sum.data(), out.link_jacobian,
-                                              options.plastic_strain);
+    if (model.material.weave.membrane == Membrane::WeftWarp)  // the vectorised pass has Eq. 4 only
+      triangles_done = add_weave_triangles_simd(w, model.material.weave, out.vertex_xv.data(), h,
+                                                w.triangle_count(), out.force.data(), out.jacobian_sum.data(),
+                                                out.link_jacobian, options.plastic_strain);
     hinges_done = add_weave_hinges_simd(w, rest, out.vertex_xv.data(), h, w.hinge_count(), out.force.data(),
                                         out.jacobian_sum.data(), out.link_jacobian);
   }
@@ -122,8 +128,12 @@ double weft_warp_energy(const ClothModel& model, const glm::vec3* x, const float
   const std::array<glm::vec3, 3> still{};
   for (size_t t = 0; t < w.triangle_count(); ++t) {
     const auto& tri = model.triangle[t];
-    weave_triangle({w.ru[t], w.rv[t], w.area[t]}, {x[tri[0]], x[tri[1]], x[tri[2]]}, still, law, false, r, true,
-                   plastic_strain ? plastic_strain[t] : std::array<float, 3>{});
+    const WeaveCoefficients c{w.ru[t], w.rv[t], w.area[t]};
+    const std::array<glm::vec3, 3> p = {x[tri[0]], x[tri[1]], x[tri[2]]};
+    if (mat.membrane == Membrane::Isotropic)
+      isotropic_triangle(c, p, still, mat.weft, 0.f, false, r, true);
+    else
+      weave_triangle(c, p, still, law, false, r, true, plastic_strain ? plastic_strain[t] : std::array<float, 3>{});
     energy += r.energy;
   }
   const float* rest = hinge_rest_angle ? hinge_rest_angle : w.hinge_rest_angle.data();

@@ -22,6 +22,8 @@ uint32_t edge_of(const Mesh& mesh, const Topology& topo, size_t t, uint32_t a, u
 
 WeftWarpModel build_weft_warp_model(const Mesh& mesh, const Topology& topo, const WeaveMaterial& weave,
                                     const std::vector<CreaseLine>& creases) {
+  if (weave.membrane == Membrane::Isotropic && weave.plasticity.in_plane)
+    throw std::invalid_argument("in-plane plasticity needs the weft_warp membrane (its plastic strains are per weave direction)");
   WeftWarpModel w;
   const size_t ntri = mesh.triangle_count();
   const float angle = glm::radians(weave.angle_deg);

@@ -58,6 +58,27 @@ TEST_CASE("material presets: in-plane plasticity keys") {
                        doctest::Contains("/weave/plasticity/yield_strain: value -1 out of range"), MaterialFileError);
 }
 
+TEST_CASE("material files: the isotropic membrane reads one curve") {
+  const std::string weft = R"("weft": {"strain": [-0.5, 0, 0.5], "stress": [-50, 0, 200]})";
+  const Material m = parse_material(R"({"stretch_model": "weft_warp", "weave": {"membrane": "isotropic", )" + weft + "}}", "x.json");
+  CHECK(m.weave.membrane == Membrane::Isotropic);
+  CHECK(m.weave.warp(0.5f).stress == doctest::Approx(200.f));  // the same curve in every direction
+  CHECK(m.weave.shear(0.5f).stress == doctest::Approx(100.f));
+  const Mesh mesh = make_grid({.width = 0.1f, .height = 0.1f, .columns = 3, .rows = 3});
+  CHECK(build_cloth_model(mesh, m).weft_warp.active());
+  CHECK(parse_material(R"({"stretch_model": "weft_warp", "weave": {"membrane": "weft_warp", )" + weft +
+                           R"(, "warp": {"strain": [0, 1], "stress": [0, 1]}, "shear": {"strain": [0, 1], "stress": [0, 1]}}})",
+                       "x.json").weave.membrane == Membrane::WeftWarp);
+  CHECK_THROWS_WITH_AS(parse_material(R"({"stretch_model": "weft_warp", "weave": {"membrane": "isotropic", )" + weft +
+                                          R"(, "warp": {"strain": [0, 1], "stress": [0, 1]}}})", "x.json"),
+                       doctest::Contains("/weave/warp: the isotropic membrane reads one curve"), MaterialFileError);
+  CHECK_THROWS_WITH_AS(parse_material(R"({"stretch_model": "weft_warp", "weave": {"membrane": "rubber", )" + weft + "}}", "x.json"),
+                       doctest::Contains("/weave/membrane: 'rubber' is not one of weft_warp, isotropic"), MaterialFileError);
+  CHECK_THROWS_WITH_AS(parse_material(R"({"stretch_model": "weft_warp", "weave": {"membrane": "isotropic", )" + weft +
+                                          R"(, "plasticity": {"in_plane": true, "yield_strain": 0.03}}})", "x.json"),
+                       doctest::Contains("in-plane plasticity needs the weft_warp membrane"), MaterialFileError);
+}
+
 TEST_CASE("material presets: errors name the file and the place") {
   CHECK_THROWS_WITH_AS(load_material_preset("no_such_fabric", kDir), doctest::Contains("unknown material 'no_such_fabric'"),
                        MaterialFileError);

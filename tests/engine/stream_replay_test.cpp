@@ -79,7 +79,7 @@ TEST_CASE("conditioning + speed cap: a 100 m spike moves no vertex more than the
   }
 }
 
-TEST_CASE("replay: a session recorded on tracker_corner.json reproduces its hash; another scene is refused") {
+TEST_CASE("replay: a session recorded on tracker_corner.json reproduces its hash, another scene is refused") {
   const std::string dir = std::string(WEFT_SOURCE_DIR) + "/assets/scenes/";
   const std::string path = std::string(WEFT_BINARY_DIR) + "/stream_replay_tracker.jsonl";
   RecordOptions ro;
