@@ -8,6 +8,23 @@
 
 namespace weft::app {
 
+Material paper_tensile_material(Membrane membrane) {
+  std::vector<float> e, s;
+  for (int k = -16; k <= 16; ++k) {
+    const float x = 0.05f * float(k);
+    e.push_back(x);
+    s.push_back(100.f * x + 1000.f * x * x * x);
+  }
+  Material m;
+  m.stretch_model = StretchModel::WeftWarp;
+  m.weave.membrane = membrane;
+  m.weave.weft = StressCurve::from_points(e, s);
+  m.weave.warp = m.weave.weft;
+  m.weave.shear = m.weave.weft.scaled(0.5f);
+  m.damping = 0.f;
+  return m;
+}
+
 double homogeneous_tensile_force(const WeaveMaterial& w, double theta, double strain) {
   // isotropic membrane: principal stretches (1 + e, 1), the curve itself in every direction
   if (w.membrane == Membrane::Isotropic) return double(w.weft(float(strain)).stress);

@@ -18,6 +18,10 @@ struct TensilePoint {
   bool converged = false;
 };
 
+// The paper's test material: one nonlinear isotropic curve (sampled from 100 e + 1000 e^3 N/m every 5 %
+// to +-80 % and interpolated by the monotone cubic), the shear curve half of it, no damping.
+Material paper_tensile_material(Membrane membrane = Membrane::WeftWarp);
+
 std::vector<TensilePoint> run_tensile_test(const Mesh& sample, Material material, float angle_deg,
                                            const std::vector<double>& strains);
 

@@ -20,24 +20,6 @@
 namespace weft::app {
 namespace {
 
-// The paper's test material: one nonlinear curve (here sampled from 100 e + 1000 e^3 N/m and interpolated by
-// the monotone cubic), the shear curve half of it.
-Material isotropic_nonlinear() {
-  std::vector<float> e, s;
-  for (int k = -16; k <= 16; ++k) {
-    const float x = 0.05f * float(k);
-    e.push_back(x);
-    s.push_back(100.f * x + 1000.f * x * x * x);
-  }
-  Material m;
-  m.stretch_model = StretchModel::WeftWarp;
-  m.weave.weft = StressCurve::from_points(e, s);
-  m.weave.warp = m.weave.weft;
-  m.weave.shear = m.weave.weft.scaled(0.5f);
-  m.damping = 0.f;
-  return m;
-}
-
 double relative(double a, double b) { return std::abs(a - b) / std::max(std::abs(b), 1e-12); }
 
 }  // namespace
@@ -49,7 +31,7 @@ nlohmann::json validate_tensile(uint32_t quads, uint32_t fine, bool presets, con
       {"irregular", make_irregular({.width = 0.1f, .height = 0.1f, .columns = quads, .rows = quads, .seed = 3})}};
   std::vector<double> strains;
   for (int k = 1; k <= 10; ++k) strains.push_back(0.05 * k);
-  const Material iso = isotropic_nonlinear();
+  const Material iso = paper_tensile_material();
   nlohmann::json runs = nlohmann::json::array(), checks = nlohmann::json::array();
   // The paper's weft/warp membrane (Eq. 4 strains) is isotropic only to first order: off-axis, the
   // clamped square does not deform uniformly under it (its free sides contract or bulge), so its answer

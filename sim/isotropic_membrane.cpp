@@ -7,11 +7,6 @@ namespace {
 
 constexpr float kInvSqrt2 = 0.70710678f;
 
-Sym3 sym_outer(const glm::vec3& a, const glm::vec3& b, float s) {
-  return {s * a.x * b.x, 0.5f * s * (a.x * b.y + a.y * b.x), 0.5f * s * (a.x * b.z + a.z * b.x), s * a.y * b.y,
-          0.5f * s * (a.y * b.z + a.z * b.y), s * a.z * b.z};
-}
-
 glm::vec3 any_perpendicular(const glm::vec3& a) {
   const glm::vec3 t = std::fabs(a.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
   return glm::normalize(glm::cross(a, t));
@@ -89,9 +84,9 @@ void isotropic_triangle(const WeaveCoefficients& w, const std::array<glm::vec3, 
         {vr[1][k] * ps.n, vr[1][l] * ps.n}};
     Sym3 K;
     for (int m = 0; m < 6; ++m)
-      if (lambda[m] > 0.f) K += sym_outer(g[m][0], g[m][1], -A * lambda[m]);
+      if (lambda[m] > 0.f) K += Sym3::sym_outer(g[m][0], g[m][1], -A * lambda[m]);
     out.stiffness[q] = K;
-    out.damping[q] = sym_outer(g[0][0], g[0][1], -A * viscosity) + sym_outer(g[1][0], g[1][1], -A * viscosity);
+    out.damping[q] = Sym3::sym_outer(g[0][0], g[0][1], -A * viscosity) + Sym3::sym_outer(g[1][0], g[1][1], -A * viscosity);
   }
 }
 

@@ -13,6 +13,11 @@ struct Sym3 {
   static Sym3 outer(const glm::vec3& u, float s = 1.f) {
     return {s * u.x * u.x, s * u.x * u.y, s * u.x * u.z, s * u.y * u.y, s * u.y * u.z, s * u.z * u.z};
   }
+  // (a b^T + b a^T) / 2 scaled by s: the symmetric part of an outer product
+  static Sym3 sym_outer(const glm::vec3& a, const glm::vec3& b, float s = 1.f) {
+    return {s * a.x * b.x, 0.5f * s * (a.x * b.y + a.y * b.x), 0.5f * s * (a.x * b.z + a.z * b.x), s * a.y * b.y,
+            0.5f * s * (a.y * b.z + a.z * b.y), s * a.z * b.z};
+  }
   glm::vec3 operator*(const glm::vec3& v) const {
     return {xx * v.x + xy * v.y + xz * v.z, xy * v.x + yy * v.y + yz * v.z, xz * v.x + yz * v.y + zz * v.z};
   }

@@ -7,12 +7,6 @@ namespace {
 
 constexpr float kInvSqrt2 = 0.70710678f;
 
-// (a b^T + b a^T) / 2 scaled by s: the symmetric part of an outer product.
-Sym3 sym_outer(const glm::vec3& a, const glm::vec3& b, float s) {
-  return {s * a.x * b.x, 0.5f * s * (a.x * b.y + a.y * b.x), 0.5f * s * (a.x * b.z + a.z * b.x), s * a.y * b.y,
-          0.5f * s * (a.y * b.z + a.z * b.y), s * a.z * b.z};
-}
-
 // (I - n n^T) / len scaled by s: the transverse stiffness of a stretched direction.
 Sym3 transverse(const glm::vec3& n, float len, float s) {
   Sym3 m = Sym3::outer(n, -s / len);
@@ -131,7 +125,7 @@ void weave_triangle(const WeaveCoefficients& w, const std::array<glm::vec3, 3>& 
     // stiffness: -A [sigma' g_k g_l^T + max(sigma, 0) d2e/dP_k dP_l]
     const float cuu = w.ru[k] * w.ru[l], cvv = w.rv[k] * w.rv[l];
     Sym3 K = Sym3::outer(du.unit, -A * cu.slope * cuu) + Sym3::outer(dv.unit, -A * cv.slope * cvv) +
-             sym_outer(g_uv[k], g_uv[l], -A * cs.slope);
+             Sym3::sym_outer(g_uv[k], g_uv[l], -A * cs.slope);
     if (cu.stress > 0.f && du.length > 0.f) K += transverse(du.unit, du.length, -A * cu.stress * cuu);
     if (cv.stress > 0.f && dv.length > 0.f) K += transverse(dv.unit, dv.length, -A * cv.stress * cvv);
     const float css = (w.ru[k] + w.rv[k]) * (w.ru[l] + w.rv[l]), cdd = (w.ru[k] - w.rv[k]) * (w.ru[l] - w.rv[l]);
@@ -139,7 +133,7 @@ void weave_triangle(const WeaveCoefficients& w, const std::array<glm::vec3, 3>& 
     if (cs.stress < 0.f && dd.length > 0.f) K += transverse(dd.unit, dd.length, A * kInvSqrt2 * cs.stress * cdd);
     out.stiffness[q] = K;
     out.damping[q] = Sym3::outer(du.unit, -A * law.viscosity[0] * cuu) + Sym3::outer(dv.unit, -A * law.viscosity[1] * cvv) +
-                     sym_outer(g_uv[k], g_uv[l], -A * law.viscosity[2]);
+                     Sym3::sym_outer(g_uv[k], g_uv[l], -A * law.viscosity[2]);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "sim/isotropic_membrane.h"
+#include "tests/sim/triangle_fd_checks.h"
 
 using namespace weft;
 
@@ -95,22 +96,12 @@ TEST_CASE("isotropic membrane: forces are minus the energy gradient and blocks m
   const StressCurve curve = test_curve();
   WeaveCoefficients w;
   REQUIRE(weave_coefficients({0.01f, 0.f}, {0.06f, 0.01f}, {0.02f, 0.045f}, w));
+  const auto kernel = [&](const std::array<glm::vec3, 3>& q, bool blocks, WeaveTriangleResult& out) {
+    isotropic_triangle(w, q, kStill, curve, 0.f, blocks, out);
+  };
   SUBCASE("forces, stretched and sheared in 3D") {
-    const std::array<glm::vec3, 3> p = {glm::vec3(0.01f, 0.f, 0.f), glm::vec3(0.066f, 0.012f, 0.004f),
-                                        glm::vec3(0.021f, 0.05f, -0.003f)};
-    WeaveTriangleResult r;
-    isotropic_triangle(w, p, kStill, curve, 0.f, false, r);
-    const float d = 1e-5f;
-    for (int k = 0; k < 3; ++k)
-      for (int c = 0; c < 3; ++c) {
-        auto q = p;
-        WeaveTriangleResult rp, rm;
-        q[k][c] += d;
-        isotropic_triangle(w, q, kStill, curve, 0.f, false, rp);
-        q[k][c] -= 2 * d;
-        isotropic_triangle(w, q, kStill, curve, 0.f, false, rm);
-        CHECK(r.force[k][c] == doctest::Approx(-(rp.energy - rm.energy) / (2.0 * d)).epsilon(2e-2).scale(1e-2));
-      }
+    test::check_forces_are_energy_gradient(kernel, {glm::vec3(0.01f, 0.f, 0.f), glm::vec3(0.066f, 0.012f, 0.004f),
+                                                    glm::vec3(0.021f, 0.05f, -0.003f)});
   }
   SUBCASE("blocks, stretched in both directions (no mode dropped), out of plane") {
     const std::array<glm::vec3, 3> p = {glm::vec3(0.01f, 0.f, 0.f), glm::vec3(0.071f, 0.013f, 0.006f),
@@ -118,31 +109,7 @@ TEST_CASE("isotropic membrane: forces are minus the energy gradient and blocks m
     WeaveTriangleResult r;
     isotropic_triangle(w, p, kStill, curve, 0.f, true, r);
     REQUIRE(r.strain.vv > 0.02f);
-    static constexpr int pair[3][2] = {{0, 1}, {1, 2}, {0, 2}};
-    const float dp = 1e-5f;
-    for (int q = 0; q < 3; ++q) {
-      const int k = pair[q][0], l = pair[q][1];
-      glm::mat3 fd;
-      for (int c = 0; c < 3; ++c) {
-        auto pp = p, pm = p;
-        pp[l][c] += dp;
-        pm[l][c] -= dp;
-        WeaveTriangleResult a, b;
-        isotropic_triangle(w, pp, kStill, curve, 0.f, false, a);
-        isotropic_triangle(w, pm, kStill, curve, 0.f, false, b);
-        fd[c] = (a.force[k] - b.force[k]) / (2 * dp);
-      }
-      const glm::mat3 sym = 0.5f * (fd + glm::transpose(fd));
-      const glm::mat3 got = r.stiffness[q].to_mat3();
-      float scale = 0;
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) scale = std::max(scale, std::fabs(sym[i][j]));
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) {
-          INFO("pair " << q << " (" << i << "," << j << ")");
-          CHECK(got[i][j] == doctest::Approx(sym[i][j]).epsilon(3e-2).scale(scale));
-        }
-    }
+    test::check_blocks_against_finite_differences(kernel, p);
   }
   SUBCASE("compressed and crumpled: the blocks stay positive semi-definite, rest gives no force") {
     std::mt19937 rng(11);
