@@ -6,32 +6,40 @@ namespace weft {
 
 MultigridPreconditioner::MultigridPreconditioner(uint32_t node_count, const std::vector<std::array<uint32_t, 2>>& links,
                                                  size_t structural_links, int smoothing_sweeps)
-    : fine_links_(links),
-      hierarchy_(build_aggregation_hierarchy(node_count, links, structural_links)),
+    : hierarchy_(build_aggregation_hierarchy(node_count, links, structural_links, 1)),
+      fine_links_(links),
       smoothing_sweeps_(std::max(1, smoothing_sweeps)) {
   levels_.resize(hierarchy_.levels.size() + 1);
   for (size_t l = 0; l < levels_.size(); ++l) {
     Level& L = levels_[l];
-    L.links = l == 0 ? &fine_links_ : &hierarchy_.levels[l - 1].coarse_link;
+    const auto& level_links = l == 0 ? fine_links_ : hierarchy_.levels[l - 1].coarse_link;
     const uint32_t n = l == 0 ? node_count : hierarchy_.levels[l - 1].coarse_count;
-    L.adjacency = node_adjacency(n, *L.links);
     L.diag.resize(n);
-    L.diag_inverse.resize(n);
-    L.off.resize(L.links->size());
-    L.entry.resize(L.adjacency.other.size());
+    L.off.resize(level_links.size());
     L.fixed.assign(n, 0);
-    L.rhs.resize(n);
-    L.x.resize(n);
-    L.residual.resize(n);
+    L.matrix = SlicedBlockMatrix(n, level_links);
+    const size_t floats = 4 * size_t(L.matrix.slot_count());
+    if (l > 0) {
+      L.rhs.assign(floats, 0.f);
+      L.x.assign(floats, 0.f);
+    }
+    L.residual.assign(floats, 0.f);
+  }
+  // the slot of each slot's aggregate one level down (padding slots: the coarse level's last, zero, slot)
+  for (size_t l = 0; l + 1 < levels_.size(); ++l) {
+    Level& L = levels_[l];
+    const SlicedBlockMatrix& C = levels_[l + 1].matrix;
+    L.coarse_record.assign(L.matrix.slot_count(), 4 * (C.slot_count() - 1));
+    for (uint32_t s = 0; s < L.matrix.slot_count(); ++s)
+      if (L.matrix.node(s) != SlicedBlockMatrix::kPad)
+        L.coarse_record[s] = 4 * C.slot(hierarchy_.levels[l].aggregate[L.matrix.node(s)]);
   }
 }
 
 void MultigridPreconditioner::assemble() {
   for (size_t l = 0; l < levels_.size(); ++l) {
     Level& L = levels_[l];
-    for (size_t i = 0; i < L.diag.size(); ++i) L.diag_inverse[i] = L.fixed[i] ? Sym3{} : L.diag[i].inverse();
-    // the blocks in the smoothers' order: rows read them in sequence, not through the link index
-    for (size_t e = 0; e < L.entry.size(); ++e) L.entry[e] = L.off[L.adjacency.link[e]];
+    L.matrix.fill(L.diag.data(), L.off.data(), L.fixed.data());
     if (l + 1 == levels_.size()) break;
     // Galerkin product P^T A P, P piecewise constant over the aggregates, fixed nodes left out.
     const AggregationLevel& agg = hierarchy_.levels[l];
@@ -44,7 +52,7 @@ void MultigridPreconditioner::assemble() {
       C.diag[agg.aggregate[i]] += L.diag[i];
       C.fixed[agg.aggregate[i]] = 0;
     }
-    const auto& links = *L.links;
+    const auto& links = l == 0 ? fine_links_ : hierarchy_.levels[l - 1].coarse_link;
     for (size_t e = 0; e < links.size(); ++e) {
       const uint32_t i = links[e][0], j = links[e][1];
       if (L.fixed[i] || L.fixed[j]) continue;
@@ -55,106 +63,39 @@ void MultigridPreconditioner::assemble() {
   }
 }
 
-void MultigridPreconditioner::smooth_from_zero(Level& L) const {
-  // x = 0 before: only the lower neighbours, already updated in this sweep, contribute.
-  const uint32_t n = uint32_t(L.diag.size());
-  const uint32_t* off = L.adjacency.offset.data();
-  const uint32_t* upper = L.adjacency.upper.data();
-  const uint32_t* other = L.adjacency.other.data();
-  const Sym3* A = L.entry.data();
-  glm::vec3* x = L.x.data();
-  for (uint32_t i = 0; i < n; ++i) {
-    if (L.fixed[i]) {
-      x[i] = glm::vec3(0.f);
-      continue;
-    }
-    glm::vec3 s = L.rhs[i];
-    for (uint32_t e = off[i]; e < upper[i]; ++e) s -= A[e] * x[other[e]];
-    x[i] = L.diag_inverse[i] * s;
-  }
-}
-
-void MultigridPreconditioner::smooth(Level& L, bool forward) const {
-  const uint32_t n = uint32_t(L.diag.size());
-  const uint32_t* off = L.adjacency.offset.data();
-  const uint32_t* other = L.adjacency.other.data();
-  const Sym3* A = L.entry.data();
-  glm::vec3* x = L.x.data();
-  for (uint32_t k = 0; k < n; ++k) {
-    const uint32_t i = forward ? k : n - 1 - k;
-    if (L.fixed[i]) continue;
-    glm::vec3 s = L.rhs[i];
-    for (uint32_t e = off[i]; e < off[i + 1]; ++e) s -= A[e] * x[other[e]];
-    x[i] = L.diag_inverse[i] * s;
-  }
-}
-
-void MultigridPreconditioner::cycle(size_t l) {
+void MultigridPreconditioner::cycle(size_t l, const float* rhs, float* x) {
   Level& L = levels_[l];
-  smooth_from_zero(L);
+  // The last level has no links (coarsening stops only when nothing merges): one sweep solves it exactly.
   if (l + 1 == levels_.size()) {
-    smooth(L, false);
-    for (int s = 1; s < coarsest_sweeps_; ++s) {
-      smooth(L, true);
-      smooth(L, false);
-    }
+    L.matrix.sweep_from_zero(rhs, x, nullptr);
     return;
   }
-  for (int s = 1; s < smoothing_sweeps_; ++s) smooth(L, true);
-  coarse_correction(l);
-  for (int s = 0; s < smoothing_sweeps_; ++s) smooth(L, false);
-}
-
-void MultigridPreconditioner::coarse_correction(size_t l) {
-  Level& L = levels_[l];
-  const uint32_t n = uint32_t(L.diag.size());
-  const uint32_t* off = L.adjacency.offset.data();
-  const uint32_t* other = L.adjacency.other.data();
+  // One forward sweep from zero (more on the small levels, where they cost nothing); after exactly one,
+  // the residual comes from the higher colours alone.
+  const int sweeps = L.diag.size() <= kSmallLevel ? kSmallLevelSweeps : smoothing_sweeps_;
+  L.matrix.sweep_from_zero(rhs, x, sweeps == 1 ? L.residual.data() : nullptr);
+  if (sweeps > 1) {
+    for (int s = 1; s < sweeps; ++s) L.matrix.sweep(rhs, x, true);
+    L.matrix.residual(rhs, x, L.residual.data());
+  }
+  // restrict, correct on the coarse level, prolong (fixed and padding slots stay 0)
   Level& C = levels_[l + 1];
-  const AggregationLevel& agg = hierarchy_.levels[l];
-  std::fill(C.rhs.begin(), C.rhs.end(), glm::vec3(0.f));
-  if (smoothing_sweeps_ == 1) {
-    // Right after the one forward sweep from zero, rhs_i - W_ii x_i - sum_{j < i} W_ij x_j = 0 by
-    // construction: the residual is what the upper neighbours' new values add.
-    const uint32_t* upper = L.adjacency.upper.data();
-    for (uint32_t i = 0; i < n; ++i) {
-      if (L.fixed[i]) continue;
-      glm::vec3 s(0.f);
-      for (uint32_t e = upper[i]; e < off[i + 1]; ++e) s -= L.entry[e] * L.x[other[e]];
-      C.rhs[agg.aggregate[i]] += s;
-    }
-  } else {
-    for (uint32_t i = 0; i < n; ++i) {
-      if (L.fixed[i]) continue;
-      glm::vec3 s = L.rhs[i] - L.diag[i] * L.x[i];
-      for (uint32_t e = off[i]; e < off[i + 1]; ++e) s -= L.entry[e] * L.x[other[e]];
-      C.rhs[agg.aggregate[i]] += s;
-    }
+  std::fill(C.rhs.begin(), C.rhs.end(), 0.f);
+  const uint32_t slots = L.matrix.slot_count();
+  const float* res = L.residual.data();
+  for (uint32_t s = 0; s < slots; ++s) {
+    float* c = C.rhs.data() + L.coarse_record[s];
+    for (int k = 0; k < 3; ++k) c[k] += res[4 * s + k];
   }
-  cycle(l + 1);
-  for (uint32_t i = 0; i < n; ++i)
-    if (!L.fixed[i]) L.x[i] += C.x[agg.aggregate[i]];
+  cycle(l + 1, C.rhs.data(), C.x.data());
+  for (uint32_t s = 0; s < slots; ++s) {
+    if (L.matrix.fixed_slot(s)) continue;
+    const float* c = C.x.data() + L.coarse_record[s];
+    for (int k = 0; k < 3; ++k) x[4 * s + k] += c[k];
+  }
+  for (int s = 0; s < sweeps; ++s) L.matrix.sweep(rhs, x, false);
 }
 
-void MultigridPreconditioner::apply(const glm::vec3* r, glm::vec3* z) {
-  Level& L = levels_[0];
-  std::copy(r, r + L.rhs.size(), L.rhs.begin());
-  cycle(0);
-  std::copy(L.x.begin(), L.x.end(), z);
-}
-
-void MultigridPreconditioner::multiply(const glm::vec3* in, glm::vec3* out) const {
-  const Level& L = levels_[0];
-  const size_t n = L.diag.size();
-  for (size_t i = 0; i < n; ++i) out[i] = L.diag[i] * in[i];
-  const auto& links = *L.links;
-  for (size_t e = 0; e < links.size(); ++e) {
-    const uint32_t i = links[e][0], j = links[e][1];
-    out[i] += L.off[e] * in[j];
-    out[j] += L.off[e] * in[i];
-  }
-  for (size_t i = 0; i < n; ++i)
-    if (L.fixed[i]) out[i] = glm::vec3(0.f);
-}
+void MultigridPreconditioner::apply(const float* r, float* z) { cycle(0, r, z); }
 
 }  // namespace weft

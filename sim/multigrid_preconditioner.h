@@ -4,16 +4,21 @@
 // (multigrid_solver.h). Block Gauss-Seidel alone removes the residual's rough part in a few sweeps but
 // hardly touches its smooth part, which for stiff cloth (h^2 k / m in the thousands) is what carries a
 // hand's pull across the cloth; the coarse levels (aggregation_hierarchy.h) remove that part at their
-// own scale, so the work per step stays O(n). Coarse matrices are Galerkin products P^T A P with
+// own scale, so the work per step stays O(n). The last level is one node per piece of cloth: its exact
+// correction is the mean motion, so an early stop leaves no net momentum behind (a free-floating square
+// drifted at 0.8 mm/s without it). Coarse matrices are Galerkin products P^T A P with
 // piecewise-constant P, re-assembled from the fine blocks every step; fixed (kinematic) vertices are
-// left out of P, so corrections never move them. Forward sweeps before and backward sweeps after the
-// coarse correction keep the cycle symmetric (a valid CG preconditioner). Nothing allocates per step.
+// left out of P, so corrections never move them. Every level is stored for SIMD (sliced_block_matrix.h):
+// its Gauss-Seidel sweeps go colour by colour, forward before the coarse correction and backward after
+// it, which keeps the cycle symmetric (a valid CG preconditioner). Vectors are in the fine level's slot
+// order (SlicedBlockMatrix::to_slots). Nothing allocates per step.
 #include <cstdint>
 #include <vector>
 
 #include <glm/glm.hpp>
 
 #include "sim/aggregation_hierarchy.h"
+#include "sim/sliced_block_matrix.h"
 #include "sim/sym3.h"
 
 namespace weft {
@@ -30,37 +35,39 @@ class MultigridPreconditioner {
   Sym3* fine_diagonal() { return levels_[0].diag.data(); }
   Sym3* fine_off_diagonal() { return levels_[0].off.data(); }
   uint8_t* fine_fixed() { return levels_[0].fixed.data(); }
-  // Inverts the fine diagonal and builds every coarse matrix from it: O(links) per level.
+  // Builds every coarse matrix from the fine one and stores each level for the sweeps: O(links).
   void assemble();
 
-  // z = B r, B ~ A^-1 (one V-cycle from zero); z is zero at fixed nodes.
-  void apply(const glm::vec3* r, glm::vec3* z);
+  // The fine level's matrix: its slot order is the order of the vectors below.
+  const SlicedBlockMatrix& fine() const { return levels_[0].matrix; }
+  // z = B r, B ~ A^-1 (one V-cycle from zero); z is zero at fixed nodes. Slot order.
+  void apply(const float* r, float* z);
   // out = A in on the fine level; fixed rows give zero, fixed columns count (a kinematic dv moves its
-  // neighbours' rows).
-  void multiply(const glm::vec3* in, glm::vec3* out) const;
+  // neighbours' rows). Slot order.
+  void multiply(const float* in, float* out) const { levels_[0].matrix.multiply(in, out); }
 
   size_t level_count() const { return levels_.size(); }
   uint32_t node_count(size_t level) const { return uint32_t(levels_[level].diag.size()); }
 
  private:
   struct Level {
-    const std::vector<std::array<uint32_t, 2>>* links = nullptr;
-    NodeAdjacency adjacency;
-    std::vector<Sym3> diag, diag_inverse, off;
-    std::vector<Sym3> entry;  // off-diagonal block per adjacency entry (copied from off each step)
+    std::vector<Sym3> diag, off;  // node and link order (the Galerkin products work here)
     std::vector<uint8_t> fixed;
-    std::vector<glm::vec3> rhs, x, residual;  // V-cycle vectors
+    SlicedBlockMatrix matrix;
+    SlotVector rhs, x, residual;   // V-cycle vectors (slot order; rhs and x unused on level 0)
+    std::vector<uint32_t> coarse_record;  // per slot: the record (4 * slot) of its aggregate one level down
   };
-  void smooth(Level& level, bool forward) const;
-  void smooth_from_zero(Level& level) const;  // the first forward sweep, from x = 0
-  void cycle(size_t l);
-  void coarse_correction(size_t l);
+  void cycle(size_t l, const float* rhs, float* x);
 
-  std::vector<std::array<uint32_t, 2>> fine_links_;
   AggregationHierarchy hierarchy_;
+  std::vector<std::array<uint32_t, 2>> fine_links_;
   std::vector<Level> levels_;
   int smoothing_sweeps_;
-  int coarsest_sweeps_ = 12;  // symmetric pairs on the coarsest level (a few dozen nodes)
+  // Levels of at most this many nodes (the last few, down to the single node whose correction is the
+  // cloth's mean motion) sweep this many times each way: they cost nothing, and with one sweep the
+  // V-cycle converged no better than with 12 sweep pairs on a 48-node coarsest level.
+  static constexpr size_t kSmallLevel = 48;
+  static constexpr int kSmallLevelSweeps = 4;
 };
 
 }  // namespace weft

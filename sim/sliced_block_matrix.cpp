@@ -1,0 +1,339 @@
+#include "sim/sliced_block_matrix.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "sim/vertex_colouring.h"
+
+#if defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+#define WEFT_SLICED_SIMD 1
+#endif
+
+namespace weft {
+namespace {
+
+constexpr uint32_t L = SlicedBlockMatrix::kLanes;
+constexpr size_t kBlock = 6 * L;  // floats of one entry row or one slice's diagonal
+
+void store_block(float* dst, uint32_t lane, const Sym3& a) {
+  dst[0 * L + lane] = a.xx;
+  dst[1 * L + lane] = a.xy;
+  dst[2 * L + lane] = a.xz;
+  dst[3 * L + lane] = a.yy;
+  dst[4 * L + lane] = a.yz;
+  dst[5 * L + lane] = a.zz;
+}
+
+#if WEFT_SLICED_SIMD
+// x, y, z of the 8 records at r[0..7] (16-byte aligned), lanes in order.
+inline void load_records(const float* const r[L], __m256& x, __m256& y, __m256& z) {
+  __m256 q[4];
+  for (int k = 0; k < 4; ++k)
+    q[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(r[k])), _mm_load_ps(r[k + 4]), 1);
+  const __m256 t0 = _mm256_unpacklo_ps(q[0], q[1]);  // x0 x1 y0 y1 | x4 x5 y4 y5
+  const __m256 t1 = _mm256_unpackhi_ps(q[0], q[1]);  // z0 z1 w0 w1 | ...
+  const __m256 t2 = _mm256_unpacklo_ps(q[2], q[3]);
+  const __m256 t3 = _mm256_unpackhi_ps(q[2], q[3]);
+  x = _mm256_shuffle_ps(t0, t2, 0x44);
+  y = _mm256_shuffle_ps(t0, t2, 0xEE);
+  z = _mm256_shuffle_ps(t1, t3, 0x44);
+}
+
+// The 8 consecutive records of one slice.
+inline void load_slice(const float* r, __m256& x, __m256& y, __m256& z) {
+  const float* p[L] = {r, r + 4, r + 8, r + 12, r + 16, r + 20, r + 24, r + 28};
+  load_records(p, x, y, z);
+}
+
+inline void store_slice(float* r, __m256 x, __m256 y, __m256 z) {
+  const __m256 zero = _mm256_setzero_ps();
+  const __m256 t0 = _mm256_unpacklo_ps(x, y);     // x0 y0 x1 y1 | x4 y4 x5 y5
+  const __m256 t1 = _mm256_unpackhi_ps(x, y);     // x2 y2 x3 y3 | x6 y6 x7 y7
+  const __m256 t2 = _mm256_unpacklo_ps(z, zero);  // z0 0 z1 0 | z4 0 z5 0
+  const __m256 t3 = _mm256_unpackhi_ps(z, zero);
+  const __m256 r0 = _mm256_shuffle_ps(t0, t2, 0x44);  // record 0 | record 4
+  const __m256 r1 = _mm256_shuffle_ps(t0, t2, 0xEE);  // 1 | 5
+  const __m256 r2 = _mm256_shuffle_ps(t1, t3, 0x44);  // 2 | 6
+  const __m256 r3 = _mm256_shuffle_ps(t1, t3, 0xEE);  // 3 | 7
+  _mm256_store_ps(r, _mm256_permute2f128_ps(r0, r1, 0x20));
+  _mm256_store_ps(r + 8, _mm256_permute2f128_ps(r2, r3, 0x20));
+  _mm256_store_ps(r + 16, _mm256_permute2f128_ps(r0, r1, 0x31));
+  _mm256_store_ps(r + 24, _mm256_permute2f128_ps(r2, r3, 0x31));
+}
+
+// (ax, ay, az) += A (x, y, z), A one row of 8 symmetric blocks.
+inline void add_product(const float* A, __m256 x, __m256 y, __m256 z, __m256& ax, __m256& ay, __m256& az) {
+  const __m256 xx = _mm256_load_ps(A), xy = _mm256_load_ps(A + 8), xz = _mm256_load_ps(A + 16);
+  const __m256 yy = _mm256_load_ps(A + 24), yz = _mm256_load_ps(A + 32), zz = _mm256_load_ps(A + 40);
+  ax = _mm256_fmadd_ps(xx, x, _mm256_fmadd_ps(xy, y, _mm256_fmadd_ps(xz, z, ax)));
+  ay = _mm256_fmadd_ps(xy, x, _mm256_fmadd_ps(yy, y, _mm256_fmadd_ps(yz, z, ay)));
+  az = _mm256_fmadd_ps(xz, x, _mm256_fmadd_ps(yz, y, _mm256_fmadd_ps(zz, z, az)));
+}
+#endif
+
+}  // namespace
+
+SlicedBlockMatrix::SlicedBlockMatrix(uint32_t n, const std::vector<std::array<uint32_t, 2>>& links) {
+  const VertexColouring colouring = colour_vertices(n, links);
+  colour_count_ = uint32_t(colouring.colour_count());
+  // neighbours per node, with their link
+  std::vector<uint32_t> offset(size_t(n) + 1, 0);
+  for (const auto& l : links) ++offset[l[0] + 1], ++offset[l[1] + 1];
+  for (uint32_t i = 0; i < n; ++i) offset[i + 1] += offset[i];
+  std::vector<std::array<uint32_t, 2>> neighbour(2 * links.size());  // {node, link}
+  std::vector<uint32_t> at(offset.begin(), offset.end() - 1);
+  for (uint32_t e = 0; e < links.size(); ++e) {
+    neighbour[at[links[e][0]]++] = {links[e][1], e};
+    neighbour[at[links[e][1]]++] = {links[e][0], e};
+  }
+  // slots: colour by colour, each colour padded to whole slices, then one zero slice (the target of
+  // padding entries). Within a colour, rows with the same numbers of lower and higher neighbours go
+  // together (then by node index), so that a slice's rows need about as many entries each: sorted by
+  // node index alone, the boundary rows padded an irregular mesh's slices by 40 %.
+  std::vector<std::array<uint32_t, 3>> key(n);  // {lower neighbours, higher neighbours, node}
+  for (uint32_t i = 0; i < n; ++i) {
+    key[i] = {0, 0, i};
+    for (uint32_t k = offset[i]; k < offset[i + 1]; ++k)
+      if (neighbour[k][0] != i) ++key[i][colouring.colour[neighbour[k][0]] < colouring.colour[i] ? 0 : 1];
+  }
+  slot_of_node_.assign(n, 0);
+  for (uint32_t c = 0; c < colour_count_; ++c) {
+    std::vector<std::array<uint32_t, 3>> rows;
+    for (uint32_t k = colouring.colour_offset[c]; k < colouring.colour_offset[c + 1]; ++k)
+      rows.push_back(key[colouring.order[k]]);
+    std::sort(rows.begin(), rows.end());
+    for (const auto& r : rows) {
+      slot_of_node_[r[2]] = uint32_t(node_of_slot_.size());
+      node_of_slot_.push_back(r[2]);
+    }
+    while (node_of_slot_.size() % L) node_of_slot_.push_back(kPad);
+  }
+  const uint32_t zero_record = 4 * uint32_t(node_of_slot_.size());
+  node_of_slot_.insert(node_of_slot_.end(), L, kPad);
+  const uint32_t slices = uint32_t(node_of_slot_.size()) / L - 1;  // the zero slice is never swept
+
+  std::vector<std::array<uint32_t, 2>> lower[L], upper[L];  // per lane: {slot, link}
+  for (uint32_t si = 0; si < slices; ++si) {
+    size_t lower_rows = 0, upper_rows = 0;
+    for (uint32_t lane = 0; lane < L; ++lane) {
+      lower[lane].clear();
+      upper[lane].clear();
+      const uint32_t i = node_of_slot_[si * L + lane];
+      if (i == kPad) continue;
+      for (uint32_t k = offset[i]; k < offset[i + 1]; ++k) {
+        const uint32_t j = neighbour[k][0];
+        if (j == i) continue;  // no self links in a mesh; ignored if given
+        (colouring.colour[j] < colouring.colour[i] ? lower : upper)[lane].push_back({slot_of_node_[j], neighbour[k][1]});
+      }
+      std::sort(lower[lane].begin(), lower[lane].end());
+      std::sort(upper[lane].begin(), upper[lane].end());
+      lower_rows = std::max(lower_rows, lower[lane].size());
+      upper_rows = std::max(upper_rows, upper[lane].size());
+    }
+    slices_.push_back({uint32_t(entry_link_.size() / L), uint32_t(lower_rows), uint32_t(upper_rows)});
+    auto add_rows = [&](std::vector<std::array<uint32_t, 2>>* group, size_t rows) {
+      for (size_t r = 0; r < rows; ++r)
+        for (uint32_t lane = 0; lane < L; ++lane) {
+          const bool real = r < group[lane].size();
+          entry_link_.push_back(real ? group[lane][r][1] : kPad);
+          entry_record_.push_back(real ? 4 * group[lane][r][0] : zero_record);
+        }
+    };
+    add_rows(lower, lower_rows);
+    add_rows(upper, upper_rows);
+  }
+  entry_block_.assign(entry_link_.size() / L * kBlock, 0.f);
+  diag_block_.assign(size_t(slices) * kBlock, 0.f);
+  diag_inverse_.assign(size_t(slices) * kBlock, 0.f);
+  fixed_slot_.assign(node_of_slot_.size(), 1);
+}
+
+void SlicedBlockMatrix::fill(const Sym3* diag, const Sym3* off, const uint8_t* fixed) {
+  for (uint32_t si = 0; si < slices_.size(); ++si) {
+    const Slice& s = slices_[si];
+    float* D = diag_block_.data() + si * kBlock;
+    float* Dinv = diag_inverse_.data() + si * kBlock;
+    for (uint32_t lane = 0; lane < L; ++lane) {
+      const uint32_t i = node_of_slot_[si * L + lane];
+      const bool skip = i == kPad || fixed[i];
+      fixed_slot_[si * L + lane] = skip;
+      store_block(D, lane, skip ? Sym3{} : diag[i]);
+      store_block(Dinv, lane, skip ? Sym3{} : diag[i].inverse());
+    }
+    for (uint32_t r = s.entry_begin; r < s.entry_begin + s.lower + s.upper; ++r) {
+      float* A = entry_block_.data() + size_t(r) * kBlock;
+      for (uint32_t lane = 0; lane < L; ++lane) {
+        const uint32_t link = entry_link_[size_t(r) * L + lane];
+        store_block(A, lane, link == kPad || fixed_slot_[si * L + lane] ? Sym3{} : off[link]);
+      }
+    }
+  }
+}
+
+#if WEFT_SLICED_SIMD
+
+template <SlicedBlockMatrix::Pass pass>
+void SlicedBlockMatrix::accumulate(const Slice& s, const float* x, float out[3][kLanes]) const {
+  __m256 ax = _mm256_setzero_ps(), ay = ax, az = ax;
+  const uint32_t begin = s.entry_begin + (pass == Pass::Upper ? s.lower : 0);
+  const uint32_t end = s.entry_begin + (pass == Pass::Lower ? s.lower : s.lower + s.upper);
+  for (uint32_t r = begin; r < end; ++r) {
+    const uint32_t* rec = entry_record_.data() + size_t(r) * L;
+    const float* p[L];
+    for (uint32_t k = 0; k < L; ++k) p[k] = x + rec[k];
+    __m256 vx, vy, vz;
+    load_records(p, vx, vy, vz);
+    add_product(entry_block_.data() + size_t(r) * kBlock, vx, vy, vz, ax, ay, az);
+  }
+  _mm256_storeu_ps(out[0], ax);
+  _mm256_storeu_ps(out[1], ay);
+  _mm256_storeu_ps(out[2], az);
+}
+
+void SlicedBlockMatrix::slice_sweep(uint32_t si, const float* b, float* x, Pass pass) const {
+  alignas(32) float acc[3][L];
+  if (pass == Pass::Lower) accumulate<Pass::Lower>(slices_[si], x, acc);
+  else accumulate<Pass::All>(slices_[si], x, acc);
+  __m256 sx, sy, sz;
+  load_slice(b + size_t(si) * 4 * L, sx, sy, sz);
+  sx = _mm256_sub_ps(sx, _mm256_load_ps(acc[0]));
+  sy = _mm256_sub_ps(sy, _mm256_load_ps(acc[1]));
+  sz = _mm256_sub_ps(sz, _mm256_load_ps(acc[2]));
+  __m256 nx = _mm256_setzero_ps(), ny = nx, nz = nx;
+  add_product(diag_inverse_.data() + size_t(si) * kBlock, sx, sy, sz, nx, ny, nz);
+  store_slice(x + size_t(si) * 4 * L, nx, ny, nz);
+}
+
+void SlicedBlockMatrix::multiply(const float* x, float* y) const {
+  for (uint32_t si = 0; si < slices_.size(); ++si) {
+    alignas(32) float acc[3][L];
+    accumulate<Pass::All>(slices_[si], x, acc);
+    __m256 ax = _mm256_load_ps(acc[0]), ay = _mm256_load_ps(acc[1]), az = _mm256_load_ps(acc[2]);
+    __m256 vx, vy, vz;
+    load_slice(x + size_t(si) * 4 * L, vx, vy, vz);
+    add_product(diag_block_.data() + size_t(si) * kBlock, vx, vy, vz, ax, ay, az);
+    store_slice(y + size_t(si) * 4 * L, ax, ay, az);
+  }
+  std::memset(y + size_t(slices_.size()) * 4 * L, 0, 4 * L * sizeof(float));
+}
+
+void SlicedBlockMatrix::residual(const float* b, const float* x, float* r) const {
+  for (uint32_t si = 0; si < slices_.size(); ++si) {
+    alignas(32) float acc[3][L];
+    accumulate<Pass::All>(slices_[si], x, acc);
+    __m256 ax = _mm256_load_ps(acc[0]), ay = _mm256_load_ps(acc[1]), az = _mm256_load_ps(acc[2]);
+    __m256 vx, vy, vz, bx, by, bz;
+    load_slice(x + size_t(si) * 4 * L, vx, vy, vz);
+    add_product(diag_block_.data() + size_t(si) * kBlock, vx, vy, vz, ax, ay, az);
+    load_slice(b + size_t(si) * 4 * L, bx, by, bz);
+    store_slice(r + size_t(si) * 4 * L, _mm256_sub_ps(bx, ax), _mm256_sub_ps(by, ay), _mm256_sub_ps(bz, az));
+  }
+  std::memset(r + size_t(slices_.size()) * 4 * L, 0, 4 * L * sizeof(float));
+}
+
+void SlicedBlockMatrix::sweep_from_zero(const float* b, float* x, float* r) const {
+  for (uint32_t si = 0; si < slices_.size(); ++si) slice_sweep(si, b, x, Pass::Lower);
+  std::memset(x + size_t(slices_.size()) * 4 * L, 0, 4 * L * sizeof(float));
+  if (!r) return;
+  const __m256 zero = _mm256_setzero_ps();
+  for (uint32_t si = 0; si < slices_.size(); ++si) {
+    alignas(32) float acc[3][L];
+    accumulate<Pass::Upper>(slices_[si], x, acc);
+    store_slice(r + size_t(si) * 4 * L, _mm256_sub_ps(zero, _mm256_load_ps(acc[0])),
+                _mm256_sub_ps(zero, _mm256_load_ps(acc[1])), _mm256_sub_ps(zero, _mm256_load_ps(acc[2])));
+  }
+  std::memset(r + size_t(slices_.size()) * 4 * L, 0, 4 * L * sizeof(float));
+}
+
+#else  // scalar fallback: the same layout and order, one lane at a time
+
+template <SlicedBlockMatrix::Pass pass>
+void SlicedBlockMatrix::accumulate(const Slice& s, const float* x, float out[3][kLanes]) const {
+  const uint32_t begin = s.entry_begin + (pass == Pass::Upper ? s.lower : 0);
+  const uint32_t end = s.entry_begin + (pass == Pass::Lower ? s.lower : s.lower + s.upper);
+  for (uint32_t lane = 0; lane < L; ++lane) {
+    glm::vec3 a(0.f);
+    for (uint32_t r = begin; r < end; ++r) {
+      const float* A = entry_block_.data() + size_t(r) * kBlock;
+      const float* v = x + entry_record_[size_t(r) * L + lane];
+      const Sym3 B{A[lane], A[L + lane], A[2 * L + lane], A[3 * L + lane], A[4 * L + lane], A[5 * L + lane]};
+      a += B * glm::vec3(v[0], v[1], v[2]);
+    }
+    out[0][lane] = a.x, out[1][lane] = a.y, out[2][lane] = a.z;
+  }
+}
+
+namespace {
+Sym3 lane_block(const float* A, uint32_t lane) {
+  return {A[lane], A[L + lane], A[2 * L + lane], A[3 * L + lane], A[4 * L + lane], A[5 * L + lane]};
+}
+glm::vec3 record(const float* v) { return {v[0], v[1], v[2]}; }
+void set_record(float* v, const glm::vec3& a) { v[0] = a.x, v[1] = a.y, v[2] = a.z, v[3] = 0.f; }
+}  // namespace
+
+void SlicedBlockMatrix::slice_sweep(uint32_t si, const float* b, float* x, Pass pass) const {
+  float acc[3][L];
+  if (pass == Pass::Lower) accumulate<Pass::Lower>(slices_[si], x, acc);
+  else accumulate<Pass::All>(slices_[si], x, acc);
+  for (uint32_t lane = 0; lane < L; ++lane) {
+    const size_t o = (size_t(si) * L + lane) * 4;
+    const glm::vec3 s = record(b + o) - glm::vec3(acc[0][lane], acc[1][lane], acc[2][lane]);
+    set_record(x + o, lane_block(diag_inverse_.data() + size_t(si) * kBlock, lane) * s);
+  }
+}
+
+void SlicedBlockMatrix::multiply(const float* x, float* y) const {
+  for (uint32_t si = 0; si < slices_.size(); ++si) {
+    float acc[3][L];
+    accumulate<Pass::All>(slices_[si], x, acc);
+    for (uint32_t lane = 0; lane < L; ++lane) {
+      const size_t o = (size_t(si) * L + lane) * 4;
+      set_record(y + o, glm::vec3(acc[0][lane], acc[1][lane], acc[2][lane]) +
+                            lane_block(diag_block_.data() + size_t(si) * kBlock, lane) * record(x + o));
+    }
+  }
+  std::memset(y + size_t(slices_.size()) * 4 * L, 0, 4 * L * sizeof(float));
+}
+
+void SlicedBlockMatrix::residual(const float* b, const float* x, float* r) const {
+  multiply(x, r);
+  for (size_t k = 0; k < size_t(slot_count()) * 4; ++k) r[k] = b[k] - r[k];
+}
+
+void SlicedBlockMatrix::sweep_from_zero(const float* b, float* x, float* r) const {
+  for (uint32_t si = 0; si < slices_.size(); ++si) slice_sweep(si, b, x, Pass::Lower);
+  std::memset(x + size_t(slices_.size()) * 4 * L, 0, 4 * L * sizeof(float));
+  if (!r) return;
+  for (uint32_t si = 0; si < slices_.size(); ++si) {
+    float acc[3][L];
+    accumulate<Pass::Upper>(slices_[si], x, acc);
+    for (uint32_t lane = 0; lane < L; ++lane)
+      set_record(r + (size_t(si) * L + lane) * 4, -glm::vec3(acc[0][lane], acc[1][lane], acc[2][lane]));
+  }
+  std::memset(r + size_t(slices_.size()) * 4 * L, 0, 4 * L * sizeof(float));
+}
+
+#endif
+
+void SlicedBlockMatrix::sweep(const float* b, float* x, bool forward) const {
+  const uint32_t n = uint32_t(slices_.size());
+  for (uint32_t k = 0; k < n; ++k) slice_sweep(forward ? k : n - 1 - k, b, x, Pass::All);
+}
+
+void SlicedBlockMatrix::to_slots(const glm::vec3* nodes, float* slots) const {
+  for (uint32_t s = 0; s < slot_count(); ++s) {
+    const uint32_t i = node_of_slot_[s];
+    const glm::vec3 v = i == kPad ? glm::vec3(0.f) : nodes[i];
+    slots[4 * s] = v.x, slots[4 * s + 1] = v.y, slots[4 * s + 2] = v.z, slots[4 * s + 3] = 0.f;
+  }
+}
+
+void SlicedBlockMatrix::from_slots(const float* slots, glm::vec3* nodes) const {
+  for (uint32_t i = 0; i < node_count(); ++i) {
+    const float* v = slots + 4 * size_t(slot_of_node_[i]);
+    nodes[i] = glm::vec3(v[0], v[1], v[2]);
+  }
+}
+
+}  // namespace weft

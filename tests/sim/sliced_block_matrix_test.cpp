@@ -1,0 +1,181 @@
+#include <doctest/doctest.h>
+
+#include <random>
+
+#include "sim/cloth_model.h"
+#include "sim/mesh_generators.h"
+#include "sim/sliced_block_matrix.h"
+#include "sim/vertex_colouring.h"
+
+using namespace weft;
+
+namespace {
+
+// A block system on a mesh's links (edges and bending pairs): random symmetric off-diagonal blocks and
+// diagonal blocks that dominate them (symmetric positive definite), a few fixed nodes.
+struct BlockSystem {
+  std::vector<std::array<uint32_t, 2>> links;
+  std::vector<Sym3> diag, off;
+  std::vector<uint8_t> fixed;
+  size_t n = 0;
+};
+
+Sym3 random_sym(std::mt19937& rng, float scale) {
+  std::uniform_real_distribution<float> u(-scale, scale);
+  return {u(rng), u(rng), u(rng), u(rng), u(rng), u(rng)};
+}
+
+BlockSystem make_system(const Mesh& mesh, unsigned seed) {
+  const ClothModel model = build_cloth_model(mesh, {});
+  BlockSystem s;
+  s.n = model.vertex_count();
+  s.links = model.link;
+  std::mt19937 rng(seed);
+  s.off.resize(s.links.size());
+  for (Sym3& b : s.off) b = random_sym(rng, 1.f);
+  s.diag.assign(s.n, Sym3{});
+  for (size_t i = 0; i < s.n; ++i) {
+    s.diag[i] = random_sym(rng, 0.5f);
+    s.diag[i].add_diagonal(40.f);  // > 3 * (sum of the row's off-diagonal magnitudes)
+  }
+  s.fixed.assign(s.n, 0);
+  for (size_t i = 0; i < s.n; i += 37) s.fixed[i] = 1;
+  return s;
+}
+
+std::vector<glm::vec3> random_vector(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  std::vector<glm::vec3> v(n);
+  for (auto& x : v) x = {u(rng), u(rng), u(rng)};
+  return v;
+}
+
+// Node-order reference: y = A x with fixed rows zero (fixed columns count).
+std::vector<glm::vec3> reference_product(const BlockSystem& s, const std::vector<glm::vec3>& x) {
+  std::vector<glm::vec3> y(s.n);
+  for (size_t i = 0; i < s.n; ++i) y[i] = s.diag[i] * x[i];
+  for (size_t e = 0; e < s.links.size(); ++e) {
+    const uint32_t i = s.links[e][0], j = s.links[e][1];
+    y[i] += s.off[e] * x[j];
+    y[j] += s.off[e] * x[i];
+  }
+  for (size_t i = 0; i < s.n; ++i)
+    if (s.fixed[i]) y[i] = glm::vec3(0.f);
+  return y;
+}
+
+// Node-order reference of one block Gauss-Seidel sweep in colour order (fixed rows stay 0).
+void reference_sweep(const BlockSystem& s, const VertexColouring& c, const std::vector<glm::vec3>& b,
+                     std::vector<glm::vec3>& x, bool forward) {
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> nb(s.n);
+  for (uint32_t e = 0; e < s.links.size(); ++e) {
+    nb[s.links[e][0]].push_back({s.links[e][1], e});
+    nb[s.links[e][1]].push_back({s.links[e][0], e});
+  }
+  const size_t colours = c.colour_count();
+  for (size_t k = 0; k < colours; ++k) {
+    const size_t col = forward ? k : colours - 1 - k;
+    for (uint32_t p = c.colour_offset[col]; p < c.colour_offset[col + 1]; ++p) {
+      const uint32_t i = c.order[p];
+      if (s.fixed[i]) {
+        x[i] = glm::vec3(0.f);
+        continue;
+      }
+      glm::vec3 r = b[i];
+      for (auto [j, e] : nb[i]) r -= s.off[e] * x[j];
+      x[i] = s.diag[i].inverse() * r;
+    }
+  }
+}
+
+double max_difference(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b) {
+  double d = 0;
+  for (size_t i = 0; i < a.size(); ++i) d = std::max(d, double(glm::length(a[i] - b[i])));
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("sliced block matrix: rows of a colour share no link, every link is stored twice, padding is bounded") {
+  for (const Mesh& mesh : {make_grid({.columns = 30, .rows = 30}), make_irregular({.columns = 23, .rows = 17, .seed = 7})}) {
+    const BlockSystem s = make_system(mesh, 1);
+    const SlicedBlockMatrix A(uint32_t(s.n), s.links);
+    CHECK(A.node_count() == s.n);
+    CHECK(A.slot_count() % SlicedBlockMatrix::kLanes == 0);
+    for (uint32_t i = 0; i < s.n; ++i) CHECK(A.node(A.slot(i)) == i);
+    // padding entries: at most a third more than the 2 entries per link the matrix needs
+    MESSAGE("stored entries " << A.stored_entries() << " for " << 2 * s.links.size() << ", colours " << A.colour_count());
+    CHECK(A.stored_entries() >= 2 * s.links.size());
+    CHECK(A.stored_entries() <= 2 * s.links.size() * 4 / 3);
+  }
+}
+
+TEST_CASE("sliced block matrix: product, residual and sweeps equal their node-order references") {
+  for (const Mesh& mesh : {make_grid({.columns = 30, .rows = 30}), make_irregular({.columns = 23, .rows = 17, .seed = 7})}) {
+    const BlockSystem s = make_system(mesh, 2);
+    SlicedBlockMatrix A(uint32_t(s.n), s.links);
+    A.fill(s.diag.data(), s.off.data(), s.fixed.data());
+    const VertexColouring colouring = colour_vertices(s.n, s.links);
+    const std::vector<glm::vec3> x = random_vector(s.n, 3), b = random_vector(s.n, 4);
+    SlotVector xs(4 * A.slot_count()), bs(4 * A.slot_count()), ys(4 * A.slot_count()), rs(4 * A.slot_count());
+    A.to_slots(x.data(), xs.data());
+    A.to_slots(b.data(), bs.data());
+    std::vector<glm::vec3> y(s.n), ref_y = reference_product(s, x);
+
+    A.multiply(xs.data(), ys.data());
+    A.from_slots(ys.data(), y.data());
+    CHECK(max_difference(y, ref_y) < 1e-4);
+    for (uint32_t slot = 0; slot < A.slot_count(); ++slot)  // padding rows and the 4th float stay 0
+      if (A.node(slot) == SlicedBlockMatrix::kPad) CHECK(ys[4 * slot] == 0.f);
+    for (size_t k = 3; k < ys.size(); k += 4) CHECK(ys[k] == 0.f);
+
+    A.residual(bs.data(), xs.data(), rs.data());
+    A.from_slots(rs.data(), y.data());
+    std::vector<glm::vec3> ref_r(s.n);
+    for (size_t i = 0; i < s.n; ++i) ref_r[i] = b[i] - ref_y[i];
+    CHECK(max_difference(y, ref_r) < 1e-4);
+
+    // the forward sweep from zero, its residual, then a backward and a forward sweep
+    std::vector<glm::vec3> ref_x(s.n, glm::vec3(0.f)), got(s.n);
+    reference_sweep(s, colouring, b, ref_x, true);
+    A.sweep_from_zero(bs.data(), xs.data(), rs.data());
+    A.from_slots(xs.data(), got.data());
+    CHECK(max_difference(got, ref_x) < 1e-5);
+    const std::vector<glm::vec3> ax = reference_product(s, ref_x);
+    A.from_slots(rs.data(), got.data());
+    for (size_t i = 0; i < s.n; ++i) ref_r[i] = s.fixed[i] ? glm::vec3(0.f) : b[i] - ax[i];
+    CHECK(max_difference(got, ref_r) < 1e-4);
+    for (bool forward : {false, true}) {
+      reference_sweep(s, colouring, b, ref_x, forward);
+      A.sweep(bs.data(), xs.data(), forward);
+      A.from_slots(xs.data(), got.data());
+      CHECK(max_difference(got, ref_x) < 1e-5);
+    }
+    for (size_t i = 0; i < s.n; ++i)
+      if (s.fixed[i]) CHECK(got[i] == glm::vec3(0.f));
+  }
+}
+
+TEST_CASE("sliced block matrix: repeated symmetric sweeps solve the system") {
+  const BlockSystem s = make_system(make_irregular({.columns = 23, .rows = 17, .seed = 7}), 5);
+  SlicedBlockMatrix A(uint32_t(s.n), s.links);
+  A.fill(s.diag.data(), s.off.data(), s.fixed.data());
+  const std::vector<glm::vec3> b = random_vector(s.n, 6);
+  SlotVector bs(4 * A.slot_count()), xs(4 * A.slot_count()), rs(4 * A.slot_count());
+  A.to_slots(b.data(), bs.data());
+  A.sweep_from_zero(bs.data(), xs.data(), nullptr);
+  for (int k = 0; k < 20; ++k) {
+    A.sweep(bs.data(), xs.data(), false);
+    A.sweep(bs.data(), xs.data(), true);
+  }
+  A.residual(bs.data(), xs.data(), rs.data());
+  double r2 = 0, b2 = 0;
+  for (uint32_t slot = 0; slot < A.slot_count(); ++slot) {
+    const uint32_t i = A.node(slot);
+    if (i == SlicedBlockMatrix::kPad || s.fixed[i]) continue;
+    for (int c = 0; c < 3; ++c) r2 += double(rs[4 * slot + c]) * rs[4 * slot + c];
+    b2 += glm::dot(b[i], b[i]);
+  }
+  CHECK(std::sqrt(r2 / b2) < 1e-5);
+}
