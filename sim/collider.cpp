@@ -167,13 +167,16 @@ bool collider_bounds(const Collider& c, glm::vec3& lo, glm::vec3& hi) {
 
 void resolve_collisions(const Collider* colliders, size_t ncollider, float thickness, float h, const float* inv_mass,
                         const glm::vec3* x_prev, glm::vec3* x, glm::vec3* v, size_t nvert, CollisionStats& stats,
-                        uint8_t* in_contact, ContactAxes* axes) {
+                        uint8_t* in_contact, ContactAxes* axes, const VertexSet* only, VertexSet* moved) {
   stats.contacts = 0;
+  const size_t count = only ? only->size() : nvert;
+  auto vertex = [&](size_t k) { return only ? size_t(only->list[k]) : k; };
   // Culling: the cloth's bounding box (start and end of the step, for the swept test) against each
   // collider's world box, then each vertex's motion against that box grown by the thickness; most
   // vertex-collider pairs are rejected with a few comparisons.
   glm::vec3 cloth_lo(INFINITY), cloth_hi(-INFINITY);
-  for (size_t i = 0; i < nvert; ++i) {
+  for (size_t k = 0; k < count; ++k) {
+    const size_t i = vertex(k);
     cloth_lo = glm::min(cloth_lo, glm::min(x[i], x_prev[i]));
     cloth_hi = glm::max(cloth_hi, glm::max(x[i], x_prev[i]));
   }
@@ -187,7 +190,8 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
       hi += thickness;
       if (glm::any(glm::greaterThan(lo, cloth_hi)) || glm::any(glm::lessThan(hi, cloth_lo))) continue;
     }
-    for (size_t i = 0; i < nvert; ++i) {
+    for (size_t k = 0; k < count; ++k) {
+      const size_t i = vertex(k);
       if (inv_mass[i] == 0.f) continue;
       const glm::vec3 p = x[i];
       const glm::vec3 mlo = plane ? p : glm::min(p, x_prev[i]), mhi = plane ? p : glm::max(p, x_prev[i]);
@@ -222,6 +226,7 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
       }
       if (d < thickness) x[i] += (thickness - d) * n;
       if (axes) axes->add(n);
+      if (moved && x[i] != p) moved->insert(uint32_t(i));
     }
   }
 }

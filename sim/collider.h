@@ -10,6 +10,7 @@
 #include <glm/glm.hpp>
 
 #include "sim/contact_axes.h"
+#include "sim/vertex_set.h"
 
 #include "sim/pose.h"
 
@@ -91,9 +92,12 @@ struct CollisionStats {
 // never adds kinetic energy. When in_contact
 // (nvert) is given, a vertex found in contact gets its entry set to 1 (others are left as they are);
 // when axes is given, every contact's normal is added to it and a vertex that friction stops sets its
-// `stuck` (nothing is cleared).
+// `stuck` (nothing is cleared). When `only` is given, only its vertices are looked at (a pass after one
+// that moved just those: the others are where the last pass left them); every vertex whose position
+// changes is added to `moved` when given.
 void resolve_collisions(const Collider* colliders, size_t ncollider, float thickness, float h, const float* inv_mass,
                         const glm::vec3* x_prev, glm::vec3* x, glm::vec3* v, size_t nvert, CollisionStats& stats,
-                        uint8_t* in_contact = nullptr, ContactAxes* axes = nullptr);
+                        uint8_t* in_contact = nullptr, ContactAxes* axes = nullptr, const VertexSet* only = nullptr,
+                        VertexSet* moved = nullptr);
 
 }  // namespace weft

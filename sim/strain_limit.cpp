@@ -27,11 +27,17 @@ void StrainLimitScratch::resize(const ClothModel& model) {
   current.reserve(ne);
   next.reserve(ne);
   queued.assign(ne, 0);
+  moved.resize(n);
 }
 
-void limit_strain(const ClothModel& model, const uint8_t* kinematic, const StrainLimitParams& params, float h,
-                  StrainLimitScratch& scratch, glm::vec3* x, glm::vec3* v, StrainLimitStats& stats) {
+namespace {
+
+// The pass: a first sweep over every edge (seed null) or over the worklist seeded with the edges of
+// `seed`'s vertices and those the last pass left, then worklist sweeps.
+void run_pass(const ClothModel& model, const uint8_t* kinematic, const StrainLimitParams& params, float h,
+              const VertexSet* seed, StrainLimitScratch& scratch, glm::vec3* x, glm::vec3* v, StrainLimitStats& stats) {
   stats = {};
+  scratch.moved.clear();
   if (!params.enabled) return;
   const auto* link = model.link.data();
   const float* l0 = model.rest_length.data();
@@ -41,6 +47,15 @@ void limit_strain(const ClothModel& model, const uint8_t* kinematic, const Strai
   const float detect = 1.f + params.max_strain;
   const float stretch = detect - 1e-3f;
 
+  auto queue_edges_of = [&](uint32_t vertex) {
+    for (uint32_t k = scratch.edge_offset[vertex]; k < scratch.edge_offset[vertex + 1]; ++k) {
+      const uint32_t f = scratch.vertex_edge[k];
+      if (!scratch.queued[f]) {
+        scratch.queued[f] = 1;
+        scratch.next.push_back(f);  // within the reserved capacity (nedge): no allocation
+      }
+    }
+  };
   // Corrects edge e if it is over the limit; queues the edges around its ends for the next sweep.
   auto relax = [&](uint32_t e) {
     const uint32_t i = link[e][0], j = link[e][1];
@@ -66,23 +81,25 @@ void limit_strain(const ClothModel& model, const uint8_t* kinematic, const Strai
       v[i] += (vrel * wi / w) * u;
       v[j] -= (vrel * wj / w) * u;
     }
-    for (uint32_t end : {i, j})
-      for (uint32_t k = scratch.edge_offset[end]; k < scratch.edge_offset[end + 1]; ++k) {
-        const uint32_t f = scratch.vertex_edge[k];
-        if (!scratch.queued[f]) {
-          scratch.queued[f] = 1;
-          scratch.next.push_back(f);  // within the reserved capacity (nedge): no allocation
-        }
-      }
+    if (wi > 0.f) scratch.moved.insert(i);
+    if (wj > 0.f) scratch.moved.insert(j);
+    queue_edges_of(i);
+    queue_edges_of(j);
     return true;
   };
 
-  scratch.next.clear();
+  if (seed) {
+    for (uint32_t i : seed->list) queue_edges_of(i);  // joins what the last pass left in `next`
+  } else {
+    for (uint32_t e : scratch.next) scratch.queued[e] = 0;
+    scratch.next.clear();
+  }
   for (int sweep = 0; sweep < params.iterations; ++sweep) {
     uint32_t corrected = 0;
-    if (sweep == 0) {
+    if (sweep == 0 && !seed) {
       for (size_t e = 0; e < model.edge_count; ++e) corrected += relax(uint32_t(e));
     } else {
+      if (scratch.next.empty()) break;
       std::swap(scratch.current, scratch.next);
       scratch.next.clear();
       for (uint32_t e : scratch.current) scratch.queued[e] = 0;
@@ -93,10 +110,24 @@ void limit_strain(const ClothModel& model, const uint8_t* kinematic, const Strai
     }
     stats.sweeps = sweep + 1;
     stats.corrected += corrected;
-    if (corrected == 0) break;
+    if (corrected == 0) {
+      // nothing moved in this sweep: what it queued is nothing (a correction queues), so `next` is empty
+      break;
+    }
   }
-  for (uint32_t e : scratch.next) scratch.queued[e] = 0;
-  scratch.next.clear();
+}
+
+}  // namespace
+
+void limit_strain(const ClothModel& model, const uint8_t* kinematic, const StrainLimitParams& params, float h,
+                  StrainLimitScratch& scratch, glm::vec3* x, glm::vec3* v, StrainLimitStats& stats) {
+  run_pass(model, kinematic, params, h, nullptr, scratch, x, v, stats);
+}
+
+void limit_strain_near(const ClothModel& model, const uint8_t* kinematic, const StrainLimitParams& params, float h,
+                       const VertexSet& around, StrainLimitScratch& scratch, glm::vec3* x, glm::vec3* v,
+                       StrainLimitStats& stats) {
+  run_pass(model, kinematic, params, h, &around, scratch, x, v, stats);
 }
 
 float max_edge_strain(const ClothModel& model, const glm::vec3* x) {

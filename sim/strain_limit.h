@@ -12,6 +12,7 @@
 #include <glm/glm.hpp>
 
 #include "sim/cloth_model.h"
+#include "sim/vertex_set.h"
 
 namespace weft {
 
@@ -39,8 +40,10 @@ struct StrainLimitStats {
 struct StrainLimitScratch {
   std::vector<uint32_t> edge_offset;  // edges of vertex i: vertex_edge[edge_offset[i] .. edge_offset[i + 1]) (nvert + 1)
   std::vector<uint32_t> vertex_edge;  // structural edge indices (2 nedge)
-  std::vector<uint32_t> current, next;  // edges to look at in this and the next sweep (capacity nedge)
+  std::vector<uint32_t> current, next;  // edges to look at in this and the next sweep (capacity nedge); after
+                                        // a pass, `next` holds what its last sweep left (iterations ran out)
   std::vector<uint8_t> queued;          // 1 while the edge is in `next` (nedge)
+  VertexSet moved;                      // the vertices the last pass moved
   void resize(const ClothModel& model);
 };
 
@@ -50,8 +53,16 @@ struct StrainLimitScratch {
 float strain_excess(float length, float rest_length, float max_strain);
 
 // Runs the pass on positions x and velocities v; vertices with inv_mass 0 or kinematic set are immobile.
+// The vertices it moves are in scratch.moved afterwards.
 void limit_strain(const ClothModel& model, const uint8_t* kinematic, const StrainLimitParams& params, float h,
                   StrainLimitScratch& scratch, glm::vec3* x, glm::vec3* v, StrainLimitStats& stats);
+
+// The same pass after an earlier one when only the vertices `around` have moved since (a collider pushed
+// them out): its first sweep looks at their edges and at those the earlier pass left over, instead of at
+// every edge. The others are as the earlier pass left them, within the limit.
+void limit_strain_near(const ClothModel& model, const uint8_t* kinematic, const StrainLimitParams& params, float h,
+                       const VertexSet& around, StrainLimitScratch& scratch, glm::vec3* x, glm::vec3* v,
+                       StrainLimitStats& stats);
 
 // Largest l / l0 - 1 over the structural edges.
 float max_edge_strain(const ClothModel& model, const glm::vec3* x);

@@ -203,6 +203,7 @@ class World {
   CollisionStats collision_stats_;
   std::unique_ptr<SelfCollision> self_collision_;  // built when enabled
   std::vector<uint8_t> collider_contact_;           // 1 where a vertex touched a collider this tick (nvert)
+  VertexSet collider_moved_;                        // what the last collider pass moved
 };
 
 }  // namespace weft

@@ -184,3 +184,33 @@ TEST_CASE("collision pass reports the contact normals' span and whether static f
   CHECK(corner.count == 3);
   CHECK(glm::length(corner.remove_from({1.f, 1.f, 1.f})) < 1e-6f);
 }
+
+TEST_CASE("collision pass over a subset: only those vertices are looked at, and what moved is recorded") {
+  Collider floor;  // the plane y = 0
+  const float thickness = 0.004f, h = 1.f / 240;
+  std::vector<glm::vec3> x = {{0.f, -0.01f, 0.f}, {0.1f, -0.01f, 0.f}, {0.2f, 0.5f, 0.f}};
+  const std::vector<glm::vec3> x_prev = x;
+  std::vector<glm::vec3> v(3, glm::vec3(0.f));
+  const std::vector<float> inv_mass(3, 1.f);
+  VertexSet only, moved;
+  only.resize(3);
+  moved.resize(3);
+  only.insert(1);
+  only.insert(2);
+  CollisionStats stats;
+  resolve_collisions(&floor, 1, thickness, h, inv_mass.data(), x_prev.data(), x.data(), v.data(), 3, stats, nullptr,
+                     nullptr, &only, &moved);
+  CHECK(stats.contacts == 1);
+  CHECK(x[0].y == -0.01f);  // outside the subset: left where it was, though inside the floor
+  CHECK(x[1].y == doctest::Approx(thickness));
+  CHECK(x[2].y == 0.5f);
+  REQUIRE(moved.size() == 1);
+  CHECK(moved.list[0] == 1);
+  // the whole cloth: vertex 0 now, vertex 1 is already out (not moved again)
+  moved.clear();
+  resolve_collisions(&floor, 1, thickness, h, inv_mass.data(), x_prev.data(), x.data(), v.data(), 3, stats, nullptr,
+                     nullptr, nullptr, &moved);
+  CHECK(x[0].y == doctest::Approx(thickness));
+  CHECK(moved.member[0] == 1);
+  CHECK(moved.member[2] == 0);
+}

@@ -81,3 +81,48 @@ TEST_CASE("strain limiting of one edge moves the light end more and removes the 
   CHECK(v[1].x - v[0].x == doctest::Approx(0.f).epsilon(1e-5));
   CHECK(1.f * v[0].x + (1.f / 3.f) * v[1].x == doctest::Approx(1.f / 3.f));  // momentum, masses 1 and 1/3
 }
+
+TEST_CASE("strain limiting near moved vertices: looks only there, and finishes what an earlier pass left") {
+  const ClothModel model = build_cloth_model(make_grid({.width = 0.3f, .height = 0.3f, .columns = 12, .rows = 12}), {});
+  const size_t n = model.vertex_count();
+  const std::vector<uint8_t> kinematic(n, 0);
+  StrainLimitParams params;
+  params.iterations = 200;
+  StrainLimitScratch scratch;
+  scratch.resize(model);
+  std::vector<glm::vec3> x(model.rest_position), v(n, glm::vec3(0.f));
+  StrainLimitStats stats;
+  limit_strain(model, kinematic.data(), params, 1.f / 240, scratch, x.data(), v.data(), stats);
+  CHECK(stats.corrected == 0);
+  CHECK(scratch.moved.empty());
+
+  // a collider pushed two vertices 2 cm up: only the edges around them are over the limit
+  VertexSet pushed;
+  pushed.resize(n);
+  for (uint32_t i : {40u, 100u}) {
+    x[i].z += 0.02f;
+    pushed.insert(i);
+  }
+  const std::vector<glm::vec3> before = x;
+  limit_strain_near(model, kinematic.data(), params, 1.f / 240, pushed, scratch, x.data(), v.data(), stats);
+  CHECK(stats.corrected > 0);
+  CHECK(max_edge_strain(model, x.data()) <= params.max_strain + 1e-5f);
+  // what it moved is recorded, and nothing else moved
+  REQUIRE(!scratch.moved.empty());
+  for (size_t i = 0; i < n; ++i) CHECK((x[i] != before[i]) == bool(scratch.moved.member[i]));
+  // a full pass now finds nothing left
+  limit_strain(model, kinematic.data(), params, 1.f / 240, scratch, x.data(), v.data(), stats);
+  CHECK(stats.corrected == 0);
+
+  // a pass that runs out of sweeps leaves its worklist; a pass near nothing new finishes it
+  for (size_t i = 0; i < n; ++i) x[i] = model.rest_position[i] * glm::vec3(1.4f, 1.f, 1.f);
+  params.iterations = 2;
+  limit_strain(model, kinematic.data(), params, 1.f / 240, scratch, x.data(), v.data(), stats);
+  CHECK(max_edge_strain(model, x.data()) > params.max_strain + 1e-3f);
+  params.iterations = 400;
+  VertexSet nothing;
+  nothing.resize(n);
+  limit_strain_near(model, kinematic.data(), params, 1.f / 240, nothing, scratch, x.data(), v.data(), stats);
+  CHECK(stats.corrected > 0);
+  CHECK(max_edge_strain(model, x.data()) <= params.max_strain + 1e-5f);
+}
