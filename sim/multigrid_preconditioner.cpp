@@ -83,15 +83,16 @@ void MultigridPreconditioner::cycle(size_t l, const float* rhs, float* x) {
   std::fill(C.rhs.begin(), C.rhs.end(), 0.f);
   const uint32_t slots = L.matrix.slot_count();
   const float* res = L.residual.data();
+  // whole 16-byte records (the 4th floats are 0 on both sides): one vector add each
   for (uint32_t s = 0; s < slots; ++s) {
     float* c = C.rhs.data() + L.coarse_record[s];
-    for (int k = 0; k < 3; ++k) c[k] += res[4 * s + k];
+    for (int k = 0; k < 4; ++k) c[k] += res[4 * s + k];
   }
   cycle(l + 1, C.rhs.data(), C.x.data());
+  const float* free = L.matrix.free_mask();
   for (uint32_t s = 0; s < slots; ++s) {
-    if (L.matrix.fixed_slot(s)) continue;
     const float* c = C.x.data() + L.coarse_record[s];
-    for (int k = 0; k < 3; ++k) x[4 * s + k] += c[k];
+    for (int k = 0; k < 4; ++k) x[4 * s + k] += free[s] * c[k];
   }
   for (int s = 0; s < sweeps; ++s) L.matrix.sweep(rhs, x, false);
 }

@@ -147,6 +147,7 @@ SlicedBlockMatrix::SlicedBlockMatrix(uint32_t n, const std::vector<std::array<ui
   diag_block_.assign(size_t(slices) * kBlock, 0.f);
   diag_inverse_.assign(size_t(slices) * kBlock, 0.f);
   fixed_slot_.assign(node_of_slot_.size(), 1);
+  free_mask_.assign(node_of_slot_.size(), 0.f);
 }
 
 void SlicedBlockMatrix::fill(const Sym3* diag, const Sym3* off, const uint8_t* fixed) {
@@ -158,6 +159,7 @@ void SlicedBlockMatrix::fill(const Sym3* diag, const Sym3* off, const uint8_t* f
       const uint32_t i = node_of_slot_[si * L + lane];
       const bool skip = i == kPad || fixed[i];
       fixed_slot_[si * L + lane] = skip;
+      free_mask_[si * L + lane] = skip ? 0.f : 1.f;
       store_block(D, lane, skip ? Sym3{} : diag[i]);
       store_block(Dinv, lane, skip ? Sym3{} : diag[i].inverse());
     }

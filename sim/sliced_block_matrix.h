@@ -43,6 +43,7 @@ class SlicedBlockMatrix {
   // (their columns stay: a fixed node's value moves its neighbours' rows in multiply). O(entries).
   void fill(const Sym3* diag, const Sym3* off, const uint8_t* fixed);
   bool fixed_slot(uint32_t slot) const { return fixed_slot_[slot] != 0; }
+  const float* free_mask() const { return free_mask_.data(); }  // per slot: 0 for fixed and padding, else 1
 
   // y = A x.
   void multiply(const float* x, float* y) const;
@@ -77,6 +78,7 @@ class SlicedBlockMatrix {
   AlignedFloats entry_block_;          // per entry row: xx[8] xy[8] xz[8] yy[8] yz[8] zz[8]
   AlignedFloats diag_block_, diag_inverse_;  // per slice, same layout
   std::vector<uint8_t> fixed_slot_;
+  std::vector<float> free_mask_;
 };
 
 // Slot-ordered vectors: 4 floats a slot, 32-byte aligned.
