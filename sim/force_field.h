@@ -16,13 +16,6 @@
 
 namespace weft {
 
-// One symmetric 3x3 block per link, component by component (nlink each).
-struct LinkBlocks {
-  std::vector<float> xx, xy, xz, yy, yz, zz;
-  void resize(size_t n) { for (auto* v : {&xx, &xy, &xz, &yy, &yz, &zz}) v->resize(n); }
-  Sym3 get(size_t l) const { return {xx[l], xy[l], xz[l], yy[l], yz[l], zz[l]}; }
-};
-
 struct ForceBuffers {
   std::vector<glm::vec3> force;        // total force per vertex (nvert), N
   std::vector<Sym3> jacobian_sum;      // sum of J_ij over the links of each vertex, = -J_ii (nvert)

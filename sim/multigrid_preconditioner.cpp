@@ -15,7 +15,7 @@ MultigridPreconditioner::MultigridPreconditioner(uint32_t node_count, const std:
     const auto& level_links = l == 0 ? fine_links_ : hierarchy_.levels[l - 1].coarse_link;
     const uint32_t n = l == 0 ? node_count : hierarchy_.levels[l - 1].coarse_count;
     L.diag.resize(n);
-    L.off.resize(level_links.size());
+    if (l > 0) L.off.resize(level_links.size());
     L.fixed.assign(n, 0);
     L.matrix = SlicedBlockMatrix(n, level_links);
     const size_t floats = 4 * size_t(L.matrix.slot_count());
@@ -36,16 +36,17 @@ MultigridPreconditioner::MultigridPreconditioner(uint32_t node_count, const std:
   }
 }
 
-void MultigridPreconditioner::assemble() {
+void MultigridPreconditioner::assemble(const ScaledLinkBlocks& fine_off) {
   for (size_t l = 0; l < levels_.size(); ++l) {
     Level& L = levels_[l];
-    L.matrix.fill(L.diag.data(), L.off.data(), L.fixed.data());
+    const ScaledLinkBlocks off = l == 0 ? fine_off : ScaledLinkBlocks{&L.off};
+    L.matrix.fill(L.diag.data(), off, L.fixed.data());
     if (l + 1 == levels_.size()) break;
     // Galerkin product P^T A P, P piecewise constant over the aggregates, fixed nodes left out.
     const AggregationLevel& agg = hierarchy_.levels[l];
     Level& C = levels_[l + 1];
     std::fill(C.diag.begin(), C.diag.end(), Sym3{});
-    std::fill(C.off.begin(), C.off.end(), Sym3{});
+    C.off.clear();
     std::fill(C.fixed.begin(), C.fixed.end(), 1);
     for (size_t i = 0; i < L.diag.size(); ++i) {
       if (L.fixed[i]) continue;
@@ -57,8 +58,8 @@ void MultigridPreconditioner::assemble() {
       const uint32_t i = links[e][0], j = links[e][1];
       if (L.fixed[i] || L.fixed[j]) continue;
       const int32_t c = agg.link_map[e];
-      if (c < 0) C.diag[agg.aggregate[i]] += 2.f * L.off[e];  // A_ij + A_ji inside one aggregate
-      else C.off[size_t(c)] += L.off[e];
+      if (c < 0) C.diag[agg.aggregate[i]] += 2.f * off.get(e);  // A_ij + A_ji inside one aggregate
+      else C.off.add(size_t(c), off.get(e));
     }
   }
 }

@@ -30,13 +30,13 @@ class MultigridPreconditioner {
   MultigridPreconditioner(uint32_t node_count, const std::vector<std::array<uint32_t, 2>>& links,
                           size_t structural_links, int smoothing_sweeps);
 
-  // The fine level's matrix, written by the caller before assemble(): diagonal blocks (n), off-diagonal
-  // blocks per link and fixed flags (rows and columns left out).
+  // The fine level's diagonal blocks (n) and fixed flags (rows and columns left out), written by the
+  // caller before assemble().
   Sym3* fine_diagonal() { return levels_[0].diag.data(); }
-  Sym3* fine_off_diagonal() { return levels_[0].off.data(); }
   uint8_t* fine_fixed() { return levels_[0].fixed.data(); }
-  // Builds every coarse matrix from the fine one and stores each level for the sweeps: O(links).
-  void assemble();
+  // Takes the fine level's off-diagonal blocks (one per link, read where they are), builds every coarse
+  // matrix from the fine one and stores each level for the sweeps: O(links).
+  void assemble(const ScaledLinkBlocks& fine_off);
 
   // The fine level's matrix: its slot order is the order of the vectors below.
   const SlicedBlockMatrix& fine() const { return levels_[0].matrix; }
@@ -51,7 +51,8 @@ class MultigridPreconditioner {
 
  private:
   struct Level {
-    std::vector<Sym3> diag, off;  // node and link order (the Galerkin products work here)
+    std::vector<Sym3> diag;       // node order (the Galerkin products work here)
+    LinkBlocks off;               // coarse levels: link order (the fine level's are the caller's)
     std::vector<uint8_t> fixed;
     SlicedBlockMatrix matrix;
     SlotVector rhs, x, residual;   // V-cycle vectors (slot order; rhs and x unused on level 0)

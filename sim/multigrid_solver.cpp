@@ -39,7 +39,7 @@ MultigridIntegrator::MultigridIntegrator(const ClothModel& model, const SolverOp
 }
 
 void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float h) {
-  const size_t n = model.vertex_count(), nlink = model.link_count_total();
+  const size_t n = model.vertex_count();
   glm::vec3* x = state.position.data();
   glm::vec3* v = state.velocity.data();
   const uint8_t* kin = state.kinematic.data();
@@ -50,7 +50,6 @@ void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float
   const float h2 = h * h, cd = model.material.damping;
   const bool warm = options_.mg_warm_start && state.step_count == expected_step_;
   Sym3* diag = multigrid_.fine_diagonal();
-  Sym3* off = multigrid_.fine_off_diagonal();
   uint8_t* fixed = multigrid_.fine_fixed();
   for (size_t i = 0; i < n; ++i) {
     Sym3 W = h2 * forces_.jacobian_sum[i];
@@ -60,13 +59,7 @@ void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float
     if (kin[i]) dv_nodes_[i] = state.kinematic_velocity[i] - v[i];
     else if (!warm) dv_nodes_[i] = h * model.material.gravity;  // inertial guess
   }
-  const LinkBlocks& J = forces_.link_jacobian;
-  for (size_t l = 0; l < nlink; ++l) {
-    Sym3 B = h2 * J.get(l);
-    B.add_diagonal(h * cd);
-    off[l] = -1.f * B;
-  }
-  multigrid_.assemble();
+  multigrid_.assemble({.blocks = &forces_.link_jacobian, .scale = -h2, .shift = -h * cd});
   const SlicedBlockMatrix& A = multigrid_.fine();
   const size_t floats = dv_.size();
 

@@ -150,24 +150,27 @@ SlicedBlockMatrix::SlicedBlockMatrix(uint32_t n, const std::vector<std::array<ui
   free_mask_.assign(node_of_slot_.size(), 0.f);
 }
 
-void SlicedBlockMatrix::fill(const Sym3* diag, const Sym3* off, const uint8_t* fixed) {
+void SlicedBlockMatrix::fill(const Sym3* diag, const ScaledLinkBlocks& off, const uint8_t* fixed) {
   for (uint32_t si = 0; si < slices_.size(); ++si) {
     const Slice& s = slices_[si];
     float* D = diag_block_.data() + si * kBlock;
     float* Dinv = diag_inverse_.data() + si * kBlock;
+    bool row_live[L];
     for (uint32_t lane = 0; lane < L; ++lane) {
       const uint32_t i = node_of_slot_[si * L + lane];
       const bool skip = i == kPad || fixed[i];
       fixed_slot_[si * L + lane] = skip;
       free_mask_[si * L + lane] = skip ? 0.f : 1.f;
+      row_live[lane] = !skip;
       store_block(D, lane, skip ? Sym3{} : diag[i]);
       store_block(Dinv, lane, skip ? Sym3{} : diag[i].inverse());
     }
+    // entries: scale * B_link + shift * I, zero for padding entries and fixed rows
     for (uint32_t r = s.entry_begin; r < s.entry_begin + s.lower + s.upper; ++r) {
       float* A = entry_block_.data() + size_t(r) * kBlock;
       for (uint32_t lane = 0; lane < L; ++lane) {
         const uint32_t link = entry_link_[size_t(r) * L + lane];
-        store_block(A, lane, link == kPad || fixed_slot_[si * L + lane] ? Sym3{} : off[link]);
+        store_block(A, lane, link == kPad || !row_live[lane] ? Sym3{} : off.get(link));
       }
     }
   }

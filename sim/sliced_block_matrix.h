@@ -41,7 +41,7 @@ class SlicedBlockMatrix {
 
   // The blocks for this step: diagonal per node, off-diagonal per link; fixed nodes' rows become zero
   // (their columns stay: a fixed node's value moves its neighbours' rows in multiply). O(entries).
-  void fill(const Sym3* diag, const Sym3* off, const uint8_t* fixed);
+  void fill(const Sym3* diag, const ScaledLinkBlocks& off, const uint8_t* fixed);
   bool fixed_slot(uint32_t slot) const { return fixed_slot_[slot] != 0; }
   const float* free_mask() const { return free_mask_.data(); }  // per slot: 0 for fixed and padding, else 1
 

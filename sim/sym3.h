@@ -1,6 +1,9 @@
 #pragma once
 // Symmetric 3x3 matrices: the Jacobian blocks of the solver (Kang & Cho section 6.1 store only the
 // upper triangle since every block of W and J is symmetric).
+#include <algorithm>
+#include <vector>
+
 #include <glm/glm.hpp>
 
 namespace weft {
@@ -50,6 +53,29 @@ struct Sym3 {
             (xx * yy - xy * xy) * inv};
   }
   glm::mat3 to_mat3() const { return glm::mat3(xx, xy, xz, xy, yy, yz, xz, yz, zz); }
+};
+
+// One symmetric 3x3 block per link, component by component (nlink each).
+struct LinkBlocks {
+  std::vector<float> xx, xy, xz, yy, yz, zz;
+  void resize(size_t n) { for (auto* v : {&xx, &xy, &xz, &yy, &yz, &zz}) v->resize(n); }
+  void clear() { for (auto* v : {&xx, &xy, &xz, &yy, &yz, &zz}) std::fill(v->begin(), v->end(), 0.f); }
+  Sym3 get(size_t l) const { return {xx[l], xy[l], xz[l], yy[l], yz[l], zz[l]}; }
+  void add(size_t l, const Sym3& a) {
+    xx[l] += a.xx, xy[l] += a.xy, xz[l] += a.xz, yy[l] += a.yy, yz[l] += a.yz, zz[l] += a.zz;
+  }
+};
+
+// Link blocks read as scale * B_l + shift * I: the implicit matrix's off-diagonal blocks straight from
+// the force Jacobian (W_ij = -h^2 J_ij - h C_d I), without a copy.
+struct ScaledLinkBlocks {
+  const LinkBlocks* blocks = nullptr;
+  float scale = 1.f, shift = 0.f;
+  Sym3 get(size_t l) const {
+    Sym3 a = scale * blocks->get(l);
+    a.add_diagonal(shift);
+    return a;
+  }
 };
 
 }  // namespace weft
