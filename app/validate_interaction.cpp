@@ -92,7 +92,7 @@ void register_validate_interaction(CLI::App& validate) {
       ->check(CLI::IsMember({"mg", "gs", "approx", "cg"}));
   cmd->add_option("--cg-max-iterations", args->cg_max_iterations, "Iteration cap of the CG reference (default 3000)")
       ->check(CLI::Range(10, 100000));
-  cmd->add_option("--mg-tolerance", args->mg_tolerance, "mg: relative residual its CG stops at (default: the runtime's)");
+  cmd->add_option("--mg-tolerance", args->mg_tolerance, "mg: relative error of dv (energy norm, estimated) its CG stops at (default: the runtime's)");
   cmd->add_option("--mg-iterations", args->mg_iterations, "mg: iteration cap (default: the runtime's)");
   cmd->add_option("--mg-smoothing", args->mg_smoothing, "mg: Gauss-Seidel sweeps per level and direction");
   cmd->callback([args] {

@@ -45,13 +45,14 @@ struct InteractionConfig {
 struct WorldConfig {
   double tick_hz = 240;  // fixed step h = 1 / tick_hz
   // The runtime's default integrator: Kang & Cho's linearised backward Euler solved by multigrid-
-  // preconditioned CG (multigrid_solver.h) to a 0.1 % residual, warm-started from the last step. With
+  // preconditioned CG (multigrid_solver.h) to an estimated 0.1 % error, warm-started from the last step. With
   // stiff cloth carried by two hands it matches CG solved to 1e-6 (`weft validate interaction`), where
   // Kang & Cho's few Jacobi iterations ("approx") and CG stopped at 1 % gain energy and stretch.
   IntegratorKind integrator = IntegratorKind::Multigrid;
   SolverOptions solver = runtime_solver_options();
 
-  // Multigrid: 0.1 % relative residual, at most 20 iterations; CG to a 1 % relative residual (at most
+  // Multigrid: 0.1 % relative error of dv in the energy norm (estimated two CG steps ahead), at most 20
+  // iterations; CG to a 1 % relative residual (at most
   // 40 iterations); Gauss-Seidel 4 sweeps; for the approximate solver, k = 3 (k = 1 lets stiff hanging
   // cloth gain energy, `weft validate stability`); all with the free-flight translation correction, which
   // keeps a released stiff cloth falling at g however inexact the solve.
