@@ -306,6 +306,7 @@ void SelfCollision::dilate_tangles(const ClothModel& model) {
 }
 
 void SelfCollision::detect(const ClothModel& model, const glm::vec3* x, bool first) {
+  ++stats_.detections;
   const float reach = config_.thickness * config_.detection_scale;
   bvh_.refit(model, x, previous_.data(), 0.5f * reach);
   bvh_.self_pairs(config_.cone_limit, pairs_, config_.max_pairs_per_triangle * model.triangle_count());

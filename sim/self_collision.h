@@ -84,6 +84,7 @@ struct SelfCollisionStats {
   uint64_t zones_capped = 0;      // zone merges refused by max_zone_vertices
   uint64_t pairs_capped = 0;      // detections whose pair search stopped at max_pairs_per_triangle x ntri
   uint64_t intersecting_pairs = 0;  // tangled triangle pairs (crossing at the start of the step) left out
+  uint64_t detections = 0;        // detections this step: the first, then one after each impact-zone sweep
 };
 
 // One contact: the relative position r = sum_k weight_k x_k (first feature minus second) must keep
