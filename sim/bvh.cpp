@@ -16,6 +16,23 @@ float acos_upper(float x) {
   return (x >= 0.f ? r : 3.14159265f - r) + 1e-4f;
 }
 
+bool overlap(const BvhNode& a, const BvhNode& b) {
+  return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
+         b.lo.z <= a.hi.z;
+}
+
+// Leaf pairs sharing an edge: skipped when their normals are closer than half the cone limit
+// (cos > this). Pairs touching at one corner only are kept: they say nothing of the triangles between
+// them (culling those too, the approximate-solver hand fold of `weft validate self-collision --reduced`
+// ended with 6 crossings, and the 16k crumple with 89 at the full limit, 1 at half of it).
+float adjacent_cos_for(float cone_limit) { return cone_limit < 0.f ? 2.f : std::cos(0.5f * cone_limit); }
+
+bool share_edge(const std::array<uint32_t, 3>& p, const std::array<uint32_t, 3>& q) {
+  int shared = 0;
+  for (uint32_t v : p) shared += (v == q[0] || v == q[1] || v == q[2]) ? 1 : 0;
+  return shared >= 2;
+}
+
 uint32_t find_root(std::vector<uint32_t>& parent, uint32_t i) {
   while (parent[i] != i) i = parent[i] = parent[parent[i]];
   return i;
@@ -97,6 +114,9 @@ TriangleBvh::TriangleBvh(const ClothModel& model) : triangle_(model.triangle), n
   centroid_ = {};
   component_ = {};
   build_boundaries(model);
+  leaf_.assign(ntri, -1);
+  for (size_t i = 0; i < nodes_.size(); ++i)
+    if (nodes_[i].triangle >= 0) leaf_[size_t(nodes_[i].triangle)] = int32_t(i);
 }
 
 void TriangleBvh::build_boundaries(const ClothModel& model) {
@@ -220,24 +240,48 @@ void TriangleBvh::refit(const ClothModel& model, const glm::vec3* x, const glm::
   }
 }
 
+void TriangleBvh::pairs_touching(const uint8_t* flagged, float cone_limit, std::vector<TrianglePair>& out,
+                                 size_t max_pairs) {
+  stats_ = {};
+  const float adjacent_cos = adjacent_cos_for(cone_limit);
+  const size_t first = out.size();
+  for (size_t t = 0; t < leaf_.size(); ++t) {
+    if (!flagged[t]) continue;
+    const BvhNode& leaf = nodes_[size_t(leaf_[t])];
+    query_stack_.clear();
+    query_stack_.push_back(0);
+    while (!query_stack_.empty()) {
+      const BvhNode& node = nodes_[size_t(query_stack_.back())];
+      query_stack_.pop_back();
+      ++stats_.node_visits;
+      if (!overlap(leaf, node)) continue;
+      if (node.triangle < 0) {
+        query_stack_.push_back(node.left);
+        query_stack_.push_back(node.right);
+        continue;
+      }
+      const uint32_t u = uint32_t(node.triangle);
+      if (u == t || (flagged[u] && u < t)) continue;  // itself, or found from u's side
+      if (glm::dot(leaf.cone_axis, node.cone_axis) > adjacent_cos && share_edge(triangle_[t], triangle_[u])) {
+        ++stats_.adjacent_culled;
+        continue;
+      }
+      if (out.size() >= max_pairs) {
+        stats_.truncated = true;
+        stats_.leaf_pairs = out.size() - first;
+        return;
+      }
+      out.push_back({uint32_t(t), u});
+    }
+  }
+  stats_.leaf_pairs = out.size() - first;
+}
+
 void TriangleBvh::self_pairs(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs) {
   out.clear();
   stats_ = {};
   if (nodes_.empty()) return;
-  auto overlap = [](const BvhNode& a, const BvhNode& b) {
-    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
-           b.lo.z <= a.hi.z;
-  };
-  // Leaf pairs sharing an edge: skipped when their normals are closer than half the cone limit
-  // (cos > this). Pairs touching at one corner only are kept: they say nothing of the triangles between
-  // them (culling those too, the approximate-solver hand fold of `weft validate self-collision --reduced`
-  // ended with 6 crossings, and the 16k crumple with 89 at the full limit, 1 at half of it).
-  const float adjacent_cos = cone_limit < 0.f ? 2.f : std::cos(0.5f * cone_limit);
-  auto share_edge = [](const std::array<uint32_t, 3>& p, const std::array<uint32_t, 3>& q) {
-    int shared = 0;
-    for (uint32_t v : p) shared += (v == q[0] || v == q[1] || v == q[2]) ? 1 : 0;
-    return shared >= 2;
-  };
+  const float adjacent_cos = adjacent_cos_for(cone_limit);
   stack_.clear();
   stack_.push_back({0, 0});
   while (!stack_.empty()) {
