@@ -50,7 +50,7 @@ SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig&
     : config_(config), bvh_(model), previous_(model.vertex_count()), inv_mass_(model.vertex_count()),
       zone_parent_(model.vertex_count()), zone_momentum_(model.vertex_count()), zone_mass_(model.vertex_count()),
       zoned_(model.vertex_count()), resolve_start_(model.vertex_count()), travel_(model.vertex_count()),
-      zone_size_(model.vertex_count(), 1), moved_(model.vertex_count(), 0), moved_triangle_(model.triangle_count(), 0),
+      zone_size_(model.vertex_count(), 1), zone_shifted_(model.vertex_count(), 0), moved_(model.vertex_count(), 0), moved_triangle_(model.triangle_count(), 0),
       detected_at_(model.vertex_count()), tangled_(model.triangle_count(), 0), still_tangled_(model.triangle_count(), 0), tangle_vertex_(model.vertex_count(), 0), ring_start_(model.vertex_count() + 1, 0),
       by_vertex_start_(model.vertex_count() + 1, 0), forced_dir_(model.vertex_count()),
       forced_tri_(model.vertex_count(), -1) {
@@ -158,17 +158,23 @@ void SelfCollision::zone_crossings(const ClothModel& model, ClothState& state, f
   glm::vec3* x = state.position.data();
   const glm::vec3* x0 = resolve_start_.data();
   const uint8_t* kinematic = state.kinematic.data();
+  const uint8_t* shifted = zone_shifted_.data();
   for (int round = 0; round < config_.zone_rounds; ++round) {
     bool grew = false;
     for (const TrianglePair& p : pairs_) {
       const auto& ta = model.triangle[p.a];
       const auto& tb = model.triangle[p.b];
+      // After the first round only the pairs the last zone move touched can have changed: the others were
+      // looked at in that round, and what they joined stays joined.
       bool moved = false, shared = false;
-      for (int k = 0; k < 3; ++k) {
-        moved = moved || x[ta[k]] != x0[ta[k]] || x[tb[k]] != x0[tb[k]];
-        shared = shared || has_vertex(tb, ta[k]);
+      if (round == 0) {
+        for (int k = 0; k < 3; ++k) moved = moved || x[ta[k]] != x0[ta[k]] || x[tb[k]] != x0[tb[k]];
+      } else {
+        moved = (shifted[ta[0]] | shifted[ta[1]] | shifted[ta[2]] | shifted[tb[0]] | shifted[tb[1]] | shifted[tb[2]]) != 0;
       }
-      if (!moved || shared) continue;
+      if (!moved) continue;
+      for (int k = 0; k < 3; ++k) shared = shared || has_vertex(tb, ta[k]);
+      if (shared) continue;
       // Tight bounds first: the candidate pairs come from bounds swept over the step and padded.
       const glm::vec3 lo_a = glm::min(glm::min(x[ta[0]], x[ta[1]]), x[ta[2]]), hi_a = glm::max(glm::max(x[ta[0]], x[ta[1]]), x[ta[2]]);
       const glm::vec3 lo_b = glm::min(glm::min(x[tb[0]], x[tb[1]]), x[tb[2]]), hi_b = glm::max(glm::max(x[tb[0]], x[tb[1]]), x[tb[2]]);
@@ -830,11 +836,14 @@ void SelfCollision::move_zones(const ClothModel& model, ClothState& state, float
     }
   stats_.zone_vertices = 0;
   stats_.zones = 0;
+  std::fill(zone_shifted_.begin(), zone_shifted_.end(), uint8_t(0));
   for (size_t i = 0; i < n; ++i)
     if (zoned_[i]) {
       const uint32_t r = zone_root(uint32_t(i));
       const glm::vec3 vbar = zone_momentum_[r] / zone_mass_[r];
-      x[i] = previous_[i] + h * vbar;
+      const glm::vec3 to = previous_[i] + h * vbar;
+      zone_shifted_[i] = to != x[i];
+      x[i] = to;
       v[i] = vbar;
       ++stats_.zone_vertices;
       stats_.zones += r == i;

@@ -177,6 +177,7 @@ class SelfCollision {
   std::vector<glm::vec3> resolve_start_; // positions before the position passes (nvert)
   std::vector<float> travel_;            // |x - previous| per vertex at the last detect, m (nvert)
   std::vector<uint32_t> zone_size_;      // per zone root: vertices in the zone (nvert)
+  std::vector<uint8_t> zone_shifted_;    // 1 if the last move_zones changed the vertex's position (nvert)
   // detect_around_moved: vertices moved since the last detection or zoned (nvert), triangles with such a
   // corner (ntri), the positions at the last detection (nvert); a full detection instead once more than
   // 1 / kFullRedetection of the triangles are flagged.
