@@ -114,9 +114,6 @@ TriangleBvh::TriangleBvh(const ClothModel& model) : triangle_(model.triangle), n
   centroid_ = {};
   component_ = {};
   build_boundaries(model);
-  leaf_.assign(ntri, -1);
-  for (size_t i = 0; i < nodes_.size(); ++i)
-    if (nodes_[i].triangle >= 0) leaf_[size_t(nodes_[i].triangle)] = int32_t(i);
 }
 
 void TriangleBvh::build_boundaries(const ClothModel& model) {
@@ -242,48 +239,33 @@ void TriangleBvh::refit(const ClothModel& model, const glm::vec3* x, const glm::
 
 void TriangleBvh::pairs_touching(const uint8_t* flagged, float cone_limit, std::vector<TrianglePair>& out,
                                  size_t max_pairs) {
-  stats_ = {};
-  const float adjacent_cos = adjacent_cos_for(cone_limit);
-  const size_t first = out.size();
-  for (size_t t = 0; t < leaf_.size(); ++t) {
-    if (!flagged[t]) continue;
-    const BvhNode& leaf = nodes_[size_t(leaf_[t])];
-    query_stack_.clear();
-    query_stack_.push_back(0);
-    while (!query_stack_.empty()) {
-      const BvhNode& node = nodes_[size_t(query_stack_.back())];
-      query_stack_.pop_back();
-      ++stats_.node_visits;
-      if (!overlap(leaf, node)) continue;
-      if (node.triangle < 0) {
-        query_stack_.push_back(node.left);
-        query_stack_.push_back(node.right);
-        continue;
-      }
-      const uint32_t u = uint32_t(node.triangle);
-      if (u == t || (flagged[u] && u < t)) continue;  // itself, or found from u's side
-      if (glm::dot(leaf.cone_axis, node.cone_axis) > adjacent_cos && share_edge(triangle_[t], triangle_[u])) {
-        ++stats_.adjacent_culled;
-        continue;
-      }
-      if (out.size() >= max_pairs) {
-        stats_.truncated = true;
-        stats_.leaf_pairs = out.size() - first;
-        return;
-      }
-      out.push_back({uint32_t(t), u});
-    }
+  // Which subtrees hold a flagged leaf (children come after their parent).
+  node_flagged_.resize(nodes_.size());
+  for (size_t i = nodes_.size(); i-- > 0;) {
+    const BvhNode& node = nodes_[i];
+    node_flagged_[i] = node.triangle >= 0 ? (flagged[size_t(node.triangle)] != 0)
+                                          : (node_flagged_[size_t(node.left)] | node_flagged_[size_t(node.right)]);
   }
-  stats_.leaf_pairs = out.size() - first;
+  traverse(cone_limit, out, max_pairs, node_flagged_.data());
 }
 
 void TriangleBvh::self_pairs(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs) {
   out.clear();
+  traverse(cone_limit, out, max_pairs, nullptr);
+}
+
+void TriangleBvh::traverse(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs,
+                           const uint8_t* node_flagged) {
   stats_ = {};
   if (nodes_.empty()) return;
+  const size_t first = out.size();
   const float adjacent_cos = adjacent_cos_for(cone_limit);
+  // With flags, a node pair is only looked at when one side holds a flagged leaf.
+  auto wanted = [node_flagged](int32_t a, int32_t b) {
+    return !node_flagged || node_flagged[size_t(a)] || node_flagged[size_t(b)];
+  };
   stack_.clear();
-  stack_.push_back({0, 0});
+  if (wanted(0, 0)) stack_.push_back({0, 0});
   while (!stack_.empty()) {
     const auto [ia, ib] = stack_.back();
     stack_.pop_back();
@@ -292,9 +274,10 @@ void TriangleBvh::self_pairs(float cone_limit, std::vector<TrianglePair>& out, s
     if (ia == ib) {
       if (a.triangle >= 0) continue;
       if (a.connected && a.cone_half_angle < cone_limit) { ++stats_.cone_skips; continue; }
-      stack_.push_back({a.left, a.left});
-      stack_.push_back({a.right, a.right});
-      if (overlap(nodes_[size_t(a.left)], nodes_[size_t(a.right)])) stack_.push_back({a.left, a.right});
+      if (wanted(a.left, a.left)) stack_.push_back({a.left, a.left});
+      if (wanted(a.right, a.right)) stack_.push_back({a.right, a.right});
+      if (wanted(a.left, a.right) && overlap(nodes_[size_t(a.left)], nodes_[size_t(a.right)]))
+        stack_.push_back({a.left, a.right});
       continue;
     }
     const BvhNode& b = nodes_[size_t(ib)];  // pushed only when the boxes overlap
@@ -325,14 +308,14 @@ void TriangleBvh::self_pairs(float cone_limit, std::vector<TrianglePair>& out, s
     const glm::vec3 ea = a.hi - a.lo, eb = b.hi - b.lo;
     const bool split_a = b.triangle >= 0 || (a.triangle < 0 && ea.x + ea.y + ea.z >= eb.x + eb.y + eb.z);
     if (split_a) {
-      if (overlap(nodes_[size_t(a.left)], b)) stack_.push_back({a.left, ib});
-      if (overlap(nodes_[size_t(a.right)], b)) stack_.push_back({a.right, ib});
+      if (wanted(a.left, ib) && overlap(nodes_[size_t(a.left)], b)) stack_.push_back({a.left, ib});
+      if (wanted(a.right, ib) && overlap(nodes_[size_t(a.right)], b)) stack_.push_back({a.right, ib});
     } else {
-      if (overlap(a, nodes_[size_t(b.left)])) stack_.push_back({ia, b.left});
-      if (overlap(a, nodes_[size_t(b.right)])) stack_.push_back({ia, b.right});
+      if (wanted(ia, b.left) && overlap(a, nodes_[size_t(b.left)])) stack_.push_back({ia, b.left});
+      if (wanted(ia, b.right) && overlap(a, nodes_[size_t(b.right)])) stack_.push_back({ia, b.right});
     }
   }
-  stats_.leaf_pairs = out.size();
+  stats_.leaf_pairs = out.size() - first;
 }
 
 }  // namespace weft

@@ -60,11 +60,9 @@ class TriangleBvh {
   // blown-up state costs a bounded time.
   void self_pairs(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs = SIZE_MAX);
 
-  // Appends to out (not cleared) every pair of a flagged triangle (flagged: ntri, nonzero) and another
-  // triangle whose leaf bounds overlap, each pair once, with self_pairs' neighbour rule (an edge-sharing
-  // pair whose normals are less than cone_limit / 2 apart is skipped; the subtree cones are not used, so
-  // it finds every pair self_pairs would). A query of the flagged leaves against the tree: the cost
-  // follows what is flagged, not the mesh. Stops (stats().truncated) when out holds max_pairs.
+  // Appends to out (not cleared) the pairs self_pairs gives that hold a flagged triangle (flagged: ntri,
+  // nonzero), each once: the same traversal, entering only node pairs with a flagged leaf on one side,
+  // so the cost follows what is flagged, not the mesh. Stops (stats().truncated) when out holds max_pairs.
   void pairs_touching(const uint8_t* flagged, float cone_limit, std::vector<TrianglePair>& out,
                       size_t max_pairs = SIZE_MAX);
 
@@ -78,6 +76,7 @@ class TriangleBvh {
 
  private:
   int32_t build(const ClothModel& model, uint32_t* begin, uint32_t* end);
+  void traverse(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs, const uint8_t* node_flagged);
   void build_boundaries(const ClothModel& model);
   bool neighbours(int32_t a, int32_t b) const;
 
@@ -85,8 +84,7 @@ class TriangleBvh {
   std::vector<uint8_t> feature_mask_;   // per triangle (ntri)
   std::vector<std::array<uint32_t, 3>> triangle_;  // corner vertices per triangle (ntri), for adjacency
   std::vector<glm::vec3> normal_;       // unit normal per triangle at the last refit (ntri)
-  std::vector<int32_t> leaf_;           // leaf node per triangle (ntri)
-  std::vector<int32_t> query_stack_;    // pairs_touching's traversal
+  std::vector<uint8_t> node_flagged_;   // pairs_touching: 1 if the subtree holds a flagged triangle (nodes)
   // Boundary vertices per node (CSR, sorted): vertices of its triangles that other triangles use too.
   // Two disjoint subtrees touch only through vertices on both boundaries.
   std::vector<uint32_t> boundary_start_, boundary_;

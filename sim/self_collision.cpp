@@ -19,6 +19,14 @@ bool beyond_plane(const glm::vec3* x, const std::array<uint32_t, 3>& tri, const 
   return (d0 > limit && d1 > limit && d2 > limit) || (d0 < -limit && d1 < -limit && d2 < -limit);
 }
 
+// Whether the boxes of two point sets are farther apart than gap along some axis: then so are every
+// two points of them, and no feature test within that gap can accept them (a cheap reject before the
+// closest-point computations, which most candidate features fail).
+bool boxes_apart(const glm::vec3& lo_a, const glm::vec3& hi_a, const glm::vec3& lo_b, const glm::vec3& hi_b, float gap) {
+  return lo_b.x - hi_a.x >= gap || lo_a.x - hi_b.x >= gap || lo_b.y - hi_a.y >= gap || lo_a.y - hi_b.y >= gap ||
+         lo_b.z - hi_a.z >= gap || lo_a.z - hi_b.z >= gap;
+}
+
 // Position of vertex i at time t of the step (0: start, 1: now), moving on a straight line.
 glm::vec3 at(const glm::vec3* x, const glm::vec3* xp, uint32_t i, float t) { return xp[i] + t * (x[i] - xp[i]); }
 
@@ -50,8 +58,8 @@ SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig&
     : config_(config), bvh_(model), previous_(model.vertex_count()), inv_mass_(model.vertex_count()),
       zone_parent_(model.vertex_count()), zone_momentum_(model.vertex_count()), zone_mass_(model.vertex_count()),
       zoned_(model.vertex_count()), resolve_start_(model.vertex_count()), travel_(model.vertex_count()),
-      zone_size_(model.vertex_count(), 1), zone_shifted_(model.vertex_count(), 0), moved_(model.vertex_count(), 0), moved_triangle_(model.triangle_count(), 0),
-      detected_at_(model.vertex_count()), tangled_(model.triangle_count(), 0), still_tangled_(model.triangle_count(), 0), tangle_vertex_(model.vertex_count(), 0), ring_start_(model.vertex_count() + 1, 0),
+      zone_size_(model.vertex_count(), 1), zone_shifted_(model.vertex_count(), 0), moved_(model.vertex_count(), 0), moved_triangle_(model.triangle_count(), 0), recheck_(model.vertex_count(), 0),
+      detected_at_(model.vertex_count()), detected_normal_(model.triangle_count()), tangled_(model.triangle_count(), 0), still_tangled_(model.triangle_count(), 0), tangle_vertex_(model.vertex_count(), 0), ring_start_(model.vertex_count() + 1, 0),
       by_vertex_start_(model.vertex_count() + 1, 0), forced_dir_(model.vertex_count()),
       forced_tri_(model.vertex_count(), -1) {
   pairs_.reserve(config_.max_pairs_per_triangle * model.triangle_count());
@@ -84,9 +92,10 @@ void SelfCollision::resolve(const ClothModel& model, ClothState& state, float h,
 
 bool SelfCollision::begin_resolve(const ClothModel& model, ClothState& state, float h, const uint8_t* immovable) {
   stats_ = {};
-  contacts_.clear();
   if (!config_.enabled || model.triangle_count() == 0) {
+    contacts_.clear();
     have_previous_ = false;
+    detected_ = false;
     return false;
   }
   const size_t n = model.vertex_count();
@@ -98,10 +107,22 @@ bool SelfCollision::begin_resolve(const ClothModel& model, ClothState& state, fl
   }
   have_previous_ = false;
   kinematic_ = state.kinematic.data();
-  if (scan_pending_) scan_tangles(model, previous_.data());
-  detect(model, x, true);
+  if (scan_pending_) {
+    scan_tangles(model, previous_.data());  // overwrites the candidate pairs
+    detected_ = false;
+  }
+  // The last tick's contacts carry over where nothing moved (detect_around_moved); not while the regions
+  // are oriented (their votes need every contact of the tick).
+  const bool carry = detected_ && config_.local_redetection && !config_.consistent_orientation;
+  detected_ = true;  // until a capped pair search leaves the pairs incomplete
+  if (carry) {
+    detect_around_moved(model, x, true);
+  } else {
+    contacts_.clear();
+    std::fill(recheck_.begin(), recheck_.end(), uint8_t(0));
+    detect(model, x, true);
+  }
   std::copy(x, x + n, resolve_start_.begin());
-  std::copy(x, x + n, detected_at_.begin());
   return true;
 }
 
@@ -140,7 +161,7 @@ void SelfCollision::project(const ClothModel& model, ClothState& state, float h)
     // joins a zone), until no zone grows.
     for (size_t i = 0; i < zoned_.size(); ++i)
       if (zoned_[i]) inv_mass_[i] = 0.f;
-    detect_around_moved(model, x);
+    detect_around_moved(model, x, false);
   }
   zone_crossings(model, state, h);
 }
@@ -158,23 +179,24 @@ void SelfCollision::zone_crossings(const ClothModel& model, ClothState& state, f
   glm::vec3* x = state.position.data();
   const glm::vec3* x0 = resolve_start_.data();
   const uint8_t* kinematic = state.kinematic.data();
+  // Which vertices the corrections moved, then which triangles have such a corner (a byte per triangle:
+  // the pair loop below reads two per pair).
+  for (size_t i = 0; i < zone_shifted_.size(); ++i) zone_shifted_[i] = x[i] != x0[i];
   const uint8_t* shifted = zone_shifted_.data();
+  uint8_t* touched = moved_triangle_.data();  // free outside detect_around_moved
   for (int round = 0; round < config_.zone_rounds; ++round) {
+    // After the first round only the pairs the last zone move touched can have changed: the others were
+    // looked at in that round, and what they joined stays joined.
+    for (size_t t = 0; t < moved_triangle_.size(); ++t) {
+      const auto& tri = model.triangle[t];
+      touched[t] = shifted[tri[0]] | shifted[tri[1]] | shifted[tri[2]];
+    }
     bool grew = false;
     for (const TrianglePair& p : pairs_) {
+      if (!(touched[p.a] | touched[p.b])) continue;
       const auto& ta = model.triangle[p.a];
       const auto& tb = model.triangle[p.b];
-      // After the first round only the pairs the last zone move touched can have changed: the others were
-      // looked at in that round, and what they joined stays joined.
-      bool moved = false, shared = false;
-      if (round == 0) {
-        for (int k = 0; k < 3; ++k) moved = moved || x[ta[k]] != x0[ta[k]] || x[tb[k]] != x0[tb[k]];
-      } else {
-        moved = (shifted[ta[0]] | shifted[ta[1]] | shifted[ta[2]] | shifted[tb[0]] | shifted[tb[1]] | shifted[tb[2]]) != 0;
-      }
-      if (!moved) continue;
-      for (int k = 0; k < 3; ++k) shared = shared || has_vertex(tb, ta[k]);
-      if (shared) continue;
+      if (has_vertex(tb, ta[0]) || has_vertex(tb, ta[1]) || has_vertex(tb, ta[2])) continue;
       // Tight bounds first: the candidate pairs come from bounds swept over the step and padded.
       const glm::vec3 lo_a = glm::min(glm::min(x[ta[0]], x[ta[1]]), x[ta[2]]), hi_a = glm::max(glm::max(x[ta[0]], x[ta[1]]), x[ta[2]]);
       const glm::vec3 lo_b = glm::min(glm::min(x[tb[0]], x[tb[1]]), x[tb[2]]), hi_b = glm::max(glm::max(x[tb[0]], x[tb[1]]), x[tb[2]]);
@@ -264,7 +286,12 @@ void SelfCollision::answer_velocities(ClothState& state, float h) {
   for (const SelfContact& c : contacts_) {
     glm::vec3 r(0.f);
     for (int k = 0; k < 4; ++k) r += c.weight[k] * x[c.vertex[k]];
-    worst = std::max(worst, thickness - glm::dot(r, c.normal));
+    const float violation = thickness - glm::dot(r, c.normal);
+    worst = std::max(worst, violation);
+    // Left violated (held, capped, zoned): found again next tick rather than carried over, so that it is
+    // oriented from where the next step starts, as a full detection would.
+    if (violation > kRecheckViolation * thickness)
+      for (int k = 0; k < 4; ++k) recheck_[c.vertex[k]] = 1;
   }
   stats_.max_violation = std::max(worst, 0.f);
 }
@@ -365,61 +392,102 @@ void SelfCollision::test_pair(const ClothModel& model, const glm::vec3* x, const
   }
 }
 
-// Detection again after the impact zones moved their vertices (project). Contacts are found out to
-// reach = detection_scale x thickness so that the passes' corrections cannot close a gap unseen: a vertex
-// that moved less than (reach - thickness) / 2 since its contacts were found cannot come within the
-// thickness of a feature that was beyond reach then. So only the vertices a zone moved, or that moved
-// farther than that, have their contacts and the candidate pairs of their triangles dropped and looked
-// for again (a query of those triangles' leaves against the refitted tree); the rest is what a full
-// detection would find again, or within its reach. Re-detecting the whole cloth was 6.8 of 10.4 ms of
-// detection a tick on the table scene's crumpled silk, and most of the tangled folded-over mesh's cost
-// (3.9 detections a step). Where most of the cloth moved, the full detection (whose traversal skips flat
-// patches) is cheaper.
-void SelfCollision::detect_around_moved(const ClothModel& model, const glm::vec3* x) {
+// Detection again, only around what moved since the contacts were found: after the impact zones moved
+// their vertices (project), and at the start of the next tick. Contacts are found out to reach =
+// detection_scale x thickness so that motions smaller than the difference cannot close a gap unseen.
+// Each vertex keeps the position its contacts were found at (detected_at_), and is looked at again once
+// it is farther than s from it. A pair of features was last looked at when one of its vertices was found
+// again (or in a full detection): since then that vertex moved less than s, the other less than 2 s (it
+// was within s of its position then and is now), so with s = (reach - thickness) / 3 a pair that was
+// beyond reach then is beyond the thickness now. So only the vertices that moved farther than s, that a
+// zone moved (held now), whose last tests could not decide from positions alone (a crossing beside a
+// triangle, an edge pair closest at an end after a large motion) or whose contacts were left crossed or
+// violated (recheck_), or whose triangles turned (below), have their contacts and the candidate pairs of
+// their triangles dropped and looked for again (a query of those triangles' leaves against the refitted tree);
+// the rest is what a full detection would find again, or lies beyond the thickness. Re-detecting the
+// whole cloth after the zones was 6.8 of 10.4 ms of detection a tick on the table scene's crumpled
+// silk, and most of the tangled folded-over mesh's cost; a cloth at rest on itself found the same
+// contacts tick after tick. The query walks the full detection's traversal restricted to the flagged
+// subtrees, so it costs less even when much moved; past three quarters of the triangles the full
+// detection is made instead (no copying of what is kept). first: the tick's first detection.
+void SelfCollision::detect_around_moved(const ClothModel& model, const glm::vec3* x, bool first) {
   const size_t n = moved_.size(), ntri = moved_triangle_.size();
   const float reach = config_.thickness * config_.detection_scale;
-  const float slack = 0.5f * (reach - config_.thickness);
+  const float slack = (reach - config_.thickness) / 3.f;
   for (size_t i = 0; i < n; ++i) {
     const glm::vec3 d = x[i] - detected_at_[i];
-    moved_[i] = ((zoned_[i] && d != glm::vec3(0.f)) || glm::dot(d, d) > slack * slack) ? 1 : 0;
+    const bool zoned = !first && zoned_[i] && d != glm::vec3(0.f);
+    moved_[i] = (zoned || recheck_[i] || glm::dot(d, d) > slack * slack) ? 1 : 0;
   }
+  std::fill(recheck_.begin(), recheck_.end(), uint8_t(0));  // the tests below mark again what stays undecided
+  // The curvature criterion left out the pairs inside patches whose normals spread less than cone_limit,
+  // whatever their distance; it holds up to 90 degrees (a height field). A triangle turned by more than
+  // kTurnLimit since its pairs were looked at has its vertices looked at again, so that a patch left out
+  // then spreads less than cone_limit + 2 kTurnLimit now.
+  bvh_.refit(model, x, previous_.data(), 0.5f * reach);
+  const std::vector<glm::vec3>& normal = bvh_.triangle_normals();
+  const float turn_cos = std::cos(kTurnLimit);
+  for (size_t t = 0; t < ntri; ++t)
+    if (glm::dot(normal[t], detected_normal_[t]) < turn_cos) {
+      const auto& tri = model.triangle[t];
+      moved_[tri[0]] = moved_[tri[1]] = moved_[tri[2]] = 1;
+    }
   size_t flagged = 0;
   for (size_t t = 0; t < ntri; ++t) {
     const auto& tri = model.triangle[t];
     moved_triangle_[t] = moved_[tri[0]] | moved_[tri[1]] | moved_[tri[2]];
     flagged += moved_triangle_[t];
   }
-  if (!config_.local_redetection || flagged * kFullRedetection > ntri) {
-    std::copy(x, x + n, detected_at_.begin());
+  if (!config_.local_redetection || flagged * kFullRedetection > 3 * ntri) {
     contacts_.clear();
-    detect(model, x, false);
+    detect(model, x, first);
     return;
   }
   ++stats_.detections;
   ++stats_.local_detections;
   for (size_t i = 0; i < n; ++i)
     if (moved_[i]) detected_at_[i] = x[i];
+  for (size_t t = 0; t < ntri; ++t)
+    if (moved_triangle_[t]) detected_normal_[t] = normal[t];
   size_t kept = 0;
   for (SelfContact& c : contacts_) {
     if (moved_[c.vertex[0]] | moved_[c.vertex[1]] | moved_[c.vertex[2]] | moved_[c.vertex[3]]) continue;
-    c.inv_mass_sum = effective_inv_mass(c.vertex, c.weight);  // a vertex zoned where it stood is held now
+    c.inv_mass_sum = effective_inv_mass(c.vertex, c.weight);  // held now: zoned where it stood, a collider
+    if (first) c.pushed = 0.f;
     contacts_[kept++] = c;
+    ++(c.edge_edge ? stats_.edge_edge : stats_.vertex_triangle);  // in force this step, as if found again
   }
+  stats_.kept_contacts += kept;
   contacts_.resize(kept);
   kept = 0;
   for (const TrianglePair& p : pairs_)
     if (!(moved_triangle_[p.a] | moved_triangle_[p.b])) pairs_[kept++] = p;
   pairs_.resize(kept);
-  bvh_.refit(model, x, previous_.data(), 0.5f * reach);
   bvh_.pairs_touching(moved_triangle_.data(), config_.cone_limit, pairs_,
                       config_.max_pairs_per_triangle * model.triangle_count());
   stats_.pairs_capped += bvh_.stats().truncated ? 1 : 0;
+  if (bvh_.stats().truncated) detected_ = false;
   measure_travel(x);
   // A flagged triangle may have corners that did not move: its features among those, against another
   // unmoved feature, gave contacts that were kept.
   only_moved_ = true;
   for (size_t k = kept; k < pairs_.size(); ++k) test_pair(model, x, pairs_[k], false);
   only_moved_ = false;
+  if (first && tangled_count_ > 0) {
+    // Which tangled pairs still cross at the start of the step, kept pairs included (test_pair does this
+    // in a full detection).
+    const glm::vec3* xp = previous_.data();
+    for (const TrianglePair& p : pairs_) {
+      if (!(tangled_[p.a] && tangled_[p.b])) continue;
+      const auto& ta = model.triangle[p.a];
+      const auto& tb = model.triangle[p.b];
+      if (has_vertex(tb, ta[0]) || has_vertex(tb, ta[1]) || has_vertex(tb, ta[2])) continue;
+      if (!triangles_intersect(xp[ta[0]], xp[ta[1]], xp[ta[2]], xp[tb[0]], xp[tb[1]], xp[tb[2]])) continue;
+      still_tangled_[p.a] = still_tangled_[p.b] = 1;
+      ++stats_.intersecting_pairs;
+    }
+    update_tangles(model);
+  }
   orient_regions(x);
 }
 
@@ -427,22 +495,34 @@ void SelfCollision::detect(const ClothModel& model, const glm::vec3* x, bool fir
   ++stats_.detections;
   const float reach = config_.thickness * config_.detection_scale;
   bvh_.refit(model, x, previous_.data(), 0.5f * reach);
+  std::copy(x, x + detected_at_.size(), detected_at_.begin());  // for detect_around_moved
+  std::copy(bvh_.triangle_normals().begin(), bvh_.triangle_normals().end(), detected_normal_.begin());
   bvh_.self_pairs(config_.cone_limit, pairs_, config_.max_pairs_per_triangle * model.triangle_count());
   stats_.pairs_capped += bvh_.stats().truncated ? 1 : 0;
+  if (bvh_.stats().truncated) detected_ = false;
   stats_.cone_skips = bvh_.stats().cone_skips;
   stats_.adjacent_culled = bvh_.stats().adjacent_culled;
   measure_travel(x);
   for (const TrianglePair& p : pairs_) test_pair(model, x, p, first);
-  if (first && tangled_count_ > 0) {
-    // A tangled triangle stays flagged while one of its pairs still crosses; the others are free again.
-    // The region never grows: it is the crossing triangles' neighbourhood within the last region.
-    tangled_.swap(still_tangled_);
-    dilate_tangles(model);
-    for (size_t t = 0; t < tangled_.size(); ++t) tangled_[t] = tangled_[t] & still_tangled_[t];
-    std::fill(still_tangled_.begin(), still_tangled_.end(), uint8_t(0));
-    tangled_count_ = size_t(std::count(tangled_.begin(), tangled_.end(), uint8_t(1)));
-  }
+  if (first && tangled_count_ > 0) update_tangles(model);
   orient_regions(x);
+}
+
+// After the tick's first detection marked the tangled pairs still crossing at the start of the step
+// (still_tangled_): a tangled triangle stays flagged while one of its pairs still crosses; the others are
+// free again. The region never grows: it is the crossing triangles' neighbourhood within the last region.
+// A triangle whose flag changed has its vertices detected again next time (its pairs' contacts change).
+void SelfCollision::update_tangles(const ClothModel& model) {
+  tangled_.swap(still_tangled_);
+  dilate_tangles(model);
+  for (size_t t = 0; t < tangled_.size(); ++t) {
+    const uint8_t before = still_tangled_[t];
+    tangled_[t] = tangled_[t] & before;
+    if (tangled_[t] != before)
+      for (uint32_t v : model.triangle[t]) recheck_[v] = 1;
+  }
+  std::fill(still_tangled_.begin(), still_tangled_.end(), uint8_t(0));
+  tangled_count_ = size_t(std::count(tangled_.begin(), tangled_.end(), uint8_t(1)));
 }
 
 void SelfCollision::push_contact(const std::array<uint32_t, 4>& vert, const std::array<float, 4>& w,
@@ -471,13 +551,14 @@ void SelfCollision::add_vertex_triangle(const glm::vec3* x, uint32_t v, const st
   if (only_moved_ && !(moved_[v] | moved_[tri[0]] | moved_[tri[1]] | moved_[tri[2]])) return;
   const glm::vec3* xp = previous_.data();
   const glm::vec3 &a = x[tri[0]], &b = x[tri[1]], &c = x[tri[2]];
+  const float reach = config_.thickness * config_.detection_scale;
+  const float* moved = travel_.data();
+  const float travel = moved[v] + std::max({moved[tri[0]], moved[tri[1]], moved[tri[2]]});
+  if (boxes_apart(x[v], x[v], glm::min(glm::min(a, b), c), glm::max(glm::max(a, b), c), reach + travel)) return;
   glm::vec3 w = closest_point_on_triangle(x[v], a, b, c);
   const glm::vec3 d = x[v] - (w.x * a + w.y * b + w.z * c);
   const float dist = glm::length(d);
-  const float reach = config_.thickness * config_.detection_scale;
   // Quick reject before the side test: farther than anything could have travelled this step.
-  const float* moved = travel_.data();
-  const float travel = moved[v] + std::max({moved[tri[0]], moved[tri[1]], moved[tri[2]]});
   if (dist >= reach + travel) return;
 
   glm::vec3 normal = glm::cross(b - a, c - a);
@@ -500,6 +581,7 @@ void SelfCollision::add_vertex_triangle(const glm::vec3* x, uint32_t v, const st
       // through near an edge and moved on (fast hands: 2.5 cm a tick against a 4 mm thickness). Where
       // it met the plane decides; the contact then acts at that point of the triangle.
       const float tc = coplanar_time(x, xp, {tri[0], tri[1], tri[2], v});
+      recheck_[v] = recheck_[tri[0]] = recheck_[tri[1]] = recheck_[tri[2]] = 1;  // decided by the motion
       if (tc < 0.f) return;
       const glm::vec3 ta = at(x, xp, tri[0], tc), tb = at(x, xp, tri[1], tc), tcn = at(x, xp, tri[2], tc);
       const glm::vec3 vc = at(x, xp, v, tc);
@@ -510,6 +592,8 @@ void SelfCollision::add_vertex_triangle(const glm::vec3* x, uint32_t v, const st
       w = wc;
     }
     ++stats_.crossed;
+    // Oriented by this step's start: the next tick's start may be another (a pull-back left undone).
+    recheck_[v] = recheck_[tri[0]] = recheck_[tri[1]] = recheck_[tri[2]] = 1;
   } else if (dist >= reach) {
     return;
   }
@@ -523,9 +607,13 @@ void SelfCollision::add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, 
   if (i0 == j0 || i0 == j1 || i1 == j0 || i1 == j1) return;
   if (only_moved_ && !(moved_[i0] | moved_[i1] | moved_[j0] | moved_[j1])) return;
   const glm::vec3* xp = previous_.data();
-  SegmentParams st = closest_points_on_segments(x[i0], x[i1], x[j0], x[j1]);
   const float reach = config_.thickness * config_.detection_scale;
   const float travel = std::max(travel_[i0], travel_[i1]) + std::max(travel_[j0], travel_[j1]);
+  // Every branch below needs the edges closer than reach + travel.
+  if (boxes_apart(glm::min(x[i0], x[i1]), glm::max(x[i0], x[i1]), glm::min(x[j0], x[j1]), glm::max(x[j0], x[j1]),
+                  reach + travel))
+    return;
+  SegmentParams st = closest_points_on_segments(x[i0], x[i1], x[j0], x[j1]);
   if (st.s <= 0.f || st.s >= 1.f || st.t <= 0.f || st.t >= 1.f) {
     // End points are vertex proximities, which the vertex-triangle tests cover; but two edges that
     // crossed during the step and moved on can be closest at an end now. Checked only when they moved
@@ -533,6 +621,7 @@ void SelfCollision::add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, 
     if (!(travel > config_.thickness)) return;
     const glm::vec3 gap_now = x[i0] + st.s * (x[i1] - x[i0]) - (x[j0] + st.t * (x[j1] - x[j0]));
     if (glm::length(gap_now) >= reach + travel) return;
+    recheck_[i0] = recheck_[i1] = recheck_[j0] = recheck_[j1] = 1;  // decided by the motion
     const float tc = coplanar_time(x, xp, {i0, i1, j0, j1});
     if (tc < 0.f) return;
     const glm::vec3 a0 = at(x, xp, i0, tc), a1 = at(x, xp, i1, tc), b0 = at(x, xp, j0, tc), b1 = at(x, xp, j1, tc);
@@ -578,8 +667,12 @@ void SelfCollision::add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, 
   // A start-of-step side within rounding of zero says nothing: not a crossing.
   const bool crossed = std::abs(side_prev) > 1e-3f * config_.thickness && (side_prev > 0.f) != (side_now > 0.f);
   const float sign = side_prev >= 0.f ? 1.f : -1.f;
-  if (crossed) ++stats_.crossed;
-  else if (dist >= reach) return;
+  if (crossed) {
+    ++stats_.crossed;
+    recheck_[i0] = recheck_[i1] = recheck_[j0] = recheck_[j1] = 1;  // oriented by this step's start
+  } else if (dist >= reach) {
+    return;
+  }
   const glm::vec3 n = (!crossed && dist > 1e-3f * config_.thickness) ? d / dist : sign * axis;
   push_contact({i0, i1, j0, j1}, {1.f - st.s, st.s, st.t - 1.f, -st.t}, n, true);
   ++stats_.edge_edge;
