@@ -25,6 +25,8 @@ void register_bench(CLI::App& app) {
   cmd->add_option("--case", args->options.self_collision_case, "Self-collision suite: all (default) | crumple | fold | folded-over")
       ->check(CLI::IsMember({"all", "crumple", "fold", "folded-over"}));
   cmd->add_flag("--trace", args->options.trace, "Self-collision suite: one stderr line per step (detections, pairs, contacts, zones)");
+  cmd->add_flag("--carry-contacts", args->options.carry_contacts,
+                "Self-collision suite: carry contacts from one tick to the next (SelfCollisionConfig::carry_contacts)");
   cmd->callback([args] {
     nlohmann::json out;
     const bool all = args->suite == "all";

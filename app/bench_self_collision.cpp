@@ -70,6 +70,7 @@ nlohmann::json run_crumple(const BenchOptions& options, IntegratorKind kind) {
   config.integrator = kind;
   if (kind != IntegratorKind::ApproximateImplicit) config.solver = SolverOptions{};
   config.self_collision = {.enabled = true, .thickness = 0.004f};
+  config.self_collision.carry_contacts = options.carry_contacts;
   World world(build_cloth_model(mesh, material), config);
   world.add_collider(grippy_floor());
   const char* name = integrator_kind_name(kind);
@@ -151,6 +152,7 @@ nlohmann::json run_hand_fold(const BenchOptions& options, IntegratorKind kind) {
   config.integrator = kind;
   config.solver = SolverOptions{};
   config.self_collision = {.enabled = true, .thickness = thickness};
+  config.self_collision.carry_contacts = options.carry_contacts;
   World world(build_cloth_model(mesh, material), config);
   world.add_collider(grippy_floor());
   const char* name = integrator_kind_name(kind);
@@ -236,6 +238,7 @@ nlohmann::json run_folded_over(const BenchOptions& options, bool tangled) {
   WorldConfig config;
   config.solver = SolverOptions{};
   config.self_collision = {.enabled = true, .thickness = 0.004f};
+  config.self_collision.carry_contacts = options.carry_contacts;
   World world(build_cloth_model(mesh, material), config);
   world.add_collider(grippy_floor());
   const uint64_t at_load = world.self_collision()->tangled_at_scan();

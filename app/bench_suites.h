@@ -16,6 +16,7 @@ struct BenchOptions {
   bool only_16k = false;  // interaction suite: skip the 64k-vertex run (quicker back-to-back comparisons)
   std::string self_collision_case = "all";  // self-collision suite: all | crumple | fold | folded-over
   bool trace = false;     // self-collision suite: one stderr line per step (its stats)
+  bool carry_contacts = false;  // self-collision suite: SelfCollisionConfig::carry_contacts on
 };
 
 nlohmann::json bench_solvers(const BenchOptions& options);         // app/bench_solvers.cpp (issue 2)

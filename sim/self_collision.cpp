@@ -125,7 +125,7 @@ bool SelfCollision::begin_resolve(const ClothModel& model, ClothState& state, fl
   }
   // The last tick's contacts carry over where nothing moved (detect_around_moved); not while the regions
   // are oriented (their votes need every contact of the tick).
-  const bool carry = detected_ && config_.local_redetection && !config_.consistent_orientation;
+  const bool carry = detected_ && config_.local_redetection && config_.carry_contacts && !config_.consistent_orientation;
   detected_ = true;  // until a capped pair search leaves the pairs incomplete
   if (carry) {
     detect_around_moved(model, x, true);
@@ -406,23 +406,20 @@ void SelfCollision::test_pair(const ClothModel& model, const glm::vec3* x, const
 }
 
 // Detection again, only around what moved since the contacts were found: after the impact zones moved
-// their vertices (project), and at the start of the next tick. Contacts are found out to reach =
-// detection_scale x thickness so that motions smaller than the difference cannot close a gap unseen.
-// Each vertex keeps the position its contacts were found at (detected_at_), and is looked at again once
-// it is farther than s from it. A pair of features was last looked at when one of its vertices was found
-// again (or in a full detection): since then that vertex moved less than s, the other less than 2 s (it
-// was within s of its position then and is now), so with s = (reach - thickness) / 3 a pair that was
-// beyond reach then is beyond the thickness now. So only the vertices that moved farther than s, that a
-// zone moved (held now), whose last tests could not decide from positions alone (a crossing beside a
-// triangle, an edge pair closest at an end after a large motion) or whose contacts were left crossed or
-// violated (recheck_), or whose triangles turned (below), have their contacts and the candidate pairs of
-// their triangles dropped and looked for again (a query of those triangles' leaves against the refitted tree);
-// the rest is what a full detection would find again, or lies beyond the thickness. Re-detecting the
-// whole cloth after the zones was 6.8 of 10.4 ms of detection a tick on the table scene's crumpled
-// silk, and most of the tangled folded-over mesh's cost; a cloth at rest on itself found the same
-// contacts tick after tick. The query walks the full detection's traversal restricted to the flagged
-// subtrees, so it costs less even when much moved; past three quarters of the triangles the full
-// detection is made instead (no copying of what is kept). first: the tick's first detection.
+// their vertices (project), and with carry_contacts at the start of the next tick (first). Contacts are
+// found out to reach = detection_scale x thickness so that motions smaller than the difference cannot
+// close a gap unseen. Each vertex keeps the position its contacts were found at (detected_at_) and is
+// looked at again once farther than s from it. A pair of features was last looked at when one of its
+// vertices was (or in a full detection): since then that vertex moved less than s, the other less than
+// 2 s (within s of its position then and now), so with s = (reach - thickness) / 3 a pair that was beyond
+// reach then is beyond the thickness now. So only the vertices that moved farther than s, that a zone
+// moved (held now), whose triangles turned (below), or, from one tick to the next, whose tests depended
+// on where the step started (a crossing, a crossing beside a triangle, an edge pair closest at an end
+// after a large motion, a contact left violated: recheck_) have their contacts and the candidate pairs of
+// their triangles dropped and looked for again, by the full detection's traversal restricted to the
+// flagged subtrees; the rest is what a full detection would find again, or lies beyond the thickness.
+// Re-detecting the whole cloth after the zones was 6.8 of 10.4 ms of detection a tick on the table
+// scene's crumpled silk, and most of the tangled folded-over mesh's cost.
 void SelfCollision::detect_around_moved(const ClothModel& model, const glm::vec3* x, bool first) {
   const size_t n = moved_.size(), ntri = moved_triangle_.size();
   const float reach = config_.thickness * config_.detection_scale;
@@ -430,9 +427,11 @@ void SelfCollision::detect_around_moved(const ClothModel& model, const glm::vec3
   for (size_t i = 0; i < n; ++i) {
     const glm::vec3 d = x[i] - detected_at_[i];
     const bool zoned = !first && zoned_[i] && d != glm::vec3(0.f);
-    moved_[i] = (zoned || recheck_[i] || glm::dot(d, d) > slack * slack) ? 1 : 0;
+    moved_[i] = (zoned || (first && recheck_[i]) || glm::dot(d, d) > slack * slack) ? 1 : 0;
   }
-  std::fill(recheck_.begin(), recheck_.end(), uint8_t(0));  // the tests below mark again what stays undecided
+  // What recheck_ marks depends on where the step started, the same for every detection of a tick: read
+  // at the tick's first, where the tests below mark again what stays undecided.
+  if (first) std::fill(recheck_.begin(), recheck_.end(), uint8_t(0));
   // The curvature criterion left out the pairs inside patches whose normals spread less than cone_limit,
   // whatever their distance; it holds up to 90 degrees (a height field). A triangle turned by more than
   // kTurnLimit since its pairs were looked at has its vertices looked at again, so that a patch left out
@@ -451,7 +450,9 @@ void SelfCollision::detect_around_moved(const ClothModel& model, const glm::vec3
     moved_triangle_[t] = moved_[tri[0]] | moved_[tri[1]] | moved_[tri[2]];
     flagged += moved_triangle_[t];
   }
-  if (!config_.local_redetection || flagged * kFullRedetection > 3 * ntri) {
+  // Past a share of flagged triangles the full detection costs less (measured: a quarter within a tick on
+  // the moving 16k crumple, three quarters from one tick to the next on the fold at rest).
+  if (!config_.local_redetection || flagged * kFullRedetection > (first ? 3 : 1) * ntri) {
     contacts_.clear();
     detect(model, x, first);
     return;

@@ -457,7 +457,9 @@ TEST_CASE("self-collision caps: the pair and zone caps engage, are counted, and 
   const float h = 1.f / 240.f;
   {
     TwoSheets s(0.002f, 2.f, 0.01f);
-    SelfCollision sc(s.model, {.thickness = 0.005f, .max_pairs_per_triangle = 1});
+    SelfCollisionConfig config{.thickness = 0.005f, .max_pairs_per_triangle = 1};
+    config.carry_contacts = true;
+    SelfCollision sc(s.model, config);
     sc.resolve(s.model, s.state, h);
     CHECK(sc.stats().pairs_capped > 0);
     CHECK(sc.stats().candidate_pairs + sc.stats().separated <= s.model.triangle_count());
@@ -517,7 +519,7 @@ TEST_CASE("self-collision: after the impact zones, and tick after tick, contacts
   for (int local = 0; local < 2; ++local) {
     SqueezedMiddle s;
     SelfCollisionConfig config{.thickness = 0.005f, .friction = 0.f};
-    config.local_redetection = local == 1;
+    config.local_redetection = config.carry_contacts = local == 1;
     SelfCollision sc(s.model, config);
     const std::vector<glm::vec3> start = s.state.position;
     for (int tick = 0; tick < 3; ++tick) {
