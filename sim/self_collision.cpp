@@ -22,7 +22,8 @@ bool beyond_plane(const glm::vec3* x, const std::array<uint32_t, 3>& tri, const 
 // Whether the boxes of two point sets are farther apart than gap along some axis: then so are every
 // two points of them, and no feature test within that gap can accept them (a cheap reject before the
 // closest-point computations, which most candidate features fail).
-bool boxes_apart(const glm::vec3& lo_a, const glm::vec3& hi_a, const glm::vec3& lo_b, const glm::vec3& hi_b, float gap) {
+bool boxes_apart(const glm::vec3& lo_a, const glm::vec3& hi_a, const glm::vec3& lo_b, const glm::vec3& hi_b,
+                 float gap) {
   return lo_b.x - hi_a.x >= gap || lo_a.x - hi_b.x >= gap || lo_b.y - hi_a.y >= gap || lo_a.y - hi_b.y >= gap ||
          lo_b.z - hi_a.z >= gap || lo_a.z - hi_b.z >= gap;
 }
@@ -70,8 +71,11 @@ SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig&
     : config_(config), bvh_(model), previous_(model.vertex_count()), inv_mass_(model.vertex_count()),
       zone_parent_(model.vertex_count()), zone_momentum_(model.vertex_count()), zone_mass_(model.vertex_count()),
       zoned_(model.vertex_count()), resolve_start_(model.vertex_count()), travel_(model.vertex_count()),
-      zone_size_(model.vertex_count(), 1), zone_shifted_(model.vertex_count(), 0), moved_(model.vertex_count(), 0), moved_triangle_(model.triangle_count(), 0), recheck_(model.vertex_count(), 0),
-      detected_at_(model.vertex_count()), detected_normal_(model.triangle_count()), tangled_(model.triangle_count(), 0), still_tangled_(model.triangle_count(), 0), tangle_vertex_(model.vertex_count(), 0), ring_start_(model.vertex_count() + 1, 0),
+      zone_size_(model.vertex_count(), 1), zone_shifted_(model.vertex_count(), 0), moved_(model.vertex_count(), 0),
+      moved_triangle_(model.triangle_count(), 0), recheck_(model.vertex_count(), 0), detected_at_(model.vertex_count()),
+      detected_normal_(model.triangle_count()), tangled_(model.triangle_count(), 0),
+      still_tangled_(model.triangle_count(), 0), tangle_vertex_(model.vertex_count(), 0),
+      ring_start_(model.vertex_count() + 1, 0),
       by_vertex_start_(model.vertex_count() + 1, 0), forced_dir_(model.vertex_count()),
       forced_tri_(model.vertex_count(), -1) {
   pairs_.reserve(config_.max_pairs_per_triangle * model.triangle_count());
@@ -125,7 +129,8 @@ bool SelfCollision::begin_resolve(const ClothModel& model, ClothState& state, fl
   }
   // The last tick's contacts carry over where nothing moved (detect_around_moved); not while the regions
   // are oriented (their votes need every contact of the tick).
-  const bool carry = detected_ && config_.local_redetection && config_.carry_contacts && !config_.consistent_orientation;
+  const bool carry =
+      detected_ && config_.local_redetection && config_.carry_contacts && !config_.consistent_orientation;
   detected_ = true;  // until a capped pair search leaves the pairs incomplete
   if (carry) {
     detect_around_moved(model, x, true);

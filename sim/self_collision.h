@@ -92,7 +92,7 @@ struct SelfCollisionStats {
   uint64_t intersecting_pairs = 0;  // tangled triangle pairs (crossing at the start of the step) left out
   uint64_t detections = 0;        // detections this step: the first, then one after each impact-zone sweep
   uint64_t local_detections = 0;  // of those, made only around the vertices that moved (detect_around_moved)
-  uint64_t kept_contacts = 0;     // contacts those kept without testing them again (counted in vertex_triangle, edge_edge)
+  uint64_t kept_contacts = 0;     // contacts those kept without testing again (counted in vertex_triangle, edge_edge)
 };
 
 // One contact: the relative position r = sum_k weight_k x_k (first feature minus second) must keep
@@ -189,10 +189,10 @@ class SelfCollision {
   std::vector<uint8_t> zone_shifted_;    // zone_crossings: 1 if the corrections moved the vertex, then if the
                                          // last move_zones did (nvert)
   // detect_around_moved: vertices to detect again (nvert), triangles with such a corner (ntri), vertices
-  // whose last tests were decided by the step's motion or whose contacts were left crossed or violated
-  // (nvert), the position of each vertex when its
-  // contacts were found (nvert); a full detection instead once more than 1 / kFullRedetection of the
-  // triangles are flagged within a tick, 3 / kFullRedetection from one tick to the next. detected_: contacts_ and pairs_ hold the last tick's detection, complete.
+  // whose tests depended on where the step started (nvert, read at the next tick's first detection), the
+  // position of each vertex when its contacts were found (nvert); a full detection instead once more than
+  // 1 / kFullRedetection of the triangles are flagged within a tick, 3 / kFullRedetection from one tick to
+  // the next. detected_: contacts_ and pairs_ hold the last tick's detection, complete.
   std::vector<uint8_t> moved_, moved_triangle_, recheck_;
   std::vector<glm::vec3> detected_at_;
   std::vector<glm::vec3> detected_normal_;  // unit normal per triangle when its pairs were looked at (ntri)

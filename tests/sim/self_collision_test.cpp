@@ -512,7 +512,7 @@ struct SqueezedMiddle {
 };
 }  // namespace
 
-TEST_CASE("self-collision: after the impact zones, and tick after tick, contacts are detected again only around what moved") {
+TEST_CASE("self-collision: after the zones, and tick after tick, contacts are found again only around what moved") {
   const float h = 1.f / 240.f;
   SelfCollisionStats stats[2], last[2];
   std::vector<glm::vec3> first[2];
