@@ -19,11 +19,16 @@ void register_bench(CLI::App& app) {
   cmd->add_flag("--json", args->json, "Print results as JSON on stdout");
   cmd->add_flag("--quick", args->options.quick, "Small meshes and few steps (smoke test)");
   cmd->add_option("--steps", args->options.steps, "Steps per timing run (default: per suite)");
-  cmd->add_option("--solver", args->options.solver, "Interaction suite: time only this solver (mg, gs, approx, cg, ...)");
+  cmd->add_option("--solver", args->options.solver,
+                  "Interaction suite: time only this solver (mg, gs, approx, cg, ...); self-collision fold: cg or mg");
   cmd->add_option("--material", args->options.material, "Interaction suite: fabric preset (assets/materials/NAME.json)");
   cmd->add_flag("--only-16k", args->options.only_16k, "Interaction suite: skip the 64k-vertex run");
   cmd->add_option("--case", args->options.self_collision_case, "Self-collision suite: all (default) | crumple | fold | folded-over")
       ->check(CLI::IsMember({"all", "crumple", "fold", "folded-over"}));
+  cmd->add_flag("--trace", args->options.trace,
+                "Self-collision suite: one stderr line per step (detections, pairs, contacts, zones)");
+  cmd->add_flag("--carry-contacts", args->options.carry_contacts,
+                "Self-collision suite: carry contacts from one tick to the next (SelfCollisionConfig::carry_contacts)");
   cmd->callback([args] {
     nlohmann::json out;
     const bool all = args->suite == "all";

@@ -36,6 +36,21 @@ void print_progress(int step, const SelfCollisionStats& st, const StepTiming& t)
                t.self_collision_ms, t.total_ms);
 }
 
+// --trace: one stderr line per step, for finding where a run's self-collision time goes.
+void print_step(int step, const SelfCollisionStats& st, const StepTiming& t) {
+  std::fprintf(stderr,
+               "  step %d: self %.2f ms, step %.2f ms, detections %llu (%llu local, %llu contacts kept), pairs %llu "
+               "(separated %llu), contacts %llu vt "
+               "%llu ee (%llu crossed), zones %llu (%llu vertices, largest %llu), passes %d, new crossings %llu, "
+               "tangled pairs %llu\n",
+               step, t.self_collision_ms, t.total_ms, (unsigned long long)st.detections,
+               (unsigned long long)st.local_detections, (unsigned long long)st.kept_contacts,
+               (unsigned long long)st.candidate_pairs, (unsigned long long)st.separated,
+               (unsigned long long)st.vertex_triangle, (unsigned long long)st.edge_edge, (unsigned long long)st.crossed,
+               (unsigned long long)st.zones, (unsigned long long)st.zone_vertices, (unsigned long long)st.largest_zone,
+               st.position_passes, (unsigned long long)st.new_crossings, (unsigned long long)st.intersecting_pairs);
+}
+
 nlohmann::json run_crumple(const BenchOptions& options, IntegratorKind kind) {
   const uint32_t cells = options.quick ? 24 : 64;
   const float size = 1.f;
@@ -56,6 +71,7 @@ nlohmann::json run_crumple(const BenchOptions& options, IntegratorKind kind) {
   config.integrator = kind;
   if (kind != IntegratorKind::ApproximateImplicit) config.solver = SolverOptions{};
   config.self_collision = {.enabled = true, .thickness = 0.004f};
+  config.self_collision.carry_contacts = options.carry_contacts;
   World world(build_cloth_model(mesh, material), config);
   world.add_collider(grippy_floor());
   const char* name = integrator_kind_name(kind);
@@ -70,6 +86,7 @@ nlohmann::json run_crumple(const BenchOptions& options, IntegratorKind kind) {
     const StepTiming& t = world.last_timing();
     const SelfCollisionStats& st = world.self_collision()->stats();
     if (s % 60 == 0) print_progress(s, st, t);
+    if (options.trace) print_step(s, st, t);
     float speed = 0.f;
     for (const glm::vec3& v : world.state().velocity) speed = std::max(speed, glm::length(v));
     if (!(speed < 20.f) || t.total_ms > 200.0) {
@@ -136,6 +153,7 @@ nlohmann::json run_hand_fold(const BenchOptions& options, IntegratorKind kind) {
   config.integrator = kind;
   config.solver = SolverOptions{};
   config.self_collision = {.enabled = true, .thickness = thickness};
+  config.self_collision.carry_contacts = options.carry_contacts;
   World world(build_cloth_model(mesh, material), config);
   world.add_collider(grippy_floor());
   const char* name = integrator_kind_name(kind);
@@ -166,6 +184,7 @@ nlohmann::json run_hand_fold(const BenchOptions& options, IntegratorKind kind) {
     const StepTiming& t = world.last_timing();
     const SelfCollisionStats& st = world.self_collision()->stats();
     if (s % 60 == 0) print_progress(s, st, t);
+    if (options.trace) print_step(s, st, t);
     if (s < timed_from) continue;
     ++timed;
     total_ms += t.total_ms;
@@ -220,6 +239,7 @@ nlohmann::json run_folded_over(const BenchOptions& options, bool tangled) {
   WorldConfig config;
   config.solver = SolverOptions{};
   config.self_collision = {.enabled = true, .thickness = 0.004f};
+  config.self_collision.carry_contacts = options.carry_contacts;
   World world(build_cloth_model(mesh, material), config);
   world.add_collider(grippy_floor());
   const uint64_t at_load = world.self_collision()->tangled_at_scan();
@@ -233,6 +253,7 @@ nlohmann::json run_folded_over(const BenchOptions& options, bool tangled) {
     world.step();
     const StepTiming& t = world.last_timing();
     const SelfCollisionStats& st = world.self_collision()->stats();
+    if (options.trace) print_step(s, st, t);
     total_ms += t.total_ms;
     self_ms += t.self_collision_ms;
     self_max = std::max(self_max, t.self_collision_ms);
@@ -271,8 +292,11 @@ nlohmann::json bench_self_collision(const BenchOptions& options) {
     out["approx"] = run_crumple(options, IntegratorKind::ApproximateImplicit);
   }
   if (only == "all" || only == "fold") {
-    out["hand_fold"] = run_hand_fold(options, IntegratorKind::ConjugateGradient);
-    out["hand_fold_mg"] = run_hand_fold(options, IntegratorKind::Multigrid);  // the runtime's solver
+    // --solver cg|mg runs one of the two (the fold takes most of the suite's time).
+    if (options.solver.empty() || options.solver == "cg")
+      out["hand_fold"] = run_hand_fold(options, IntegratorKind::ConjugateGradient);
+    if (options.solver.empty() || options.solver == "mg")
+      out["hand_fold_mg"] = run_hand_fold(options, IntegratorKind::Multigrid);  // the runtime's solver
   }
   if (only == "all" || only == "folded-over") {
     out["folded_over"] = run_folded_over(options, true);

@@ -16,6 +16,23 @@ float acos_upper(float x) {
   return (x >= 0.f ? r : 3.14159265f - r) + 1e-4f;
 }
 
+bool overlap(const BvhNode& a, const BvhNode& b) {
+  return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
+         b.lo.z <= a.hi.z;
+}
+
+// Leaf pairs sharing an edge: skipped when their normals are closer than half the cone limit
+// (cos > this). Pairs touching at one corner only are kept: they say nothing of the triangles between
+// them (culling those too, the approximate-solver hand fold of `weft validate self-collision --reduced`
+// ended with 6 crossings, and the 16k crumple with 89 at the full limit, 1 at half of it).
+float adjacent_cos_for(float cone_limit) { return cone_limit < 0.f ? 2.f : std::cos(0.5f * cone_limit); }
+
+bool share_edge(const std::array<uint32_t, 3>& p, const std::array<uint32_t, 3>& q) {
+  int shared = 0;
+  for (uint32_t v : p) shared += (v == q[0] || v == q[1] || v == q[2]) ? 1 : 0;
+  return shared >= 2;
+}
+
 uint32_t find_root(std::vector<uint32_t>& parent, uint32_t i) {
   while (parent[i] != i) i = parent[i] = parent[parent[i]];
   return i;
@@ -220,26 +237,35 @@ void TriangleBvh::refit(const ClothModel& model, const glm::vec3* x, const glm::
   }
 }
 
+void TriangleBvh::pairs_touching(const uint8_t* flagged, float cone_limit, std::vector<TrianglePair>& out,
+                                 size_t max_pairs) {
+  // Which subtrees hold a flagged leaf (children come after their parent).
+  node_flagged_.resize(nodes_.size());
+  for (size_t i = nodes_.size(); i-- > 0;) {
+    const BvhNode& node = nodes_[i];
+    node_flagged_[i] = node.triangle >= 0 ? (flagged[size_t(node.triangle)] != 0)
+                                          : (node_flagged_[size_t(node.left)] | node_flagged_[size_t(node.right)]);
+  }
+  traverse(cone_limit, out, max_pairs, node_flagged_.data());
+}
+
 void TriangleBvh::self_pairs(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs) {
   out.clear();
+  traverse(cone_limit, out, max_pairs, nullptr);
+}
+
+void TriangleBvh::traverse(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs,
+                           const uint8_t* node_flagged) {
   stats_ = {};
   if (nodes_.empty()) return;
-  auto overlap = [](const BvhNode& a, const BvhNode& b) {
-    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
-           b.lo.z <= a.hi.z;
-  };
-  // Leaf pairs sharing an edge: skipped when their normals are closer than half the cone limit
-  // (cos > this). Pairs touching at one corner only are kept: they say nothing of the triangles between
-  // them (culling those too, the approximate-solver hand fold of `weft validate self-collision --reduced`
-  // ended with 6 crossings, and the 16k crumple with 89 at the full limit, 1 at half of it).
-  const float adjacent_cos = cone_limit < 0.f ? 2.f : std::cos(0.5f * cone_limit);
-  auto share_edge = [](const std::array<uint32_t, 3>& p, const std::array<uint32_t, 3>& q) {
-    int shared = 0;
-    for (uint32_t v : p) shared += (v == q[0] || v == q[1] || v == q[2]) ? 1 : 0;
-    return shared >= 2;
+  const size_t first = out.size();
+  const float adjacent_cos = adjacent_cos_for(cone_limit);
+  // With flags, a node pair is only looked at when one side holds a flagged leaf.
+  auto wanted = [node_flagged](int32_t a, int32_t b) {
+    return !node_flagged || node_flagged[size_t(a)] || node_flagged[size_t(b)];
   };
   stack_.clear();
-  stack_.push_back({0, 0});
+  if (wanted(0, 0)) stack_.push_back({0, 0});
   while (!stack_.empty()) {
     const auto [ia, ib] = stack_.back();
     stack_.pop_back();
@@ -248,9 +274,10 @@ void TriangleBvh::self_pairs(float cone_limit, std::vector<TrianglePair>& out, s
     if (ia == ib) {
       if (a.triangle >= 0) continue;
       if (a.connected && a.cone_half_angle < cone_limit) { ++stats_.cone_skips; continue; }
-      stack_.push_back({a.left, a.left});
-      stack_.push_back({a.right, a.right});
-      if (overlap(nodes_[size_t(a.left)], nodes_[size_t(a.right)])) stack_.push_back({a.left, a.right});
+      if (wanted(a.left, a.left)) stack_.push_back({a.left, a.left});
+      if (wanted(a.right, a.right)) stack_.push_back({a.right, a.right});
+      if (wanted(a.left, a.right) && overlap(nodes_[size_t(a.left)], nodes_[size_t(a.right)]))
+        stack_.push_back({a.left, a.right});
       continue;
     }
     const BvhNode& b = nodes_[size_t(ib)];  // pushed only when the boxes overlap
@@ -281,14 +308,14 @@ void TriangleBvh::self_pairs(float cone_limit, std::vector<TrianglePair>& out, s
     const glm::vec3 ea = a.hi - a.lo, eb = b.hi - b.lo;
     const bool split_a = b.triangle >= 0 || (a.triangle < 0 && ea.x + ea.y + ea.z >= eb.x + eb.y + eb.z);
     if (split_a) {
-      if (overlap(nodes_[size_t(a.left)], b)) stack_.push_back({a.left, ib});
-      if (overlap(nodes_[size_t(a.right)], b)) stack_.push_back({a.right, ib});
+      if (wanted(a.left, ib) && overlap(nodes_[size_t(a.left)], b)) stack_.push_back({a.left, ib});
+      if (wanted(a.right, ib) && overlap(nodes_[size_t(a.right)], b)) stack_.push_back({a.right, ib});
     } else {
-      if (overlap(a, nodes_[size_t(b.left)])) stack_.push_back({ia, b.left});
-      if (overlap(a, nodes_[size_t(b.right)])) stack_.push_back({ia, b.right});
+      if (wanted(ia, b.left) && overlap(a, nodes_[size_t(b.left)])) stack_.push_back({ia, b.left});
+      if (wanted(ia, b.right) && overlap(a, nodes_[size_t(b.right)])) stack_.push_back({ia, b.right});
     }
   }
-  stats_.leaf_pairs = out.size();
+  stats_.leaf_pairs = out.size() - first;
 }
 
 }  // namespace weft

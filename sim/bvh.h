@@ -60,6 +60,12 @@ class TriangleBvh {
   // blown-up state costs a bounded time.
   void self_pairs(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs = SIZE_MAX);
 
+  // Appends to out (not cleared) the pairs self_pairs gives that hold a flagged triangle (flagged: ntri,
+  // nonzero), each once: the same traversal, entering only node pairs with a flagged leaf on one side,
+  // so the cost follows what is flagged, not the mesh. Stops (stats().truncated) when out holds max_pairs.
+  void pairs_touching(const uint8_t* flagged, float cone_limit, std::vector<TrianglePair>& out,
+                      size_t max_pairs = SIZE_MAX);
+
   const std::vector<BvhNode>& nodes() const { return nodes_; }
   // Unit normal per triangle at the last refit's current positions, zero when degenerate (ntri).
   const std::vector<glm::vec3>& triangle_normals() const { return normal_; }
@@ -70,6 +76,7 @@ class TriangleBvh {
 
  private:
   int32_t build(const ClothModel& model, uint32_t* begin, uint32_t* end);
+  void traverse(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs, const uint8_t* node_flagged);
   void build_boundaries(const ClothModel& model);
   bool neighbours(int32_t a, int32_t b) const;
 
@@ -77,6 +84,7 @@ class TriangleBvh {
   std::vector<uint8_t> feature_mask_;   // per triangle (ntri)
   std::vector<std::array<uint32_t, 3>> triangle_;  // corner vertices per triangle (ntri), for adjacency
   std::vector<glm::vec3> normal_;       // unit normal per triangle at the last refit (ntri)
+  std::vector<uint8_t> node_flagged_;   // pairs_touching: 1 if the subtree holds a flagged triangle (nodes)
   // Boundary vertices per node (CSR, sorted): vertices of its triangles that other triangles use too.
   // Two disjoint subtrees touch only through vertices on both boundaries.
   std::vector<uint32_t> boundary_start_, boundary_;

@@ -70,3 +70,37 @@ TEST_CASE("BVH: two disconnected sheets are never merged into one connected node
   const uint32_t half = uint32_t(model.triangle_count() / 2);
   for (const auto& p : pairs) CHECK((p.a < half) != (p.b < half));  // one triangle of each sheet
 }
+
+TEST_CASE("BVH: pairs_touching finds the overlapping pairs of the flagged triangles, each once") {
+  // A sheet folded in half (the halves 1 cm apart) with a few triangles flagged: the query must give
+  // exactly the full traversal's pairs that hold a flagged triangle, with the curvature criterion and
+  // without it (cone_limit < 0).
+  const ClothModel model = grid_model(8);
+  TriangleBvh bvh(model);
+  std::vector<glm::vec3> x = model.rest_position;
+  for (auto& p : x) if (p.x > 0.5f) p = glm::vec3(1.f - p.x, p.y, 0.01f);
+  bvh.refit(model, x.data(), x.data(), 0.006f);
+  std::vector<uint8_t> flagged(model.triangle_count(), 0);
+  for (size_t t = 0; t < flagged.size(); t += 7) flagged[t] = 1;
+  auto key = [](const TrianglePair& p) { return std::pair(std::min(p.a, p.b), std::max(p.a, p.b)); };
+  for (float cone_limit : {-1.f, 1.0472f}) {
+    CAPTURE(cone_limit);
+    std::vector<TrianglePair> all, touching;
+    bvh.self_pairs(cone_limit, all);
+    bvh.pairs_touching(flagged.data(), cone_limit, touching);
+    std::set<std::pair<uint32_t, uint32_t>> expected, got;
+    for (const auto& p : all)
+      if (flagged[p.a] || flagged[p.b]) expected.insert(key(p));
+    for (const auto& p : touching) {
+      CHECK((flagged[p.a] || flagged[p.b]));
+      CHECK(got.insert(key(p)).second);  // each pair once
+    }
+    REQUIRE(!expected.empty());
+    CHECK(got == expected);
+  }
+  // Appends to what out holds, and stops at the cap.
+  std::vector<TrianglePair> out(3);
+  bvh.pairs_touching(flagged.data(), -1.f, out, 5);
+  CHECK(out.size() == 5);
+  CHECK(bvh.stats().truncated);
+}
