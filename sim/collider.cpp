@@ -167,8 +167,9 @@ bool collider_bounds(const Collider& c, glm::vec3& lo, glm::vec3& hi) {
 
 void resolve_collisions(const Collider* colliders, size_t ncollider, float thickness, float h, const float* inv_mass,
                         const glm::vec3* x_prev, glm::vec3* x, glm::vec3* v, size_t nvert, CollisionStats& stats,
-                        uint8_t* in_contact, ContactAxes* axes, const VertexSet* only, VertexSet* moved) {
+                        const CollisionPassIo& io) {
   stats.contacts = 0;
+  const VertexSet* only = io.only;
   const size_t count = only ? only->size() : nvert;
   auto vertex = [&](size_t k) { return only ? size_t(only->list[k]) : k; };
   // Culling: the cloth's bounding box (start and end of the step, for the swept test) against each
@@ -209,14 +210,14 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
         swept = true;
       }
       ++stats.contacts;
-      if (in_contact) in_contact[i] = 1;
+      if (io.in_contact) io.in_contact[i] = 1;
       const glm::vec3 vc = collider_point_velocity(col, x[i]);
       const glm::vec3 v_rel = v[i] - vc;
       if (glm::dot(v_rel, n) < 0.f) {
         // The step moved the vertex by h v; redo that part with the corrected velocity (so static
         // friction holds it), keeping any earlier correction of the position (strain limiting).
         const glm::vec3 v_out = contact_response(v_rel, n, col.mu_static, col.mu_kinetic);
-        if (axes && v_out == glm::vec3(0.f)) axes->stuck = true;
+        if (io.axes && v_out == glm::vec3(0.f)) io.axes->stuck = true;
         const glm::vec3 v_new = vc + v_out;
         if (!swept) {  // a swept vertex is already where the contact began
           x[i] += h * (v_new - v[i]);
@@ -225,8 +226,8 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
         v[i] = v_new;
       }
       if (d < thickness) x[i] += (thickness - d) * n;
-      if (axes) axes->add(n);
-      if (moved && x[i] != p) moved->insert(uint32_t(i));
+      if (io.axes) io.axes->add(n);
+      if (io.moved && x[i] != p) io.moved->insert(uint32_t(i));
     }
   }
 }

@@ -158,8 +158,10 @@ void World::apply_corrections(float h) {
   std::memset(collider_contact_.data(), 0, n);
   state_.contact_axes.clear();  // the next step's translation correction reads this step's contacts
   collider_moved_.clear();
+  // every pass: contacts flagged, normals into the axes, moved vertices recorded
+  CollisionPassIo io{.in_contact = collider_contact_.data(), .axes = &state_.contact_axes, .moved = &collider_moved_};
   resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x, v,
-                     n, collision_stats_, collider_contact_.data(), &state_.contact_axes, nullptr, &collider_moved_);
+                     n, collision_stats_, io);
   // A collider pushing vertices out undoes part of the limiting (a hand pressing into the cloth stretches
   // the edges around the contact): alternate the two a few more times while there are contacts.
   // Rigid boxes take part in the same alternation: a box resting on a held or pinned cloth pushes its
@@ -190,8 +192,9 @@ void World::apply_corrections(float h) {
     CollisionStats pass_stats;
     collider_moved_.clear();
     resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x,
-                       v, n, incremental ? pass_stats : collision_stats_, collider_contact_.data(),
-                       &state_.contact_axes, incremental ? &strain_scratch_.moved : nullptr, &collider_moved_);
+                       v, n, incremental ? pass_stats : collision_stats_,
+                       {.in_contact = io.in_contact, .axes = io.axes, .only = incremental ? &strain_scratch_.moved : nullptr,
+                        .moved = io.moved});
     box_contacts = 0;
     for (RigidBox& b : boxes_) box_contacts += resolve_cloth_box(b, thickness, model_.inv_mass.data(), x_prev_.data(), x, v, n);
   }
@@ -221,7 +224,7 @@ void World::apply_corrections(float h) {
         if (colliders_.empty() || self.contacts().empty()) break;
         CollisionStats again;
         resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(),
-                           x, v, n, again, collider_contact_.data(), &state_.contact_axes);
+                           x, v, n, again, {.in_contact = io.in_contact, .axes = io.axes});
         if (again.contacts == 0 || round + 1 == kSelfColliderRounds) break;
         self.set_immovable(model_, state_, collider_contact_.data());
       }
@@ -236,7 +239,7 @@ void World::apply_corrections(float h) {
         strain_stats_.corrected += again.corrected;
         CollisionStats last;
         resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(),
-                           x, v, n, last, collider_contact_.data(), &state_.contact_axes);
+                           x, v, n, last, {.in_contact = io.in_contact, .axes = io.axes});
       }
     }
     timing_.self_collision_ms = ms_between(t_collide, Clock::now());

@@ -163,7 +163,7 @@ TEST_CASE("collision pass reports the contact normals' span and whether static f
     glm::vec3 v[2] = {{tangential, -0.2f, 0}, {tangential, -0.2f, 0}};
     CollisionStats stats;
     ContactAxes axes;
-    resolve_collisions(&floor, 1, thickness, h, inv_mass, x_prev, x, v, 2, stats, nullptr, &axes);
+    resolve_collisions(&floor, 1, thickness, h, inv_mass, x_prev, x, v, 2, stats, {.axes = &axes});
     return axes;
   };
   const ContactAxes stuck = run(0.05f), sliding = run(1.f);
@@ -198,8 +198,8 @@ TEST_CASE("collision pass over a subset: only those vertices are looked at, and 
   only.insert(1);
   only.insert(2);
   CollisionStats stats;
-  resolve_collisions(&floor, 1, thickness, h, inv_mass.data(), x_prev.data(), x.data(), v.data(), 3, stats, nullptr,
-                     nullptr, &only, &moved);
+  resolve_collisions(&floor, 1, thickness, h, inv_mass.data(), x_prev.data(), x.data(), v.data(), 3, stats,
+                     {.only = &only, .moved = &moved});
   CHECK(stats.contacts == 1);
   CHECK(x[0].y == -0.01f);  // outside the subset: left where it was, though inside the floor
   CHECK(x[1].y == doctest::Approx(thickness));
@@ -208,8 +208,8 @@ TEST_CASE("collision pass over a subset: only those vertices are looked at, and 
   CHECK(moved.list[0] == 1);
   // the whole cloth: vertex 0 now, vertex 1 is already out (not moved again)
   moved.clear();
-  resolve_collisions(&floor, 1, thickness, h, inv_mass.data(), x_prev.data(), x.data(), v.data(), 3, stats, nullptr,
-                     nullptr, nullptr, &moved);
+  resolve_collisions(&floor, 1, thickness, h, inv_mass.data(), x_prev.data(), x.data(), v.data(), 3, stats,
+                     {.moved = &moved});
   CHECK(x[0].y == doctest::Approx(thickness));
   CHECK(moved.member[0] == 1);
   CHECK(moved.member[2] == 0);
