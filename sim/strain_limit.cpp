@@ -71,6 +71,7 @@ void run_pass(const ClothModel& model, const uint8_t* kinematic, const StrainLim
     const float s = (len - lmax) / w;
     x[i] += (s * wi) * u;
     x[j] -= (s * wj) * u;
+    stats.largest_move = std::max(stats.largest_move, s * std::max(wi, wj));
     if (params.velocity_from_correction) {
       v[i] += (s * wi / h) * u;
       v[j] -= (s * wj / h) * u;

@@ -26,6 +26,9 @@ struct StrainLimitParams {
   // World: after the colliders push vertices out, limit and collide again at most this many times
   // (the push-out stretches the edges around a contact; each round shrinks that excess).
   int contact_passes = 16;
+  // ... and stop once a limiting pass moves no vertex farther than this share of the contact thickness
+  // (the colliders' push-out left within it; the limiter had the last word, so no edge is over).
+  float contact_settle = 0.05f;
   // Long-range tethers (tether.h) to held and pinned vertices allow (1 + tether_slack) times the rest
   // length of the shortest edge path; the edge limit above stays max_strain.
   float tether_slack = 0.10f;
@@ -34,6 +37,7 @@ struct StrainLimitParams {
 struct StrainLimitStats {
   int sweeps = 0;            // sweeps done in the last pass
   uint32_t corrected = 0;    // edge corrections in the last pass
+  float largest_move = 0.f;  // the longest distance one correction moved a vertex in the last pass (m)
 };
 
 // Worklist buffers and the vertex-to-edge adjacency, sized once from the model.

@@ -77,6 +77,8 @@ TEST_CASE("strain limiting of one edge moves the light end more and removes the 
   limit_strain(model, kin.data(), {}, 0.01f, scratch, x.data(), v.data(), stats);
   const float excess = 1.5f - 1.1f;
   CHECK(x[0].x == doctest::Approx(0.25f * excess).epsilon(1e-3));
+  // the light end moved farthest: 3/4 of the excess (to 0.1 % inside the limit)
+  CHECK(stats.largest_move == doctest::Approx(0.75f * (1.5f - 1.099f)).epsilon(1e-3));
   CHECK(x[1].x == doctest::Approx(1.5f - 0.75f * excess).epsilon(1e-3));
   CHECK(v[1].x - v[0].x == doctest::Approx(0.f).epsilon(1e-5));
   CHECK(1.f * v[0].x + (1.f / 3.f) * v[1].x == doctest::Approx(1.f / 3.f));  // momentum, masses 1 and 1/3
