@@ -185,6 +185,7 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
     const Collider& col = colliders[c];
     glm::vec3 lo(-INFINITY), hi(INFINITY);
     const bool plane = col.shape == ColliderShape::Plane;
+    const uint8_t* skip = clears_held_patches(col) ? io.skip : nullptr;
     const glm::vec3 plane_normal = col.pose.orientation * glm::vec3(0.f, 1.f, 0.f);
     if (collider_bounds(col, lo, hi)) {
       lo -= thickness;
@@ -193,7 +194,7 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
     }
     for (size_t k = 0; k < count; ++k) {
       const size_t i = vertex(k);
-      if (inv_mass[i] == 0.f) continue;
+      if (inv_mass[i] == 0.f || (skip && skip[i])) continue;
       const glm::vec3 p = x[i];
       const glm::vec3 mlo = plane ? p : glm::min(p, x_prev[i]), mhi = plane ? p : glm::max(p, x_prev[i]);
       if (mhi.x < lo.x || mhi.y < lo.y || mhi.z < lo.z || mlo.x > hi.x || mlo.y > hi.y || mlo.z > hi.z) continue;

@@ -83,11 +83,19 @@ struct CollisionStats {
 };
 
 // What a collision pass reads and reports besides the state (all optional).
+// Whether a held patch meets this collider as a whole (sim/held_clearance.h) rather than vertex by vertex:
+// shapes with edges and corners, where vertices pushed out along different normals tear the patch (a
+// plane pushes every vertex along one normal: it flattens a patch pressed into it, no more), and not
+// a collider that follows a device (a hand's own collider holds the patch it grabbed).
+inline bool clears_held_patches(const Collider& c) { return c.shape != ColliderShape::Plane && !c.follows; }
+
 struct CollisionPassIo {
   uint8_t* in_contact = nullptr;       // nvert: a vertex found in contact gets 1 (others are left as they are)
   ContactAxes* axes = nullptr;         // every contact's normal is added; a vertex friction stops sets `stuck`
   const VertexSet* only = nullptr;     // look only at these vertices (the others are where the last pass left them)
   VertexSet* moved = nullptr;          // every vertex whose position changes is added
+  const uint8_t* skip = nullptr;       // nvert: vertices left to the colliders that clears_held_patches (held
+                                       // patches, cleared before the step) and pushed out by the others
 };
 
 // Post-step pass over all free vertices (inv_mass > 0): a vertex closer than `thickness` to a collider
@@ -96,10 +104,11 @@ struct CollisionPassIo {
 // positions at the start of the step) tells through which face a vertex entered a box, and a vertex
 // that crossed a box, sphere or capsule entirely within the tick (swept_entry) is brought back to where it
 // entered. The response only removes approaching normal velocity and friction only slows sliding, so a
-// contact never adds kinetic energy. Held (kinematic) vertices are pushed out like the others: a hand
-// that drags its patch into a table's edge tears the patch there (an edge of the held patch read 72-82 %
-// in the table scene's demo, where the hand caught the hanging corner 2.7 cm lower than before the
-// solver change); leaving held vertices to their hand (216 %) or frictionless (132 %) was worse.
+// contact never adds kinetic energy. Held (kinematic) vertices are pushed out like the others unless
+// io.skip leaves them out: World moves each held patch out of the colliders as a whole before the step
+// (sim/held_clearance.h) and skips them here. Pushed out one by one, a patch dragged over a table's edge
+// tore (an edge of the held patch read 72-82 % in the table scene's demo); left to their hand with
+// nothing before the step, they went through the table (216 %).
 void resolve_collisions(const Collider* colliders, size_t ncollider, float thickness, float h, const float* inv_mass,
                         const glm::vec3* x_prev, glm::vec3* x, glm::vec3* v, size_t nvert, CollisionStats& stats,
                         const CollisionPassIo& io = {});

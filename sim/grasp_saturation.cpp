@@ -3,14 +3,6 @@
 #include <cmath>
 
 namespace weft {
-namespace {
-
-bool held_core(const ElasticSet& set, size_t k, const uint8_t* kinematic, const uint8_t* is_fixed) {
-  const uint32_t i = set.vertex[k];
-  return set.weight[k] >= 1.f && kinematic[i] && !is_fixed[i];
-}
-
-}  // namespace
 
 void saturate_held_motion(const std::array<ElasticSet, kDeviceCount>& sets,
                           const std::array<Tethers, kDeviceCount>& tethers, const std::vector<uint32_t>& fixed,

@@ -19,6 +19,12 @@
 
 namespace weft {
 
+// Whether entry k of set is part of the device's fully held patch: weight 1, kinematic, not pinned.
+inline bool held_core(const ElasticSet& set, size_t k, const uint8_t* kinematic, const uint8_t* is_fixed) {
+  const uint32_t i = set.vertex[k];
+  return set.weight[k] >= 1.f && kinematic[i] && !is_fixed[i];
+}
+
 // Shifts the kinematic velocities of each device's fully held vertices (weight >= 1, kinematic, not
 // fixed) so that, after a step of h, every held patch is within (1 + max_strain) of its tether length
 // from each fixed vertex (`fixed`, listed and flagged in is_fixed (nvert), moving at its kinematic velocity) and from the other devices' held

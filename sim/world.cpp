@@ -1,5 +1,6 @@
 #include "sim/world.h"
 
+#include "sim/held_clearance.h"
 #include "sim/plasticity.h"
 
 #include <chrono>
@@ -89,6 +90,7 @@ void World::step() {
   std::memcpy(x_prev_.data(), state_.position.data(), x_prev_.size() * sizeof(glm::vec3));
   if (self_collision_) self_collision_->begin_step(state_);
   integrator_->step(model_, state_, h);
+  forget_held_shift(device_sets_, held_shift_, is_fixed_.data(), h, state_.kinematic.data(), state_.velocity.data());
   const auto t2 = Clock::now();
 
   // 4. corrections after the step
@@ -136,6 +138,11 @@ void World::apply_elastics(float h) {
   if (ic.strain.enabled)
     saturate_held_motion(device_sets_, tethers_, fixed_, is_fixed_.data(), ic.saturation_strain, ic.elastic.max_speed,
                          h, 4, x, state_.kinematic.data(), state_.kinematic_velocity.data());
+  if (ic.clear_held_patches && !colliders_.empty())
+    clear_held_of_colliders(device_sets_, colliders_, is_fixed_.data(), ic.thickness, h, x, state_.kinematic.data(),
+                            state_.kinematic_velocity.data(), held_shift_);
+  else
+    held_shift_.fill(glm::vec3(0.f));
   for (uint32_t i : elastic_acc_.touched)
     if (state_.kinematic[i] && !model_.pinned[i]) held_.push_back(i);
   if (seams_.size())
@@ -159,7 +166,11 @@ void World::apply_corrections(float h) {
   state_.contact_axes.clear();  // the next step's translation correction reads this step's contacts
   collider_moved_.clear();
   // every pass: contacts flagged, normals into the axes, moved vertices recorded
-  CollisionPassIo io{.in_contact = collider_contact_.data(), .axes = &state_.contact_axes, .moved = &collider_moved_};
+  // Held patches met the colliders as a whole before the step (sim/held_clearance.h): pushed out vertex by
+  // vertex again here, a patch dragged over a table's edge was torn inside the hand.
+  const uint8_t* held = config_.interaction.clear_held_patches ? state_.kinematic.data() : nullptr;
+  CollisionPassIo io{.in_contact = collider_contact_.data(), .axes = &state_.contact_axes, .moved = &collider_moved_,
+                     .skip = held};
   resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x, v,
                      n, collision_stats_, io);
   // A collider pushing vertices out undoes part of the limiting (a hand pressing into the cloth stretches
@@ -197,7 +208,7 @@ void World::apply_corrections(float h) {
     resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x,
                        v, n, incremental ? pass_stats : collision_stats_,
                        {.in_contact = io.in_contact, .axes = io.axes, .only = incremental ? &strain_scratch_.moved : nullptr,
-                        .moved = io.moved});
+                        .moved = io.moved, .skip = held});
     box_contacts = 0;
     for (RigidBox& b : boxes_) box_contacts += resolve_cloth_box(b, thickness, model_.inv_mass.data(), x_prev_.data(), x, v, n);
   }
@@ -227,7 +238,7 @@ void World::apply_corrections(float h) {
         if (colliders_.empty() || self.contacts().empty()) break;
         CollisionStats again;
         resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(),
-                           x, v, n, again, {.in_contact = io.in_contact, .axes = io.axes});
+                           x, v, n, again, {.in_contact = io.in_contact, .axes = io.axes, .skip = held});
         if (again.contacts == 0 || round + 1 == kSelfColliderRounds) break;
         self.set_immovable(model_, state_, collider_contact_.data());
       }
@@ -242,7 +253,7 @@ void World::apply_corrections(float h) {
         strain_stats_.corrected += again.corrected;
         CollisionStats last;
         resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(),
-                           x, v, n, last, {.in_contact = io.in_contact, .axes = io.axes});
+                           x, v, n, last, {.in_contact = io.in_contact, .axes = io.axes, .skip = held});
       }
     }
     timing_.self_collision_ms = ms_between(t_collide, Clock::now());

@@ -36,6 +36,8 @@ struct InteractionConfig {
   // Held patches stop where the cloth would pass this strain against pins and other hands
   // (sim/grasp_saturation.h); a little below the limiter's bound so the free cloth between them can comply.
   float saturation_strain = 0.09f;
+  // Held patches are moved as a whole out of the world's colliders before the step (sim/held_clearance.h).
+  bool clear_held_patches = true;
   // On release a vertex keeps at most release_speed_factor * |hand's smoothed velocity| + release_speed_slack
   // (m/s): stored stretch is not thrown with the cloth.
   float release_speed_factor = 1.25f;
@@ -186,6 +188,7 @@ class World {
   Tethers pin_tethers_;                          // long-range tethers to the pins (model and elastic pins)
   ElasticSet pins_;                              // fixed targets: identity frame, offset = world target
   std::vector<uint32_t> fixed_;                  // scene pins and elastic pins
+  std::array<glm::vec3, kDeviceCount> held_shift_{};  // this tick's held-patch shifts (sim/held_clearance.h)
   std::vector<uint8_t> is_fixed_;                // 1 for the vertices in fixed_ (nvert)
   SeamSet seams_;
   std::vector<Collider> colliders_, initial_colliders_;
