@@ -259,8 +259,11 @@ GraspCheck check_release_momentum(const WorldConfig& base) {
   // what gravity added during the one step is not the release's doing
   const glm::dvec3 gravity_impulse = double(w.model().total_mass() * w.time_step()) * glm::dvec3(w.model().material.gravity);
   const double err = glm::length(momentum(w) - gravity_impulse - before) / glm::length(before);
-  // Guard: CG measures 1.1e-7, approx 5.2e-6 (float rounding); 3e-5 is a few times that.
-  const double guard = 3e-5;
+  // Guard: CG and mg measure 1.1e-7 (float rounding). Approx does not solve its system, and the momentum
+  // its Jacobi residual leaves depends on the held cloth's state at release: 5.2e-6, then 3.5e-5 with
+  // straight tethers (sim/tether.h). 1e-4 is a few times that, far below what a release that capped
+  // or threw the cloth's velocity would change (percents).
+  const double guard = 1e-4;
   return {"release_momentum", err, 0.02, err <= 0.02 && err <= guard,
           fmt("relative change of linear momentum over the tick of release (gravity's impulse removed), "
               "hands at %.2f m/s; regression guard: <= %.0e", amplitude * 2 * kPi * freq, guard),

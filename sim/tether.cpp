@@ -1,6 +1,7 @@
 #include "sim/tether.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
 
@@ -44,6 +45,14 @@ void build_tethers(const ClothModel& model, const VertexAdjacency& adjacency, co
         std::push_heap(heap.begin(), heap.end(), later);
       }
     }
+  }
+}
+
+void straighten_tethers(const ClothModel& model, const FlatPieces& pieces, Tethers& tethers) {
+  if (!tethers.active) return;
+  for (size_t i = 0; i < tethers.length.size(); ++i) {
+    if (!std::isfinite(tethers.length[i]) || !pieces.flat_convex[pieces.piece[i]]) continue;
+    tethers.length[i] = glm::length(model.rest_position[i] - model.rest_position[tethers.anchor[i]]);
   }
 }
 

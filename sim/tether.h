@@ -11,6 +11,7 @@
 #include <glm/glm.hpp>
 
 #include "sim/cloth_model.h"
+#include "sim/flat_pieces.h"
 #include "sim/grasp.h"
 
 namespace weft {
@@ -33,6 +34,11 @@ struct TetherScratch {
 // allocation-free when `out` was sized for the model before.
 void build_tethers(const ClothModel& model, const VertexAdjacency& adjacency, const uint32_t* sources,
                    size_t nsource, TetherScratch& scratch, Tethers& out);
+
+// On the pieces that are flat and convex at rest (flat_pieces.h) the rest geodesic to the anchor is the
+// straight rest distance: each such vertex's length becomes that, shorter than the edge path by up to 8 %
+// on a grid. Any anchor gives a valid bound, so the edge path's anchor is kept. O(n).
+void straighten_tethers(const ClothModel& model, const FlatPieces& pieces, Tethers& tethers);
 
 // Pulls every free vertex (not kinematic, inv_mass > 0) farther than (1 + max_strain) length from its
 // anchor back onto that sphere, and removes its outward velocity relative to the anchor.

@@ -23,6 +23,7 @@ World::World(ClothModel model, const WorldConfig& config)
       integrator_(make_integrator(config.integrator, model_, config.solver)) {
   const size_t n = model_.vertex_count();
   adjacency_ = build_adjacency(model_);
+  flat_pieces_ = find_flat_pieces(model_, adjacency_);
   grasp_scratch_.resize(n);
   elastic_acc_.resize(n);
   held_.reserve(n);
@@ -302,6 +303,7 @@ void World::rebuild_tethers(int d) {
     return;
   }
   build_tethers(model_, adjacency_, sources.data(), sources.size(), tether_scratch_, tethers_[d]);
+  if (config_.interaction.straight_tethers) straighten_tethers(model_, flat_pieces_, tethers_[d]);
 }
 
 void World::rebuild_pin_tethers() {
@@ -317,6 +319,7 @@ void World::rebuild_pin_tethers() {
     return;
   }
   build_tethers(model_, adjacency_, sources.data(), sources.size(), tether_scratch_, pin_tethers_);
+  if (config_.interaction.straight_tethers) straighten_tethers(model_, flat_pieces_, pin_tethers_);
 }
 
 size_t World::attach(Device device, const std::vector<uint32_t>& vertices, const Pose& pose) {

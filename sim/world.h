@@ -38,6 +38,8 @@ struct InteractionConfig {
   float saturation_strain = 0.09f;
   // Held patches are moved as a whole out of the world's colliders before the step (sim/held_clearance.h).
   bool clear_held_patches = true;
+  // Tether lengths on flat convex pieces are straight rest distances, not edge paths (sim/tether.h).
+  bool straight_tethers = true;
   // On release a vertex keeps at most release_speed_factor * |hand's smoothed velocity| + release_speed_slack
   // (m/s): stored stretch is not thrown with the cloth.
   float release_speed_factor = 1.25f;
@@ -196,6 +198,7 @@ class World {
 
   // scratch, sized once
   VertexAdjacency adjacency_;
+  FlatPieces flat_pieces_;  // which pieces have straight rest geodesics (tethers)
   GraspScratch grasp_scratch_;
   ElasticAccumulator elastic_acc_;
   std::vector<uint32_t> held_;          // vertices made kinematic by elastics last tick (capacity nvert)

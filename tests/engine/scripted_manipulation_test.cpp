@@ -40,6 +40,7 @@ TEST_CASE("scripted two-hand demo: grabs both corners, lifts, releases, and the 
 }
 
 // Issue 16, item 6: every shipped scene's scripted demo ends with no edge strained over the 10 % limit
+// (and passes no edge over 15 % on the way)
 // (the limiter's 1e-3 band allowed). table.json (self-collision, 20 s) is checked in the validation test
 // below. cube_drop.json ended at 10.27 % when its rigid box acted after the last limiting pass.
 TEST_CASE("every shipped scene's scripted demo ends with no edge over 10 %") {
@@ -51,9 +52,13 @@ TEST_CASE("every shipped scene's scripted demo ends with no edge over 10 %") {
     demo.finish();
     const float strain = max_edge_strain(demo.world().model(), demo.world().state().position.data());
     const std::string scene = *name ? name : "built-in table";
-    INFO(scene << ": max edge strain at the end " << strain);
+    const double peak = demo.runtime().stats().stream.edge_strain_max;
+    INFO(scene << ": max edge strain at the end " << strain << ", at any tick " << peak);
     CHECK(strain <= 0.101f);
-    MESSAGE(scene << ": max edge strain at the end " << strain);
+    // On the way, no edge far past the limit: creased_napkin's pin and hands reached 36 % with tether
+    // lengths taken from edge paths (sim/flat_pieces.h), the others 10-13 %.
+    CHECK(peak < 0.15);
+    MESSAGE(scene << ": max edge strain at the end " << strain << ", at any tick " << peak);
   }
 }
 
