@@ -12,6 +12,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr int kSelfColliderRounds = 3;  // self-collision position passes alternated with the colliders
+// Collider-then-limiter passes after the self-contacts' last limiting (the limiter has the last word). A
+// cloth draped over a box's edge: 0.20 max strain with 1, 0.19 with 2, 0.17 with 16 at twice the p99 tick.
+constexpr int kAfterSelfContactPasses = 2;
 double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
@@ -245,16 +248,25 @@ void World::apply_corrections(float h) {
       }
       self.answer_velocities(state_, h);
       // The self-contacts move vertices after the limiting: a pile's layers pushed apart stretch the edges
-      // between them (the table scene's demo ended with 36 edges over 10 %, one at 22 %). Limit once more;
-      // the colliders have the last word.
+      // between them (the table scene's demo ended with 36 edges over 10 %, one at 22 %). Limit once more,
+      // then alternate with the colliders a little, the limiter last. With the colliders last, a cloth
+      // draped over a box's edge ended ticks with edges at 30-176 % (push-outs of a few millimetres
+      // across 1.3 cm edges).
       StrainLimitStats again;
       if (!self.contacts().empty())  // nothing moved without contacts
         limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, h, strain_scratch_, x, v, again);
-      if (again.corrected > 0) {
-        strain_stats_.corrected += again.corrected;
+      strain_stats_.corrected += again.corrected;
+      for (int pass = 0; again.corrected > 0 && pass < kAfterSelfContactPasses; ++pass) {
         CollisionStats last;
+        collider_moved_.clear();
         resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(),
-                           x, v, n, last, {.in_contact = io.in_contact, .axes = io.axes, .skip = held});
+                           x, v, n, last,
+                           {.in_contact = io.in_contact, .axes = io.axes,
+                            .only = incremental ? &strain_scratch_.moved : nullptr, .moved = io.moved, .skip = held});
+        again = {};
+        limit_again(again);
+        strain_stats_.corrected += again.corrected;
+        if (again.largest_move < config_.interaction.strain.contact_settle * thickness) break;
       }
     }
     timing_.self_collision_ms = ms_between(t_collide, Clock::now());
