@@ -39,10 +39,9 @@ void print_progress(int step, const SelfCollisionStats& st, const StepTiming& t)
 // --trace: one stderr line per step, for finding where a run's self-collision time goes.
 void print_step(int step, const SelfCollisionStats& st, const StepTiming& t) {
   std::fprintf(stderr,
-               "  step %d: self %.2f ms, step %.2f ms, detections %llu (%llu local, %llu contacts kept), pairs %llu "
-               "(separated %llu), contacts %llu vt "
-               "%llu ee (%llu crossed), zones %llu (%llu vertices, largest %llu), passes %d, new crossings %llu, "
-               "tangled pairs %llu\n",
+               "  step %d: self %.2f ms, step %.2f ms, detections %llu (%llu local, %llu contacts kept), "
+               "pairs %llu (separated %llu), contacts %llu vt %llu ee (%llu crossed), "
+               "zones %llu (%llu vertices, largest %llu), passes %d, new crossings %llu, tangled pairs %llu\n",
                step, t.self_collision_ms, t.total_ms, (unsigned long long)st.detections,
                (unsigned long long)st.local_detections, (unsigned long long)st.kept_contacts,
                (unsigned long long)st.candidate_pairs, (unsigned long long)st.separated,

@@ -9,7 +9,8 @@ namespace {
 // Area of the convex hull of 2D points (Andrew's monotone chain); sorts `p`.
 double hull_area(std::vector<glm::dvec2>& p) {
   if (p.size() < 3) return 0.0;
-  std::sort(p.begin(), p.end(), [](const glm::dvec2& a, const glm::dvec2& b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
+  std::sort(p.begin(), p.end(),
+            [](const glm::dvec2& a, const glm::dvec2& b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
   auto cross = [](const glm::dvec2& o, const glm::dvec2& a, const glm::dvec2& b) {
     return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
   };
@@ -29,8 +30,6 @@ double hull_area(std::vector<glm::dvec2>& p) {
 }
 
 }  // namespace
-
-bool FlatPieces::any() const { return std::find(flat_convex.begin(), flat_convex.end(), uint8_t(1)) != flat_convex.end(); }
 
 FlatPieces find_flat_pieces(const ClothModel& model, const VertexAdjacency& adjacency) {
   const size_t n = model.vertex_count();

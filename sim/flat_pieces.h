@@ -15,7 +15,6 @@ namespace weft {
 struct FlatPieces {
   std::vector<uint32_t> piece;          // connected piece per vertex (nvert), along structural edges
   std::vector<uint8_t> flat_convex;     // per piece: 1 if its rest shape is planar with a convex outline
-  bool any() const;
 };
 
 // Planar: every rest position within 1e-5 of the piece's size from its mean plane. Convex, without

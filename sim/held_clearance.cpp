@@ -44,8 +44,9 @@ int clear_held_of_colliders(const std::array<ElasticSet, kDeviceCount>& sets, co
   return moved;
 }
 
-void forget_held_shift(const std::array<ElasticSet, kDeviceCount>& sets, const std::array<glm::vec3, kDeviceCount>& shift,
-                       const uint8_t* is_fixed, float h, const uint8_t* kinematic, glm::vec3* v) {
+void forget_held_shift(const std::array<ElasticSet, kDeviceCount>& sets,
+                       const std::array<glm::vec3, kDeviceCount>& shift, const uint8_t* is_fixed, float h,
+                       const uint8_t* kinematic, glm::vec3* v) {
   for (int d = 0; d < kDeviceCount; ++d) {
     if (shift[d] == glm::vec3(0.f)) continue;
     for (size_t k = 0; k < sets[d].size(); ++k)

@@ -33,7 +33,8 @@ int clear_held_of_colliders(const std::array<ElasticSet, kDeviceCount>& sets, co
 // After the step: takes the shift back out of the held cores' velocities. It is where the surface stopped
 // the patch, not motion the patch keeps (kept, it came back every tick a hand held the cloth against a
 // table, and a release threw it).
-void forget_held_shift(const std::array<ElasticSet, kDeviceCount>& sets, const std::array<glm::vec3, kDeviceCount>& shift,
-                       const uint8_t* is_fixed, float h, const uint8_t* kinematic, glm::vec3* v);
+void forget_held_shift(const std::array<ElasticSet, kDeviceCount>& sets,
+                       const std::array<glm::vec3, kDeviceCount>& shift, const uint8_t* is_fixed, float h,
+                       const uint8_t* kinematic, glm::vec3* v);
 
 }  // namespace weft

@@ -8,10 +8,11 @@
 // corrects the error of the cloth's mean motion exactly, which sweeps barely reduce (a free-floating
 // creased square kept creeping at 0.8 mm/s with a 48-node coarsest level, 0.1 mm/s now). Coarse
 // matrices are Galerkin products P^T A P with piecewise-constant P, re-assembled from the fine blocks
-// every step; fixed (kinematic) vertices are left out of P, so corrections never move them. Every level is
-// stored for SIMD (sliced_block_matrix.h): its Gauss-Seidel sweeps go colour by colour, forward before the
-// coarse correction and backward after it, which keeps the cycle symmetric (a valid CG preconditioner). Vectors are in the fine level's slot
-// order (SlicedBlockMatrix::to_slots). Nothing allocates per step.
+// every step; fixed (kinematic) vertices are left out of P, so corrections never move them. Every level
+// is stored for SIMD (sliced_block_matrix.h): its Gauss-Seidel sweeps go colour by colour, forward before
+// the coarse correction and backward after it, which keeps the cycle symmetric (a valid CG
+// preconditioner). Vectors are in the fine level's slot order (SlicedBlockMatrix::to_slots). Nothing
+// allocates per step.
 #include <cstdint>
 #include <vector>
 

@@ -9,6 +9,16 @@ namespace weft {
 namespace {
 
 bool has_vertex(const std::array<uint32_t, 3>& t, uint32_t v) { return t[0] == v || t[1] == v || t[2] == v; }
+bool shares_vertex(const std::array<uint32_t, 3>& a, const std::array<uint32_t, 3>& b) {
+  return has_vertex(b, a[0]) || has_vertex(b, a[1]) || has_vertex(b, a[2]);
+}
+
+// Whether the pair's triangles cross at positions x (exact predicates); never for neighbours.
+bool pair_crosses(const ClothModel& model, const TrianglePair& p, const glm::vec3* x) {
+  const auto& ta = model.triangle[p.a];
+  const auto& tb = model.triangle[p.b];
+  return !shares_vertex(ta, tb) && triangles_intersect(x[ta[0]], x[ta[1]], x[ta[2]], x[tb[0]], x[tb[1]], x[tb[2]]);
+}
 
 // Whether the corners of tri all lie farther than limit on one side of the plane through origin with
 // unit normal n (a zero normal: never).
@@ -213,7 +223,7 @@ void SelfCollision::zone_crossings(const ClothModel& model, ClothState& state, f
       if (!(touched[p.a] | touched[p.b])) continue;
       const auto& ta = model.triangle[p.a];
       const auto& tb = model.triangle[p.b];
-      if (has_vertex(tb, ta[0]) || has_vertex(tb, ta[1]) || has_vertex(tb, ta[2])) continue;
+      if (shares_vertex(ta, tb)) continue;
       // Tight bounds first: the candidate pairs come from bounds swept over the step and padded.
       const glm::vec3 lo_a = glm::min(glm::min(x[ta[0]], x[ta[1]]), x[ta[2]]), hi_a = glm::max(glm::max(x[ta[0]], x[ta[1]]), x[ta[2]]);
       const glm::vec3 lo_b = glm::min(glm::min(x[tb[0]], x[tb[1]]), x[tb[2]]), hi_b = glm::max(glm::max(x[tb[0]], x[tb[1]]), x[tb[2]]);
@@ -325,10 +335,7 @@ uint64_t SelfCollision::scan_tangles(const ClothModel& model, const glm::vec3* x
   std::fill(tangled_.begin(), tangled_.end(), uint8_t(0));
   tangled_at_scan_ = 0;
   for (const TrianglePair& p : pairs_) {
-    const auto& ta = model.triangle[p.a];
-    const auto& tb = model.triangle[p.b];
-    if (has_vertex(tb, ta[0]) || has_vertex(tb, ta[1]) || has_vertex(tb, ta[2])) continue;
-    if (!triangles_intersect(xp[ta[0]], xp[ta[1]], xp[ta[2]], xp[tb[0]], xp[tb[1]], xp[tb[2]])) continue;
+    if (!pair_crosses(model, p, xp)) continue;
     tangled_[p.a] = tangled_[p.b] = 1;
     ++tangled_at_scan_;
   }
@@ -366,7 +373,6 @@ void SelfCollision::measure_travel(const glm::vec3* x) {
 // tangled pairs still crossing at its start are confirmed.
 void SelfCollision::test_pair(const ClothModel& model, const glm::vec3* x, const TrianglePair& p, bool first) {
   const float reach = config_.thickness * config_.detection_scale;
-  const glm::vec3* xp = previous_.data();
   const auto& mask = bvh_.feature_mask();
   const auto& normal = bvh_.triangle_normals();
   const auto& ta = model.triangle[p.a];
@@ -384,11 +390,7 @@ void SelfCollision::test_pair(const ClothModel& model, const glm::vec3* x, const
   if (tangled_count_ > 0 && tangled_[p.a] && tangled_[p.b]) {
     // Both in the tangle: left out (no repulsion storm, no pull-back through the other layer). The
     // triangles still crossing at the start of the step stay flagged; the set only shrinks.
-    if (first && !(has_vertex(tb, ta[0]) || has_vertex(tb, ta[1]) || has_vertex(tb, ta[2])) &&
-        triangles_intersect(xp[ta[0]], xp[ta[1]], xp[ta[2]], xp[tb[0]], xp[tb[1]], xp[tb[2]])) {
-      still_tangled_[p.a] = still_tangled_[p.b] = 1;
-      ++stats_.intersecting_pairs;
-    }
+    if (first) note_still_tangled(model, p);
     return;
   }
   ++stats_.candidate_pairs;
@@ -496,16 +498,8 @@ void SelfCollision::detect_around_moved(const ClothModel& model, const glm::vec3
   if (first && tangled_count_ > 0) {
     // Which tangled pairs still cross at the start of the step, kept pairs included (test_pair does this
     // in a full detection).
-    const glm::vec3* xp = previous_.data();
-    for (const TrianglePair& p : pairs_) {
-      if (!(tangled_[p.a] && tangled_[p.b])) continue;
-      const auto& ta = model.triangle[p.a];
-      const auto& tb = model.triangle[p.b];
-      if (has_vertex(tb, ta[0]) || has_vertex(tb, ta[1]) || has_vertex(tb, ta[2])) continue;
-      if (!triangles_intersect(xp[ta[0]], xp[ta[1]], xp[ta[2]], xp[tb[0]], xp[tb[1]], xp[tb[2]])) continue;
-      still_tangled_[p.a] = still_tangled_[p.b] = 1;
-      ++stats_.intersecting_pairs;
-    }
+    for (const TrianglePair& p : pairs_)
+      if (tangled_[p.a] && tangled_[p.b]) note_still_tangled(model, p);
     update_tangles(model);
   }
   orient_regions(x);
@@ -526,6 +520,13 @@ void SelfCollision::detect(const ClothModel& model, const glm::vec3* x, bool fir
   for (const TrianglePair& p : pairs_) test_pair(model, x, p, first);
   if (first && tangled_count_ > 0) update_tangles(model);
   orient_regions(x);
+}
+
+// A tangled pair that still crosses at the start of the step keeps both its triangles flagged.
+void SelfCollision::note_still_tangled(const ClothModel& model, const TrianglePair& p) {
+  if (!pair_crosses(model, p, previous_.data())) return;
+  still_tangled_[p.a] = still_tangled_[p.b] = 1;
+  ++stats_.intersecting_pairs;
 }
 
 // After the tick's first detection marked the tangled pairs still crossing at the start of the step

@@ -169,9 +169,9 @@ void World::apply_corrections(float h) {
   std::memset(collider_contact_.data(), 0, n);
   state_.contact_axes.clear();  // the next step's translation correction reads this step's contacts
   collider_moved_.clear();
-  // every pass: contacts flagged, normals into the axes, moved vertices recorded
-  // Held patches met the colliders as a whole before the step (sim/held_clearance.h): pushed out vertex by
-  // vertex again here, a patch dragged over a table's edge was torn inside the hand.
+  // Every pass: contacts flagged, normals into the axes, moved vertices recorded. Held patches met the
+  // colliders as a whole before the step (sim/held_clearance.h): pushed out vertex by vertex again here,
+  // a patch dragged over a table's edge was torn inside the hand.
   const uint8_t* held = config_.interaction.clear_held_patches ? state_.kinematic.data() : nullptr;
   CollisionPassIo io{.in_contact = collider_contact_.data(), .axes = &state_.contact_axes, .moved = &collider_moved_,
                      .skip = held};
@@ -197,22 +197,29 @@ void World::apply_corrections(float h) {
                                        strain_scratch_, x, v, stats);
     else limit_strain(model_, state_.kinematic.data(), config_.interaction.strain, h, strain_scratch_, x, v, stats);
   };
+  // The colliders again, where the last limiting moved vertices (everywhere when boxes are present).
+  auto collide_again = [&](CollisionStats& stats) {
+    collider_moved_.clear();
+    resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x,
+                       v, n, stats,
+                       {.in_contact = io.in_contact, .axes = io.axes,
+                        .only = incremental ? &strain_scratch_.moved : nullptr, .moved = io.moved, .skip = held});
+  };
+  // Settled once the limiter moves nothing farther than a small share of the thickness: the pair
+  // converges geometrically (about halving a pass) and its last millimetre-fractions took most of the
+  // 16 passes while a hand dragged the cloth across the table (10.8 passes a tick on average there).
+  auto settled = [&](const StrainLimitStats& limited) {
+    return limited.corrected == 0 || limited.largest_move < config_.interaction.strain.contact_settle * thickness;
+  };
   bool converged = collision_stats_.contacts + box_contacts == 0;
   for (int pass = 0; pass < config_.interaction.strain.contact_passes && !converged; ++pass) {
     StrainLimitStats again;
     limit_again(again);
     strain_stats_.corrected += again.corrected;
-    // Settled once the limiter moves nothing farther than a small share of the thickness: the pair
-    // converges geometrically (about halving a pass) and its last millimetre-fractions took most of the
-    // 16 passes while a hand dragged the cloth across the table (10.8 passes a tick on average there).
-    converged = again.corrected == 0 || again.largest_move < config_.interaction.strain.contact_settle * thickness;
+    converged = settled(again);
     if (converged) break;
     CollisionStats pass_stats;
-    collider_moved_.clear();
-    resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(), x,
-                       v, n, incremental ? pass_stats : collision_stats_,
-                       {.in_contact = io.in_contact, .axes = io.axes, .only = incremental ? &strain_scratch_.moved : nullptr,
-                        .moved = io.moved, .skip = held});
+    collide_again(incremental ? pass_stats : collision_stats_);
     box_contacts = 0;
     for (RigidBox& b : boxes_) box_contacts += resolve_cloth_box(b, thickness, model_.inv_mass.data(), x_prev_.data(), x, v, n);
   }
@@ -258,15 +265,11 @@ void World::apply_corrections(float h) {
       strain_stats_.corrected += again.corrected;
       for (int pass = 0; again.corrected > 0 && pass < kAfterSelfContactPasses; ++pass) {
         CollisionStats last;
-        collider_moved_.clear();
-        resolve_collisions(colliders_.data(), colliders_.size(), thickness, h, model_.inv_mass.data(), x_prev_.data(),
-                           x, v, n, last,
-                           {.in_contact = io.in_contact, .axes = io.axes,
-                            .only = incremental ? &strain_scratch_.moved : nullptr, .moved = io.moved, .skip = held});
+        collide_again(last);
         again = {};
         limit_again(again);
         strain_stats_.corrected += again.corrected;
-        if (again.largest_move < config_.interaction.strain.contact_settle * thickness) break;
+        if (settled(again)) break;
       }
     }
     timing_.self_collision_ms = ms_between(t_collide, Clock::now());
