@@ -341,8 +341,9 @@ TEST_CASE("a hand pushing into hanging cloth: the contact passes stop once settl
   const PushResult exact = push_into_hanging_cloth(defaults.contact_passes, 0.f);
   MESSAGE("deepest vertex: settled " << settled.deepest << " m, exact " << exact.deepest << " m; thickness " << thickness);
   // Stopping early leaves the colliders' push-out short by at most the settle share of the thickness
-  // (a little more where a pass never settles and the limiter has the last word), and the strain at the limit.
-  CHECK(settled.deepest > (1.f - 2.f * defaults.contact_settle) * thickness);
+  // (measured 0.05 mm short; settling at 5 % of a metre instead of the thickness left it 0.25 mm short),
+  // and the strain at the limit.
+  CHECK(settled.deepest > (1.f - defaults.contact_settle) * thickness);
   CHECK(settled.deepest > 0.f);
   CHECK(settled.worst_strain < defaults.max_strain + 0.01f);
   CHECK(std::abs(settled.worst_strain - exact.worst_strain) < 0.005f);
