@@ -114,6 +114,11 @@ TriangleBvh::TriangleBvh(const ClothModel& model) : triangle_(model.triangle), n
   centroid_ = {};
   component_ = {};
   build_boundaries(model);
+  leaf_of_triangle_.assign(ntri, 0);
+  for (size_t i = nodes_.size(); i-- > 0;) {
+    if (nodes_[i].triangle >= 0) leaf_of_triangle_[size_t(nodes_[i].triangle)] = int32_t(i);
+    else inner_bottom_up_.push_back(int32_t(i));
+  }
 }
 
 void TriangleBvh::build_boundaries(const ClothModel& model) {
@@ -203,21 +208,24 @@ int32_t TriangleBvh::build(const ClothModel& model, uint32_t* begin, uint32_t* e
 
 void TriangleBvh::refit(const ClothModel& model, const glm::vec3* x, const glm::vec3* xp, float margin) {
   constexpr float pi = 3.14159265358979f;
-  for (size_t i = nodes_.size(); i-- > 0;) {
-    BvhNode& node = nodes_[i];
-    if (node.triangle >= 0) {
-      const auto& tri = model.triangle[size_t(node.triangle)];
-      const glm::vec3 &a = x[tri[0]], &b = x[tri[1]], &c = x[tri[2]];
-      const glm::vec3 &pa = xp[tri[0]], &pb = xp[tri[1]], &pc = xp[tri[2]];
-      node.lo = glm::min(glm::min(glm::min(a, b), glm::min(c, pa)), glm::min(pb, pc)) - margin;
-      node.hi = glm::max(glm::max(glm::max(a, b), glm::max(c, pa)), glm::max(pb, pc)) + margin;
-      node.normal_sum = 0.5f * glm::cross(b - a, c - a);
-      const float len = glm::length(node.normal_sum);
-      node.cone_axis = len > 0.f ? node.normal_sum / len : glm::vec3(0.f);
-      normal_[size_t(node.triangle)] = node.cone_axis;
-      node.cone_half_angle = len > 0.f ? 0.f : pi;
-      continue;
-    }
+  const size_t ntri = leaf_of_triangle_.size();
+  for (size_t t = 0; t < ntri; ++t) {
+    const auto& tri = model.triangle[t];
+    const glm::vec3 &a = x[tri[0]], &b = x[tri[1]], &c = x[tri[2]];
+    const glm::vec3 &pa = xp[tri[0]], &pb = xp[tri[1]], &pc = xp[tri[2]];
+    BvhNode& node = nodes_[size_t(leaf_of_triangle_[t])];
+    node.lo = glm::min(glm::min(glm::min(a, b), glm::min(c, pa)), glm::min(pb, pc)) - margin;
+    node.hi = glm::max(glm::max(glm::max(a, b), glm::max(c, pa)), glm::max(pb, pc)) + margin;
+    const glm::vec3 area_normal = 0.5f * glm::cross(b - a, c - a);
+    const float len = glm::length(area_normal);
+    const bool degenerate = !(len > 0.f);
+    node.normal_sum = area_normal;
+    node.cone_axis = degenerate ? glm::vec3(0.f) : area_normal / len;
+    node.cone_half_angle = degenerate ? pi : 0.f;
+    normal_[t] = node.cone_axis;
+  }
+  for (const int32_t i : inner_bottom_up_) {
+    BvhNode& node = nodes_[size_t(i)];
     const BvhNode& l = nodes_[size_t(node.left)];
     const BvhNode& r = nodes_[size_t(node.right)];
     node.lo = glm::min(l.lo, r.lo);

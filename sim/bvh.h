@@ -84,6 +84,9 @@ class TriangleBvh {
   std::vector<uint8_t> feature_mask_;   // per triangle (ntri)
   std::vector<std::array<uint32_t, 3>> triangle_;  // corner vertices per triangle (ntri), for adjacency
   std::vector<glm::vec3> normal_;       // unit normal per triangle at the last refit (ntri)
+  // The refit's two loops: the leaf of each triangle (ntri), and the inner nodes children first. One
+  // pre-order loop branching on the node's kind mispredicted most nodes (the kinds interleave).
+  std::vector<int32_t> leaf_of_triangle_, inner_bottom_up_;
   std::vector<uint8_t> node_flagged_;   // pairs_touching: 1 if the subtree holds a flagged triangle (nodes)
   // Boundary vertices per node (CSR, sorted): vertices of its triangles that other triangles use too.
   // Two disjoint subtrees touch only through vertices on both boundaries.

@@ -1,8 +1,19 @@
 #include "sim/multigrid_preconditioner.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace weft {
+namespace {
+
+glm::vec4 load4(const float* p) {
+  glm::vec4 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+void store4(float* p, const glm::vec4& v) { std::memcpy(p, &v, sizeof v); }
+
+}  // namespace
 
 MultigridPreconditioner::MultigridPreconditioner(uint32_t node_count, const std::vector<std::array<uint32_t, 2>>& links,
                                                  size_t structural_links, int smoothing_sweeps)
@@ -84,16 +95,20 @@ void MultigridPreconditioner::cycle(size_t l, const float* rhs, float* x) {
   std::fill(C.rhs.begin(), C.rhs.end(), 0.f);
   const uint32_t slots = L.matrix.slot_count();
   const float* res = L.residual.data();
-  // whole 16-byte records (the 4th floats are 0 on both sides): one vector add each
+  // whole 16-byte records (the 4th floats are 0 on both sides): one vector add each (glm::vec4 copies:
+  // with the pointers possibly aliased, the compiler kept four scalar load-add-stores per record)
+  float* coarse_rhs = C.rhs.data();
   for (uint32_t s = 0; s < slots; ++s) {
-    float* c = C.rhs.data() + L.coarse_record[s];
-    for (int k = 0; k < 4; ++k) c[k] += res[4 * s + k];
+    float* c = coarse_rhs + L.coarse_record[s];
+    const glm::vec4 sum = load4(c) + load4(res + 4 * s);
+    store4(c, sum);
   }
   cycle(l + 1, C.rhs.data(), C.x.data());
   const float* free = L.matrix.free_mask();
+  const float* coarse_x = C.x.data();
   for (uint32_t s = 0; s < slots; ++s) {
-    const float* c = C.x.data() + L.coarse_record[s];
-    for (int k = 0; k < 4; ++k) x[4 * s + k] += free[s] * c[k];
+    const glm::vec4 sum = load4(x + 4 * s) + free[s] * load4(coarse_x + L.coarse_record[s]);
+    store4(x + 4 * s, sum);
   }
   for (int s = 0; s < sweeps; ++s) L.matrix.sweep(rhs, x, false);
 }
