@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <set>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -103,4 +105,56 @@ TEST_CASE("BVH: pairs_touching finds the overlapping pairs of the flagged triang
   bvh.pairs_touching(flagged.data(), -1.f, out, 5);
   CHECK(out.size() == 5);
   CHECK(bvh.stats().truncated);
+}
+
+TEST_CASE("BVH: the refit bounds each triangle's motion and its subtree's normals") {
+  // A crumpled, moving sheet: each leaf's box is its triangle's corners at both position sets grown by
+  // the margin, each inner box the union of its children's, and each cone holds every triangle normal
+  // below it. Checked node by node, so a leaf refitted from the wrong triangle or an inner node refitted
+  // before its children fails.
+  const ClothModel model = grid_model(10);
+  TriangleBvh bvh(model);
+  std::vector<glm::vec3> xp = model.rest_position, x = model.rest_position;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const glm::vec3 p = model.rest_position[i];
+    xp[i].z = 0.2f * std::sin(7.f * p.x) * std::cos(5.f * p.y);
+    x[i] = xp[i] + glm::vec3(0.01f * std::sin(13.f * p.y), 0.02f * std::cos(11.f * p.x), 0.03f * std::sin(3.f * p.x + p.y));
+  }
+  const float margin = 0.004f;
+  bvh.refit(model, x.data(), xp.data(), margin);
+  const auto& nodes = bvh.nodes();
+  std::vector<std::vector<uint32_t>> below(nodes.size());  // triangles under each node
+  for (size_t i = nodes.size(); i-- > 0;) {
+    const BvhNode& n = nodes[i];
+    if (n.triangle >= 0) {
+      below[i] = {uint32_t(n.triangle)};
+      const auto& tri = model.triangle[size_t(n.triangle)];
+      glm::vec3 lo(INFINITY), hi(-INFINITY);
+      for (uint32_t v : tri) {
+        lo = glm::min(lo, glm::min(x[v], xp[v]));
+        hi = glm::max(hi, glm::max(x[v], xp[v]));
+      }
+      for (int k = 0; k < 3; ++k) {
+        CHECK(n.lo[k] == doctest::Approx(lo[k] - margin));
+        CHECK(n.hi[k] == doctest::Approx(hi[k] + margin));
+      }
+      const glm::vec3 normal = glm::normalize(glm::cross(x[tri[1]] - x[tri[0]], x[tri[2]] - x[tri[0]]));
+      CHECK(glm::dot(normal, bvh.triangle_normals()[size_t(n.triangle)]) == doctest::Approx(1.f));
+      continue;
+    }
+    const BvhNode &l = nodes[size_t(n.left)], &r = nodes[size_t(n.right)];
+    for (int k = 0; k < 3; ++k) {
+      CHECK(n.lo[k] == std::min(l.lo[k], r.lo[k]));
+      CHECK(n.hi[k] == std::max(l.hi[k], r.hi[k]));
+    }
+    below[i] = below[size_t(n.left)];
+    below[i].insert(below[i].end(), below[size_t(n.right)].begin(), below[size_t(n.right)].end());
+    if (n.cone_half_angle >= 3.14f) continue;
+    for (uint32_t t : below[i]) {
+      const float angle = std::acos(std::clamp(glm::dot(n.cone_axis, bvh.triangle_normals()[t]), -1.f, 1.f));
+      CHECK(angle <= n.cone_half_angle + 1e-4f);
+    }
+  }
+  CHECK(nodes[0].cone_half_angle > 0.5f);  // crumpled: the root's cone is wide
+  CHECK(nodes[0].cone_half_angle < 3.14f);
 }
