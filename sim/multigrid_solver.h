@@ -5,7 +5,8 @@
 // V-cycle (multigrid_preconditioner.h), started from the last step's dv (the inertial guess dv = h g,
 // x + h v + h^2 g as Vertex Block Descent starts, on a first step or a replaced state). Every part is
 // O(n) per iteration, and the V-cycle reduces the error at every scale at once, so a few iterations
-// reach the tolerance on stiff cloth where block-Jacobi CG needs hundreds. Kinematic vertices keep their imposed dv (moved to the right-hand side).
+// reach the tolerance on stiff cloth where block-Jacobi CG needs hundreds. Kinematic vertices keep their
+// imposed dv (moved to the right-hand side).
 #include <vector>
 
 #include "sim/force_field.h"

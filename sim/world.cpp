@@ -313,12 +313,7 @@ void World::rebuild_tethers(int d) {
   sources.clear();
   for (size_t k = 0; k < set.size(); ++k)
     if (set.weight[k] >= 1.f) sources.push_back(set.vertex[k]);
-  if (sources.empty()) {
-    tethers_[d].active = false;
-    return;
-  }
-  build_tethers(model_, adjacency_, sources.data(), sources.size(), tether_scratch_, tethers_[d]);
-  if (config_.interaction.straight_tethers) straighten_tethers(model_, flat_pieces_, tethers_[d]);
+  tethers_from_sources(tethers_[d]);
 }
 
 void World::rebuild_pin_tethers() {
@@ -329,12 +324,17 @@ void World::rebuild_pin_tethers() {
     if (model_.pinned[i]) sources.push_back(i);
   for (uint32_t i : pins_.vertex)
     if (i < model_.vertex_count() && !model_.pinned[i]) sources.push_back(i);
+  tethers_from_sources(pin_tethers_);
+}
+
+void World::tethers_from_sources(Tethers& out) {
+  const auto& sources = tether_scratch_.sources;
   if (sources.empty()) {
-    pin_tethers_.active = false;
+    out.active = false;
     return;
   }
-  build_tethers(model_, adjacency_, sources.data(), sources.size(), tether_scratch_, pin_tethers_);
-  if (config_.interaction.straight_tethers) straighten_tethers(model_, flat_pieces_, pin_tethers_);
+  build_tethers(model_, adjacency_, sources.data(), sources.size(), tether_scratch_, out);
+  if (config_.interaction.straight_tethers) straighten_tethers(model_, flat_pieces_, out);
 }
 
 size_t World::attach(Device device, const std::vector<uint32_t>& vertices, const Pose& pose) {

@@ -173,6 +173,8 @@ class World {
   void apply_corrections(float h);
   void rebuild_tethers(int device);
   void rebuild_pin_tethers();
+  // Tethers to tether_scratch_.sources (none: inactive), straightened on flat convex pieces when configured.
+  void tethers_from_sources(Tethers& out);
 
   ClothModel model_;
   WorldConfig config_;
