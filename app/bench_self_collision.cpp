@@ -41,13 +41,15 @@ void print_step(int step, const SelfCollisionStats& st, const StepTiming& t) {
   std::fprintf(stderr,
                "  step %d: self %.2f ms, step %.2f ms, detections %llu (%llu local, %llu contacts kept), "
                "pairs %llu (separated %llu), contacts %llu vt %llu ee (%llu crossed), "
-               "zones %llu (%llu vertices, largest %llu), passes %d, new crossings %llu, tangled pairs %llu\n",
+               "zones %llu (%llu vertices, largest %llu), passes %d, new crossings %llu, tangled pairs %llu "
+               "(%llu vertices untangled)\n",
                step, t.self_collision_ms, t.total_ms, (unsigned long long)st.detections,
                (unsigned long long)st.local_detections, (unsigned long long)st.kept_contacts,
                (unsigned long long)st.candidate_pairs, (unsigned long long)st.separated,
                (unsigned long long)st.vertex_triangle, (unsigned long long)st.edge_edge, (unsigned long long)st.crossed,
                (unsigned long long)st.zones, (unsigned long long)st.zone_vertices, (unsigned long long)st.largest_zone,
-               st.position_passes, (unsigned long long)st.new_crossings, (unsigned long long)st.intersecting_pairs);
+               st.position_passes, (unsigned long long)st.new_crossings, (unsigned long long)st.intersecting_pairs,
+               (unsigned long long)st.untangled_vertices);
 }
 
 nlohmann::json run_crumple(const BenchOptions& options, IntegratorKind kind) {
@@ -253,6 +255,9 @@ nlohmann::json run_folded_over(const BenchOptions& options, bool tangled) {
     const StepTiming& t = world.last_timing();
     const SelfCollisionStats& st = world.self_collision()->stats();
     if (options.trace) print_step(s, st, t);
+    if (options.trace && s % 40 == 39)
+      std::fprintf(stderr, "  step %d: %llu crossing pairs\n", s,
+                   (unsigned long long)count_self_intersections(world.model(), world.state().position).triangle_pairs);
     total_ms += t.total_ms;
     self_ms += t.self_collision_ms;
     self_max = std::max(self_max, t.self_collision_ms);

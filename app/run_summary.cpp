@@ -43,6 +43,7 @@ nlohmann::json self_collision_summary(const TickStats& st) {
           {"intersecting_pairs_max", st.self_intersecting_max},
           {"intersecting_pairs_end", st.self_intersecting_end},
           {"tangled_at_load", st.self_tangled_at_scan},
+          {"untangle_moves", st.self_untangle_moves},
           {"capped_ticks", st.self_capped_ticks}};
 }
 
@@ -100,12 +101,14 @@ void print_run_summary(const nlohmann::json& j) {
     const auto& c = j["self_collision"];
     std::fprintf(stderr,
                  "weft: self-collision %.3f ms p50, %.3f ms p99; contacts up to %llu (mean %.0f), zones up to %llu "
-                 "(largest %llu vertices), tangled pairs %llu at load and %llu at the end, %llu capped ticks\n",
+                 "(largest %llu vertices), tangled pairs %llu at load and %llu at the end (%llu untangling vertex moves), "
+                 "%llu capped ticks\n",
                  c["ms"]["p50"].get<double>(), c["ms"]["p99"].get<double>(),
                  (unsigned long long)c["contacts_max"].get<uint64_t>(), c["contacts_mean"].get<double>(),
                  (unsigned long long)c["zones_max"].get<uint64_t>(), (unsigned long long)c["largest_zone"].get<uint64_t>(),
                  (unsigned long long)c["tangled_at_load"].get<uint64_t>(),
                  (unsigned long long)c["intersecting_pairs_end"].get<uint64_t>(),
+                 (unsigned long long)c["untangle_moves"].get<uint64_t>(),
                  (unsigned long long)c["capped_ticks"].get<uint64_t>());
   }
 }

@@ -84,12 +84,15 @@ SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig&
       zone_size_(model.vertex_count(), 1), zone_shifted_(model.vertex_count(), 0), moved_(model.vertex_count(), 0),
       moved_triangle_(model.triangle_count(), 0), recheck_(model.vertex_count(), 0), detected_at_(model.vertex_count()),
       detected_normal_(model.triangle_count()), tangled_(model.triangle_count(), 0),
-      still_tangled_(model.triangle_count(), 0), tangle_vertex_(model.vertex_count(), 0),
+      still_tangled_(model.triangle_count(), 0), crossing_now_(model.triangle_count(), 0),
+      tangle_vertex_(model.vertex_count(), 0),
       ring_start_(model.vertex_count() + 1, 0),
       by_vertex_start_(model.vertex_count() + 1, 0), forced_dir_(model.vertex_count()),
       forced_tri_(model.vertex_count(), -1) {
   pairs_.reserve(config_.max_pairs_per_triangle * model.triangle_count());
   contacts_.reserve(2 * model.vertex_count());
+  untangle_scratch_.resize(model.vertex_count());
+  tangled_pairs_.reserve(model.triangle_count());
   // Vertex one-rings from the unique edges (CSR), for walking the contact regions.
   const auto& edges = model.topology.edges;
   for (const auto& e : edges) {
@@ -137,6 +140,15 @@ bool SelfCollision::begin_resolve(const ClothModel& model, ClothState& state, fl
     scan_tangles(model, previous_.data());  // overwrites the candidate pairs
     detected_ = false;
   }
+  if (config_.untangle_step > 0.f && !tangled_pairs_.empty()) {
+    // Before the detection, and at the start-of-step positions too: the contacts take their sides from
+    // there, and would otherwise pull a vertex the move took across a neighbouring layer back.
+    const UntangleStats untangled =
+        contour_untangle(model, tangled_pairs_, x, inv_mass_.data(), config_.untangle_step * config_.thickness,
+                         untangle_scratch_, previous_.data());
+    stats_.untangled_vertices = untangled.vertices;
+  }
+  tangled_pairs_.clear();  // the first detection lists those still crossing
   // The last tick's contacts carry over where nothing moved (detect_around_moved); not while the regions
   // are oriented (their votes need every contact of the tick).
   const bool carry =
@@ -334,15 +346,18 @@ uint64_t SelfCollision::scan_tangles(const ClothModel& model, const glm::vec3* x
   bvh_.self_pairs(config_.cone_limit, pairs_, config_.max_pairs_per_triangle * model.triangle_count());
   std::fill(tangled_.begin(), tangled_.end(), uint8_t(0));
   tangled_at_scan_ = 0;
+  tangled_pairs_.clear();
   for (const TrianglePair& p : pairs_) {
     if (!pair_crosses(model, p, xp)) continue;
     tangled_[p.a] = tangled_[p.b] = 1;
     ++tangled_at_scan_;
+    tangled_pairs_.push_back(p);
   }
   dilate_tangles(model);
   if (!config_.exclude_tangled) {
     std::fill(tangled_.begin(), tangled_.end(), uint8_t(0));
     tangled_count_ = 0;
+    tangled_pairs_.clear();
   }
   return tangled_at_scan_;
 }
@@ -391,6 +406,12 @@ void SelfCollision::test_pair(const ClothModel& model, const glm::vec3* x, const
     // Both in the tangle: left out (no repulsion storm, no pull-back through the other layer). The
     // triangles still crossing at the start of the step stay flagged; the set only shrinks.
     if (first) note_still_tangled(model, p);
+    return;
+  }
+  if (first && tangled_count_ > 0 && (tangled_[p.a] || tangled_[p.b]) && pair_crosses(model, p, previous_.data())) {
+    // The tangle's contour moved on into a neighbouring triangle: the pair joins the tangle (left out,
+    // and its contour shortened), rather than have contacts hold it crossed.
+    note_still_tangled(model, p);
     return;
   }
   ++stats_.candidate_pairs;
@@ -499,7 +520,7 @@ void SelfCollision::detect_around_moved(const ClothModel& model, const glm::vec3
     // Which tangled pairs still cross at the start of the step, kept pairs included (test_pair does this
     // in a full detection).
     for (const TrianglePair& p : pairs_)
-      if (tangled_[p.a] && tangled_[p.b]) note_still_tangled(model, p);
+      if (tangled_[p.a] || tangled_[p.b]) note_still_tangled(model, p);  // a neighbour crossing joins
     update_tangles(model);
   }
   orient_regions(x);
@@ -527,18 +548,21 @@ void SelfCollision::note_still_tangled(const ClothModel& model, const TrianglePa
   if (!pair_crosses(model, p, previous_.data())) return;
   still_tangled_[p.a] = still_tangled_[p.b] = 1;
   ++stats_.intersecting_pairs;
+  tangled_pairs_.push_back(p);
 }
 
 // After the tick's first detection marked the tangled pairs still crossing at the start of the step
 // (still_tangled_): a tangled triangle stays flagged while one of its pairs still crosses; the others are
-// free again. The region never grows: it is the crossing triangles' neighbourhood within the last region.
+// free again. The region grows only along the crossing contour (a pair beside the tangle that crosses
+// joins it, test_pair); its dilation by tangle_rings stays within the last region.
 // A triangle whose flag changed has its vertices detected again next time (its pairs' contacts change).
 void SelfCollision::update_tangles(const ClothModel& model) {
   tangled_.swap(still_tangled_);
+  std::copy(tangled_.begin(), tangled_.end(), crossing_now_.begin());
   dilate_tangles(model);
   for (size_t t = 0; t < tangled_.size(); ++t) {
     const uint8_t before = still_tangled_[t];
-    tangled_[t] = tangled_[t] & before;
+    tangled_[t] = tangled_[t] & (before | crossing_now_[t]);
     if (tangled_[t] != before)
       for (uint32_t v : model.triangle[t]) recheck_[v] = 1;
   }

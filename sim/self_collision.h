@@ -12,6 +12,8 @@
 // corrections made cross (zone_crossings). Optionally
 // (consistent_orientation), the consistency correction of section 4.3: contacts are grouped into contact
 // regions and a region's majority side is forced on a minority that started the step tangled.
+// Triangle pairs that already cross when a step starts (tangled input) get no contacts; their crossing
+// contour is shortened each tick instead (intersection contour minimisation, sim/contour_untangle.h).
 //
 // Call begin_step before the integrator (it records the start-of-step positions, which orient the
 // contacts) and resolve after it and after anything else that moves the cloth during the tick
@@ -28,6 +30,7 @@
 #include "sim/bvh.h"
 #include "sim/cloth_model.h"
 #include "sim/cloth_state.h"
+#include "sim/contour_untangle.h"
 
 namespace weft {
 
@@ -64,11 +67,14 @@ struct SelfCollisionConfig {
   size_t max_zone_vertices = 512;      // an impact zone stops growing at this many vertices (zones_capped)
   // Tangled input (a mesh loaded with overlapping layers, a state set by a teleport): triangle pairs that
   // already cross at the start of a step are left out of the contacts (no repulsion, no pull-back: each
-  // would pull its features through the other layer), until they no longer cross. Found by a scan of all
-  // pairs after construction and after request_tangle_scan(); only pairs of triangles found tangled are
-  // tested again each tick.
+  // would pull its features through the other layer), until they no longer cross, and their crossing
+  // contour is shortened a little each tick (untangle_step). Found by a scan of all pairs after
+  // construction and after request_tangle_scan(); then only pairs of triangles found tangled, and pairs
+  // beside them (the contour moving on joins them), are tested for crossing each tick.
   bool exclude_tangled = true;
   int tangle_rings = 0;                // the left-out region reaches this many rings of triangles past the crossings
+  float untangle_step = 0.25f;         // the left-out pairs' crossing contours are shortened each tick by moving
+                                       // their vertices up to this x thickness (sim/contour_untangle.h); 0: off
 };
 
 struct SelfCollisionStats {
@@ -90,6 +96,7 @@ struct SelfCollisionStats {
   uint64_t zones_capped = 0;      // zone merges refused by max_zone_vertices
   uint64_t pairs_capped = 0;      // detections whose pair search stopped at max_pairs_per_triangle x ntri
   uint64_t intersecting_pairs = 0;  // tangled triangle pairs (crossing at the start of the step) left out
+  uint64_t untangled_vertices = 0;  // vertices moved this step to shorten the tangled pairs' crossing contours
   uint64_t detections = 0;        // detections this step: the first, then one after each impact-zone sweep
   uint64_t local_detections = 0;  // of those, made only around the vertices that moved (detect_around_moved)
   uint64_t kept_contacts = 0;     // contacts those kept without testing again (counted in vertex_triangle, edge_edge)
@@ -204,7 +211,10 @@ class SelfCollision {
   static constexpr float kRecheckViolation = 0.1f;  // a contact left this violated (x thickness) is found again
   // Tangles: triangles in a pair crossing at the start of a step (ntri), and those confirmed this tick.
   std::vector<uint8_t> tangled_, still_tangled_;
+  std::vector<uint8_t> crossing_now_;    // update_tangles: the triangles crossing at the step's start (ntri)
   std::vector<uint8_t> tangle_vertex_;   // scratch for dilate_tangles (nvert)
+  std::vector<TrianglePair> tangled_pairs_;  // tangled pairs crossing at the last first detection (or scan)
+  UntangleScratch untangle_scratch_;     // contour_untangle's per-vertex scratch (nvert)
   size_t tangled_count_ = 0;             // nonzero entries of tangled_
   bool scan_pending_ = true;
   uint64_t tangled_at_scan_ = 0, tangle_scans_ = 0;

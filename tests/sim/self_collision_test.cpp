@@ -423,7 +423,8 @@ TEST_CASE("self-collision tangles: crossing sheets are found and left out, touch
     const uint64_t before = count_self_intersections(s.model, s.state.position).triangle_pairs;
     REQUIRE(before > 0);
     SelfCollision sc(s.model, {.thickness = 0.004f});
-    for (int t = 0; t < 10; ++t) {
+    uint64_t most = 0, untangled = 0;
+    for (int t = 0; t < 120; ++t) {
       sc.begin_step(s.state);
       for (size_t i = 0; i < s.state.position.size(); ++i) s.state.position[i] += h * s.state.velocity[i];
       sc.resolve(s.model, s.state, h);
@@ -432,10 +433,18 @@ TEST_CASE("self-collision tangles: crossing sheets are found and left out, touch
         CHECK(sc.tangled_at_scan() == before);  // the scan finds what the exact counter finds
         CHECK(sc.stats().intersecting_pairs > 0);
       }
+      most = std::max(most, count_self_intersections(s.model, s.state.position).triangle_pairs);
+      untangled += sc.stats().untangled_vertices;
     }
     CHECK(sc.tangle_scans() == 1);  // one scan, not one per tick
     CHECK(all_finite(s.state));
-    CHECK(count_self_intersections(s.model, s.state.position).triangle_pairs <= before);
+    // Left out, the crossing is not fought by contacts; its contour (a line ending on the sheets'
+    // borders) is shortened tick by tick until the sheets have slid apart (about 90 ticks here; nothing
+    // else moves them). On the way an end's triangles may cross one more pair or two.
+    CHECK(untangled > 0);
+    CHECK(most <= before + 2);
+    CHECK(count_self_intersections(s.model, s.state.position).triangle_pairs == 0);
+    CHECK(sc.stats().intersecting_pairs == 0);
     // A teleport (state set from outside) asks for a new scan.
     sc.request_tangle_scan();
     sc.begin_step(s.state);
