@@ -217,7 +217,7 @@ void Runtime::init(Scene scene, uint64_t content_hash) {
   if (const SelfCollision* sc = world.self_collision(); sc && sc->tangled_at_scan() > 0)  // once, at load
     std::fprintf(stderr,
                  "weft: warning: scene '%s' starts with %llu pairs of cloth triangles crossing each other; "
-                 "self-collision leaves them out until they separate\n",
+                 "self-collision leaves them out and draws them apart\n",
                  scene.name.c_str(), (unsigned long long)sc->tangled_at_scan());
   info_ = describe(scene, world);
   info_.content_hash = content_hash;

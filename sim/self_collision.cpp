@@ -13,13 +13,6 @@ bool shares_vertex(const std::array<uint32_t, 3>& a, const std::array<uint32_t, 
   return has_vertex(b, a[0]) || has_vertex(b, a[1]) || has_vertex(b, a[2]);
 }
 
-// Whether the pair's triangles cross at positions x (exact predicates); never for neighbours.
-bool pair_crosses(const ClothModel& model, const TrianglePair& p, const glm::vec3* x) {
-  const auto& ta = model.triangle[p.a];
-  const auto& tb = model.triangle[p.b];
-  return !shares_vertex(ta, tb) && triangles_intersect(x[ta[0]], x[ta[1]], x[ta[2]], x[tb[0]], x[tb[1]], x[tb[2]]);
-}
-
 // Whether the corners of tri all lie farther than limit on one side of the plane through origin with
 // unit normal n (a zero normal: never).
 bool beyond_plane(const glm::vec3* x, const std::array<uint32_t, 3>& tri, const glm::vec3& origin, const glm::vec3& n,
@@ -48,6 +41,17 @@ bool clear_of_plane(const glm::vec3& a0, const glm::vec3& a1, const glm::vec3& a
   const float scale = glm::length(b1 - b0) + glm::length(b2 - b0) + glm::length(a0 - b0);
   const float margin = 1e-4f * glm::length(n) * scale;  // far above float rounding of these products
   return (d0 > margin && d1 > margin && d2 > margin) || (d0 < -margin && d1 < -margin && d2 < -margin);
+}
+
+// Whether the pair's triangles cross at positions x (exact predicates); never for neighbours. Most
+// pairs lie wholly on one side of the other's plane and end at the cheap test.
+bool pair_crosses(const ClothModel& model, const TrianglePair& p, const glm::vec3* x) {
+  const auto& ta = model.triangle[p.a];
+  const auto& tb = model.triangle[p.b];
+  if (shares_vertex(ta, tb)) return false;
+  const glm::vec3 &a0 = x[ta[0]], &a1 = x[ta[1]], &a2 = x[ta[2]], &b0 = x[tb[0]], &b1 = x[tb[1]], &b2 = x[tb[2]];
+  if (clear_of_plane(a0, a1, a2, b0, b1, b2) || clear_of_plane(b0, b1, b2, a0, a1, a2)) return false;
+  return triangles_intersect(a0, a1, a2, b0, b1, b2);
 }
 
 // Position of vertex i at time t of the step (0: start, 1: now), moving on a straight line.
@@ -408,10 +412,9 @@ void SelfCollision::test_pair(const ClothModel& model, const glm::vec3* x, const
     if (first) note_still_tangled(model, p);
     return;
   }
-  if (first && tangled_count_ > 0 && (tangled_[p.a] || tangled_[p.b]) && pair_crosses(model, p, previous_.data())) {
-    // The tangle's contour moved on into a neighbouring triangle: the pair joins the tangle (left out,
-    // and its contour shortened), rather than have contacts hold it crossed.
-    note_still_tangled(model, p);
+  if (first && tangled_count_ > 0 && (tangled_[p.a] || tangled_[p.b]) && note_still_tangled(model, p)) {
+    // Beside the tangle and crossing where the step starts: its contour moved on into this pair, which
+    // joins the tangle (left out, its contour shortened), rather than have contacts hold it crossed.
     return;
   }
   ++stats_.candidate_pairs;
@@ -544,11 +547,12 @@ void SelfCollision::detect(const ClothModel& model, const glm::vec3* x, bool fir
 }
 
 // A tangled pair that still crosses at the start of the step keeps both its triangles flagged.
-void SelfCollision::note_still_tangled(const ClothModel& model, const TrianglePair& p) {
-  if (!pair_crosses(model, p, previous_.data())) return;
+bool SelfCollision::note_still_tangled(const ClothModel& model, const TrianglePair& p) {
+  if (!pair_crosses(model, p, previous_.data())) return false;
   still_tangled_[p.a] = still_tangled_[p.b] = 1;
   ++stats_.intersecting_pairs;
   tangled_pairs_.push_back(p);
+  return true;
 }
 
 // After the tick's first detection marked the tangled pairs still crossing at the start of the step

@@ -159,7 +159,7 @@ class SelfCollision {
   void measure_travel(const glm::vec3* x);
   void dilate_tangles(const ClothModel& model);
   void update_tangles(const ClothModel& model);
-  void note_still_tangled(const ClothModel& model, const TrianglePair& pair);
+  bool note_still_tangled(const ClothModel& model, const TrianglePair& pair);
   void add_vertex_triangle(const glm::vec3* x, uint32_t v, const std::array<uint32_t, 3>& tri);
   void add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1);
   void push_contact(const std::array<uint32_t, 4>& v, const std::array<float, 4>& w, const glm::vec3& n,
