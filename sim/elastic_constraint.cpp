@@ -19,6 +19,8 @@ glm::vec3 elastic_velocity(const glm::vec3& x, const glm::vec3& xt0, const glm::
 void ElasticAccumulator::resize(size_t nvert) {
   weighted_velocity.assign(nvert, glm::vec3(0.f));
   weight.assign(nvert, 0.f);
+  shared_change.assign(nvert, glm::vec3(0.f));
+  shared_count.assign(nvert, 0.f);
   touched.clear();
   touched.reserve(nvert);
 }
@@ -33,6 +35,8 @@ void ElasticAccumulator::clear() {
   for (uint32_t i : touched) {
     weighted_velocity[i] = glm::vec3(0.f);
     weight[i] = 0.f;
+    shared_change[i] = glm::vec3(0.f);
+    shared_count[i] = 0.f;
   }
   touched.clear();
 }
@@ -47,12 +51,40 @@ void accumulate_elastic_set(const ElasticSet& set, const Pose& from, const Pose&
   }
 }
 
+void share_velocity_change(const ElasticSet& set, const glm::vec3* v, const uint8_t* kinematic,
+                           ElasticAccumulator& acc) {
+  glm::vec3 sum(0.f);
+  float count = 0.f;
+  auto core = [&](size_t k) {
+    const uint32_t i = set.vertex[k];
+    return set.weight[k] >= 1.f && acc.weight[i] >= 1.f && !kinematic[i];
+  };
+  for (size_t k = 0; k < set.size(); ++k)
+    if (core(k)) {
+      const uint32_t i = set.vertex[k];
+      sum += acc.weighted_velocity[i] / acc.weight[i] - v[i];
+      count += 1.f;
+    }
+  if (count == 0.f) return;
+  const glm::vec3 mean = sum / count;
+  for (size_t k = 0; k < set.size(); ++k)
+    if (core(k)) {
+      acc.shared_change[set.vertex[k]] += mean;
+      acc.shared_count[set.vertex[k]] += 1.f;
+    }
+}
+
 void apply_elastic_demands(const ElasticAccumulator& acc, glm::vec3* v, uint8_t* kinematic,
                            glm::vec3* kinematic_velocity, float max_delta_v) {
   for (uint32_t i : acc.touched) {
     if (kinematic[i]) continue;  // pins (already kinematic at zero velocity) outrank elastics
     const float w = acc.weight[i];
-    const glm::vec3 demand = v[i] + cap_speed(acc.weighted_velocity[i] / w - v[i], max_delta_v);
+    const glm::vec3 change = acc.weighted_velocity[i] / w - v[i];
+    glm::vec3 demand = v[i] + cap_speed(change, max_delta_v);
+    if (w >= 1.f && acc.shared_count[i] > 0.f) {
+      const glm::vec3 common = acc.shared_change[i] / acc.shared_count[i];
+      demand = v[i] + cap_speed(common, max_delta_v) + cap_speed(change - common, max_delta_v);
+    }
     if (w >= 1.f) {
       kinematic[i] = 1;
       kinematic_velocity[i] = demand;

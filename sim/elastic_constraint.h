@@ -56,6 +56,9 @@ struct ElasticAccumulator {
   std::vector<glm::vec3> weighted_velocity;  // sum of w v_demand (nvert), m/s
   std::vector<float> weight;                 // sum of w (nvert)
   std::vector<uint32_t> touched;             // vertices with weight > 0 this tick (capacity nvert)
+  std::vector<glm::vec3> shared_change;      // sum over the sets holding the vertex of the set's mean velocity
+                                             // change (share_velocity_change, nvert), m/s
+  std::vector<float> shared_count;           // number of such sets (nvert)
 
   void resize(size_t nvert);
   void add(uint32_t vertex, float w, const glm::vec3& v_demand);
@@ -67,10 +70,21 @@ struct ElasticAccumulator {
 void accumulate_elastic_set(const ElasticSet& set, const Pose& from, const Pose& to, const glm::vec3* x, float h,
                             const ElasticParams& params, ElasticAccumulator& acc);
 
+// After every set's demands are in: the mean velocity change the set asks of its fully weighted
+// vertices (weight 1, not already kinematic), recorded on each of them, so that apply_elastic_demands caps
+// that common change for the patch as a whole. Capped vertex by vertex instead, a patch asked to move
+// faster than the cap kept the velocity differences its vertices had (each got its own velocity plus the
+// same capped change), and held vertices, which no strain limit can bring back together, drifted apart
+// for as long as the cap held (an edge of a shaken patch stretched to 268 % under noisy tracking).
+void share_velocity_change(const ElasticSet& set, const glm::vec3* v, const uint8_t* kinematic,
+                           ElasticAccumulator& acc);
+
 // Turns the accumulated demands into (B) kinematic velocities for core vertices and (A) velocity
 // corrections for rim vertices, as described at the top of this file. Vertices already kinematic
 // (pins) are left alone: a pin outranks a grasp. The change from the vertex's velocity is capped at
-// max_delta_v (m/s; ElasticParams::max_acceleration times h).
+// max_delta_v (m/s; ElasticParams::max_acceleration times h): for a core vertex whose sets shared their
+// change (share_velocity_change), that mean change is capped, and so, apart, is the vertex's own
+// deviation from it.
 void apply_elastic_demands(const ElasticAccumulator& acc, glm::vec3* v, uint8_t* kinematic,
                            glm::vec3* kinematic_velocity, float max_delta_v = INFINITY);
 

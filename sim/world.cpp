@@ -136,6 +136,8 @@ void World::apply_elastics(float h) {
     accumulate_elastic_set(device_sets_[d], from, to, x, h, ic.elastic, elastic_acc_);
   }
   if (!pins_.vertex.empty()) accumulate_elastic_set(pins_, Pose{}, Pose{}, x, h, config_.interaction.elastic, elastic_acc_);
+  for (const ElasticSet& set : device_sets_)
+    if (!set.vertex.empty()) share_velocity_change(set, state_.velocity.data(), state_.kinematic.data(), elastic_acc_);
 
   apply_elastic_demands(elastic_acc_, state_.velocity.data(), state_.kinematic.data(),
                         state_.kinematic_velocity.data(), ic.elastic.max_acceleration * h);
