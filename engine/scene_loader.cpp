@@ -339,13 +339,14 @@ void read_self_collision(const Reader& r, const json& root, Scene& scene) {
   if (!root.contains("self_collision")) return;
   const json& j = root.at("self_collision");
   const std::string place = "/self_collision";
-  r.object(j, place, {"enabled", "thickness", "friction", "iterations", "consistent_orientation"});
+  r.object(j, place, {"enabled", "thickness", "friction", "iterations", "consistent_orientation", "untangle_step"});
   SelfCollisionConfig& c = scene.world.self_collision;
   c.enabled = r.boolean(j, place, "enabled", true);
   c.thickness = float(r.number(j, place, "thickness", c.thickness, 1e-5, 0.1));
   c.friction = float(r.number(j, place, "friction", c.friction, 0, 10));
   c.iterations = int(r.integer(j, place, "iterations", uint32_t(c.iterations), 1, 100));
   c.consistent_orientation = r.boolean(j, place, "consistent_orientation", c.consistent_orientation);
+  c.untangle_step = float(r.number(j, place, "untangle_step", c.untangle_step, 0, 2));  // x thickness; 0: off
 }
 
 Scene read_scene(const Reader& r, const json& root, const std::string& base_dir) {

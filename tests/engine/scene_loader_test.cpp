@@ -141,6 +141,11 @@ TEST_CASE("self-collision is off unless the scene turns it on") {
   expect_error(scene_text(R"("self_collision": {"consistent_orientation": 1})"), "/self_collision/consistent_orientation",
                "true or false");
   CHECK_FALSE(parse_scene(scene_text(R"("self_collision": {"enabled": false})"), "test.json").world.self_collision.enabled);
+  // Tangles are drawn apart by 0.25 thickness a tick unless the scene sets another step (0: left out only).
+  CHECK(on.world.self_collision.untangle_step == doctest::Approx(0.25f));
+  CHECK(parse_scene(scene_text(R"("self_collision": {"untangle_step": 0})"), "test.json").world.self_collision.untangle_step ==
+        0.f);
+  expect_error(scene_text(R"("self_collision": {"untangle_step": 3})"), "/self_collision/untangle_step", "out of range");
 }
 
 TEST_CASE("a missing scene file is an error naming it") {
