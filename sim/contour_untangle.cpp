@@ -109,8 +109,9 @@ UntangleStats contour_untangle(const ClothModel& model, const std::vector<Triang
     scratch.touched[v] = 0;
     if (!(length > 1e-6f) || !std::isfinite(length)) continue;
     const float move = step * std::min(length, 1.f);
-    x[v] += (move / length) * push;
-    if (also) also[v] += (move / length) * push;
+    const glm::vec3 d = (move / length) * push;
+    x[v] += d;
+    if (also) also[v] += d;
     stats.largest_move = std::max(stats.largest_move, move);
     ++stats.vertices;
   }

@@ -20,7 +20,7 @@ void ElasticAccumulator::resize(size_t nvert) {
   weighted_velocity.assign(nvert, glm::vec3(0.f));
   weight.assign(nvert, 0.f);
   shared_change.assign(nvert, glm::vec3(0.f));
-  shared_count.assign(nvert, 0.f);
+  shared_count.assign(nvert, 0);
   touched.clear();
   touched.reserve(nvert);
 }
@@ -36,7 +36,7 @@ void ElasticAccumulator::clear() {
     weighted_velocity[i] = glm::vec3(0.f);
     weight[i] = 0.f;
     shared_change[i] = glm::vec3(0.f);
-    shared_count[i] = 0.f;
+    shared_count[i] = 0;
   }
   touched.clear();
 }
@@ -54,7 +54,7 @@ void accumulate_elastic_set(const ElasticSet& set, const Pose& from, const Pose&
 void share_velocity_change(const ElasticSet& set, const glm::vec3* v, const uint8_t* kinematic,
                            ElasticAccumulator& acc) {
   glm::vec3 sum(0.f);
-  float count = 0.f;
+  uint32_t count = 0;
   auto core = [&](size_t k) {
     const uint32_t i = set.vertex[k];
     return set.weight[k] >= 1.f && acc.weight[i] >= 1.f && !kinematic[i];
@@ -63,14 +63,14 @@ void share_velocity_change(const ElasticSet& set, const glm::vec3* v, const uint
     if (core(k)) {
       const uint32_t i = set.vertex[k];
       sum += acc.weighted_velocity[i] / acc.weight[i] - v[i];
-      count += 1.f;
+      ++count;
     }
-  if (count == 0.f) return;
-  const glm::vec3 mean = sum / count;
+  if (count == 0) return;
+  const glm::vec3 mean = sum / float(count);
   for (size_t k = 0; k < set.size(); ++k)
     if (core(k)) {
       acc.shared_change[set.vertex[k]] += mean;
-      acc.shared_count[set.vertex[k]] += 1.f;
+      ++acc.shared_count[set.vertex[k]];
     }
 }
 
@@ -80,9 +80,11 @@ void apply_elastic_demands(const ElasticAccumulator& acc, glm::vec3* v, uint8_t*
     if (kinematic[i]) continue;  // pins (already kinematic at zero velocity) outrank elastics
     const float w = acc.weight[i];
     const glm::vec3 change = acc.weighted_velocity[i] / w - v[i];
+    // Kept as overwrite, not if/else: the if/else form is contracted into FMAs differently (-march=native)
+    // and changed the recorded demo's state hash.
     glm::vec3 demand = v[i] + cap_speed(change, max_delta_v);
-    if (w >= 1.f && acc.shared_count[i] > 0.f) {
-      const glm::vec3 common = acc.shared_change[i] / acc.shared_count[i];
+    if (w >= 1.f && acc.shared_count[i] > 0) {
+      const glm::vec3 common = acc.shared_change[i] / float(acc.shared_count[i]);
       demand = v[i] + cap_speed(common, max_delta_v) + cap_speed(change - common, max_delta_v);
     }
     if (w >= 1.f) {

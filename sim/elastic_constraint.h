@@ -58,7 +58,7 @@ struct ElasticAccumulator {
   std::vector<uint32_t> touched;             // vertices with weight > 0 this tick (capacity nvert)
   std::vector<glm::vec3> shared_change;      // sum over the sets holding the vertex of the set's mean velocity
                                              // change (share_velocity_change, nvert), m/s
-  std::vector<float> shared_count;           // number of such sets (nvert)
+  std::vector<uint32_t> shared_count;        // number of such sets (nvert)
 
   void resize(size_t nvert);
   void add(uint32_t vertex, float w, const glm::vec3& v_demand);
