@@ -9,6 +9,8 @@
 #include "app/commands.h"
 #include "app/run_summary.h"
 #include "engine/stream_replay.h"
+#include "sim/self_collision.h"
+#include "sim/world.h"
 
 namespace weft::app {
 namespace {
@@ -23,7 +25,34 @@ struct ReplayCliOptions {
   bool json = false;
   bool no_conditioning = false;
   bool one_euro = false;
+  std::string trace;  // per-tick CSV
 };
+
+// One row of --trace, taken on the sim thread after each tick.
+struct TraceRow {
+  uint64_t tick;
+  StepTiming timing;
+  int iterations;
+  uint64_t self_contacts;
+};
+
+void trace_tick(const World& world, uint64_t ticks_done, void* context) {
+  auto& rows = *static_cast<std::vector<TraceRow>*>(context);
+  const SelfCollision* sc = world.self_collision();
+  rows.push_back({ticks_done - 1, world.last_timing(), world.integrator_stats().solver_iterations,
+                  sc ? sc->stats().vertex_triangle + sc->stats().edge_edge : 0});
+}
+
+void write_trace(const std::string& path, const std::vector<TraceRow>& rows) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw std::runtime_error("cannot write the trace file '" + path + "'");
+  std::fprintf(f, "tick,step_ms,elastic_ms,integrator_ms,strain_ms,collision_ms,self_collision_ms,iterations,self_contacts\n");
+  for (const TraceRow& r : rows)
+    std::fprintf(f, "%" PRIu64 ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%" PRIu64 "\n", r.tick, r.timing.total_ms, r.timing.elastic_ms,
+                 r.timing.integrator_ms, r.timing.strain_ms, r.timing.collision_ms, r.timing.self_collision_ms,
+                 r.iterations, r.self_contacts);
+  std::fclose(f);
+}
 
 std::string hex(uint64_t v) {
   char s[17];
@@ -42,12 +71,19 @@ int replay(const ReplayCliOptions& o) {
   options.use_scene_override = o.scene_given;
   options.scene_file = o.scene;
   options.solver = o.solver;
+  std::vector<TraceRow> trace;
+  if (!o.trace.empty()) {
+    trace.reserve(stream.footer.ticks + 16);
+    options.tick_hook.observe = &trace_tick;
+    options.tick_hook.observe_context = &trace;
+  }
   const std::string& scene = o.scene_given ? o.scene : stream.header.scene_file;
   std::fprintf(stderr, "weft: replaying %zu records over %" PRIu64 " ticks on %s (%s)\n", stream.records.size(),
                stream.footer.ticks, scene.empty() ? "the built-in table" : scene.c_str(),
                o.solver.empty() ? stream.header.solver.c_str() : o.solver.c_str());
   const ReplayResult r = replay_pose_stream(stream, options);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!o.trace.empty()) write_trace(o.trace, trace);
   // The recorded hash is only comparable when the replay adds nothing to the recording.
   const bool comparable = !options.noise.any() && !o.no_conditioning && !o.one_euro &&
                           (o.solver.empty() || o.solver == stream.header.solver);
@@ -102,6 +138,7 @@ void register_replay(CLI::App& app) {
   cmd->add_flag("--no-conditioning", o->no_conditioning, "Feed samples to the World without input conditioning");
   cmd->add_flag("--one-euro", o->one_euro, "Enable the One Euro filter in the conditioning");
   cmd->add_flag("--json", o->json, "Print a JSON summary on stdout");
+  cmd->add_option("--trace", o->trace, "Write a per-tick CSV (phase times in ms, solver iterations, self contacts) to this file");
   cmd->callback([o] {
     if (const int rc = replay(*o); rc != 0) throw CLI::RuntimeError(rc);
   });

@@ -78,6 +78,7 @@ ReplayResult replay_pose_stream(const PoseStream& stream, const ReplayOptions& o
   ro.lockstep = true;
   ro.condition_poses = options.condition_poses;
   ro.conditioning = options.conditioning;
+  ro.tick_hook = options.tick_hook;
   Runtime runtime(ro);
   if (runtime.scene().content_hash != h.scene_hash) {
     const std::string recorded = h.scene_file.empty() ? "the built-in table scene" : "'" + h.scene_file + "'";

@@ -43,6 +43,7 @@ struct ReplayOptions {
   bool condition_poses = true;
   ConditionerConfig conditioning;
   bool progress = true;            // progress on stderr for long streams
+  TickHook tick_hook;              // called on the sim thread after every tick (per-tick traces)
 };
 
 struct ReplayResult {

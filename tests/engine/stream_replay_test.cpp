@@ -7,6 +7,7 @@
 #include "engine/scripted_session.h"
 #include "engine/stream_replay.h"
 #include "sim/mesh_generators.h"
+#include "sim/world.h"
 
 namespace weft {
 
@@ -48,6 +49,25 @@ TEST_CASE("replay: a recorded session replays to the recorded hash, twice in a r
   CHECK(a.stats.poses_conditioned_out == rec.stats.poses_conditioned_out);
   CHECK(a.stats.stream.edge_strain_max == rec.stats.stream.edge_strain_max);
   CHECK(a.finite);
+  // The per-tick hook (`weft replay --trace`) sees every tick once, in order, and changes nothing.
+  struct Seen {
+    uint64_t ticks = 0, last = 0;
+    bool in_order = true;
+    int iterations = 0;
+  } seen;
+  ReplayOptions traced;
+  traced.tick_hook.observe = [](const World& world, uint64_t done, void* c) {
+    auto& s = *static_cast<Seen*>(c);
+    s.in_order = s.in_order && done == s.last + 1;
+    s.last = done;
+    ++s.ticks;
+    s.iterations += world.integrator_stats().solver_iterations;
+  };
+  traced.tick_hook.observe_context = &seen;
+  CHECK(replay_pose_stream(stream, traced).hash == rec.hash);
+  CHECK(seen.ticks == 240);
+  CHECK(seen.in_order);
+  CHECK(seen.iterations > 240);  // the default solver iterates every tick
   ReplayOptions noisy;
   noisy.noise = noise_profile("jitter10");
   const ReplayResult c = replay_pose_stream(stream, noisy);
