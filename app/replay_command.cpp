@@ -34,23 +34,40 @@ struct TraceRow {
   StepTiming timing;
   int iterations;
   uint64_t self_contacts;
+  float edge_strain_max;   // the most stretched edge after the tick
+  uint32_t edge;           // which edge
+  uint8_t edge_held;       // how many of its ends are kinematic (held, pinned)
+  float speed_max;         // the fastest vertex, m/s
 };
 
 void trace_tick(const World& world, uint64_t ticks_done, void* context) {
   auto& rows = *static_cast<std::vector<TraceRow>*>(context);
   const SelfCollision* sc = world.self_collision();
+  const ClothModel& model = world.model();
+  const ClothState& state = world.state();
+  float worst = 0.f, speed2 = 0.f;
+  uint32_t worst_edge = 0;
+  for (uint32_t e = 0; e < model.edge_count; ++e) {
+    const auto& l = model.link[e];
+    const float strain = glm::length(state.position[l[1]] - state.position[l[0]]) / model.rest_length[e] - 1.f;
+    if (strain > worst) worst = strain, worst_edge = e;
+  }
+  for (const glm::vec3& v : state.velocity) speed2 = std::max(speed2, glm::dot(v, v));
+  const auto& we = model.link[worst_edge];
   rows.push_back({ticks_done - 1, world.last_timing(), world.integrator_stats().solver_iterations,
-                  sc ? sc->stats().vertex_triangle + sc->stats().edge_edge : 0});
+                  sc ? sc->stats().vertex_triangle + sc->stats().edge_edge : 0, worst, worst_edge,
+                  uint8_t((state.kinematic[we[0]] ? 1 : 0) + (state.kinematic[we[1]] ? 1 : 0)), std::sqrt(speed2)});
 }
 
 void write_trace(const std::string& path, const std::vector<TraceRow>& rows) {
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) throw std::runtime_error("cannot write the trace file '" + path + "'");
-  std::fprintf(f, "tick,step_ms,elastic_ms,integrator_ms,strain_ms,collision_ms,self_collision_ms,iterations,self_contacts\n");
+  std::fprintf(f, "tick,step_ms,elastic_ms,integrator_ms,strain_ms,collision_ms,self_collision_ms,iterations,self_contacts,edge_strain_max,edge,edge_kinematic_ends,speed_max\n");
   for (const TraceRow& r : rows)
-    std::fprintf(f, "%" PRIu64 ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%" PRIu64 "\n", r.tick, r.timing.total_ms, r.timing.elastic_ms,
-                 r.timing.integrator_ms, r.timing.strain_ms, r.timing.collision_ms, r.timing.self_collision_ms,
-                 r.iterations, r.self_contacts);
+    std::fprintf(f, "%" PRIu64 ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%" PRIu64 ",%.5f,%u,%u,%.4f\n", r.tick, r.timing.total_ms,
+                 r.timing.elastic_ms, r.timing.integrator_ms, r.timing.strain_ms, r.timing.collision_ms,
+                 r.timing.self_collision_ms, r.iterations, r.self_contacts, r.edge_strain_max, r.edge,
+                 unsigned(r.edge_held), r.speed_max);
   std::fclose(f);
 }
 
