@@ -485,7 +485,7 @@ void SelfCollision::detect_around_moved(const ClothModel& model, const glm::vec3
   // the moving 16k crumple, three quarters from one tick to the next on the fold at rest).
   if (!config_.local_redetection || flagged * kFullRedetection > (first ? 3 : 1) * ntri) {
     contacts_.clear();
-    detect(model, x, first);
+    detect(model, x, first, true);  // the tree was refitted above
     return;
   }
   ++stats_.detections;
@@ -529,10 +529,10 @@ void SelfCollision::detect_around_moved(const ClothModel& model, const glm::vec3
   orient_regions(x);
 }
 
-void SelfCollision::detect(const ClothModel& model, const glm::vec3* x, bool first) {
+void SelfCollision::detect(const ClothModel& model, const glm::vec3* x, bool first, bool refitted) {
   ++stats_.detections;
   const float reach = config_.thickness * config_.detection_scale;
-  bvh_.refit(model, x, previous_.data(), 0.5f * reach);
+  if (!refitted) bvh_.refit(model, x, previous_.data(), 0.5f * reach);
   std::copy(x, x + detected_at_.size(), detected_at_.begin());  // for detect_around_moved
   std::copy(bvh_.triangle_normals().begin(), bvh_.triangle_normals().end(), detected_normal_.begin());
   bvh_.self_pairs(config_.cone_limit, pairs_, config_.max_pairs_per_triangle * model.triangle_count());

@@ -153,7 +153,8 @@ class SelfCollision {
   const std::vector<SelfContact>& contacts() const { return contacts_; }
 
  private:
-  void detect(const ClothModel& model, const glm::vec3* x, bool first);
+  // refitted: the tree already bounds x and the step's start with the detection margin (skips the refit).
+  void detect(const ClothModel& model, const glm::vec3* x, bool first, bool refitted = false);
   void detect_around_moved(const ClothModel& model, const glm::vec3* x, bool first);
   void test_pair(const ClothModel& model, const glm::vec3* x, const TrianglePair& pair, bool first);
   void measure_travel(const glm::vec3* x);
