@@ -30,8 +30,10 @@ MultigridPreconditioner::MultigridPreconditioner(uint32_t node_count, const std:
     L.fixed.assign(n, 0);
     L.matrix = SlicedBlockMatrix(n, level_links);
     const size_t floats = 4 * size_t(L.matrix.slot_count());
-    if (l > 0) L.rhs.assign(floats, 0.f);
-    L.x.assign(floats, 0.f);
+    if (l > 0) {
+      L.rhs.assign(floats, 0.f);
+      L.x.assign(floats, 0.f);
+    }
     L.residual.assign(floats, 0.f);
   }
   // the slot of each slot's aggregate one level down (padding slots: the coarse level's last, zero, slot)
@@ -73,7 +75,7 @@ void MultigridPreconditioner::assemble(const ScaledLinkBlocks& fine_off) {
   }
 }
 
-void MultigridPreconditioner::cycle(size_t l, const float* rhs, float* x, float* Ax) {
+void MultigridPreconditioner::cycle(size_t l, const float* rhs, float* x) {
   Level& L = levels_[l];
   // The last level has no links (coarsening stops only when nothing merges): one sweep solves it exactly.
   if (l + 1 == levels_.size()) {
@@ -108,18 +110,9 @@ void MultigridPreconditioner::cycle(size_t l, const float* rhs, float* x, float*
     const glm::vec4 sum = load4(x + 4 * s) + free[s] * load4(coarse_x + L.coarse_record[s]);
     store4(x + 4 * s, sum);
   }
-  if (Ax && sweeps == 1) {
-    L.matrix.sweep_backward(rhs, x, L.x.data(), Ax);  // L.x: the change (level 0's x is the caller's z)
-    L.matrix.add_lower_product(rhs, L.x.data(), Ax);
-    return;
-  }
   for (int s = 0; s < sweeps; ++s) L.matrix.sweep(rhs, x, false);
 }
 
-bool MultigridPreconditioner::apply(const float* r, float* z, float* Az) {
-  const bool fused = Az && levels_.size() > 1 && levels_[0].diag.size() > kSmallLevel && smoothing_sweeps_ == 1;
-  cycle(0, r, z, fused ? Az : nullptr);
-  return fused;
-}
+void MultigridPreconditioner::apply(const float* r, float* z) { cycle(0, r, z); }
 
 }  // namespace weft

@@ -41,11 +41,8 @@ class MultigridPreconditioner {
 
   // The fine level's matrix: its slot order is the order of the vectors below.
   const SlicedBlockMatrix& fine() const { return levels_[0].matrix; }
-  // z = B r, B ~ A^-1 (one V-cycle from zero); z is zero at fixed nodes. Slot order. With Az given, also
-  // Az = A z from the last sweep's changes (half a pass instead of a product: sweep_backward) and returns
-  // true; returns false, Az untouched, where the fine level sweeps more than once (meshes of at most
-  // kSmallLevel nodes).
-  bool apply(const float* r, float* z, float* Az = nullptr);
+  // z = B r, B ~ A^-1 (one V-cycle from zero); z is zero at fixed nodes. Slot order.
+  void apply(const float* r, float* z);
   // out = A in on the fine level; fixed rows give zero, fixed columns count (a kinematic dv moves its
   // neighbours' rows). Slot order.
   void multiply(const float* in, float* out) const { levels_[0].matrix.multiply(in, out); }
@@ -59,10 +56,10 @@ class MultigridPreconditioner {
     LinkBlocks off;               // coarse levels: link order (the fine level's are the caller's)
     std::vector<uint8_t> fixed;
     SlicedBlockMatrix matrix;
-    SlotVector rhs, x, residual;   // V-cycle vectors (slot order; on level 0 x holds the last sweep's change)
+    SlotVector rhs, x, residual;   // V-cycle vectors (slot order; rhs and x unused on level 0)
     std::vector<uint32_t> coarse_record;  // per slot: the record (4 * slot) of its aggregate one level down
   };
-  void cycle(size_t l, const float* rhs, float* x, float* Ax = nullptr);
+  void cycle(size_t l, const float* rhs, float* x);
 
   AggregationHierarchy hierarchy_;
   std::vector<std::array<uint32_t, 2>> fine_links_;

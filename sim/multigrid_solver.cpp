@@ -35,7 +35,7 @@ MultigridIntegrator::MultigridIntegrator(const ClothModel& model, const SolverOp
   dv_nodes_.resize(model.vertex_count());
   b_nodes_.resize(model.vertex_count());
   const size_t floats = 4 * size_t(multigrid_.fine().slot_count());
-  for (auto* vec : {&dv_, &b_, &r_, &z_, &p_, &q_, &az_}) vec->assign(floats, 0.f);
+  for (auto* vec : {&dv_, &b_, &r_, &z_, &p_, &q_}) vec->assign(floats, 0.f);
 }
 
 void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float h) {
@@ -78,16 +78,13 @@ void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float
   // iterations where this estimate asks for 17 (a hand-held cotton cloth of 2.3 k vertices).
   const double tol2 = double(options_.mg_tolerance) * options_.mg_tolerance;
   double step_energy[kErrorDelay] = {};  // alpha_j r_j.z_j of the last kErrorDelay iterations
-  // q = W p comes from the V-cycle's last sweep (W z, half a pass: sweep_backward) and the recurrence
-  // p = z + beta p, where the V-cycle gives it; a product otherwise.
   int it = 0;
-  bool have_az = multigrid_.apply(r_.data(), z_.data(), az_.data());
+  multigrid_.apply(r_.data(), z_.data());
   double rz = dot(r_, z_);
   if (rz > 1e-30) {
     p_ = z_;
-    if (have_az) q_ = az_;
-    else multigrid_.multiply(p_.data(), q_.data());
     while (it < options_.mg_max_iterations) {
+      multigrid_.multiply(p_.data(), q_.data());
       const double pq = dot(p_, q_);
       if (!(pq > 0)) break;
       const float alpha = float(rz / pq);
@@ -104,24 +101,15 @@ void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float
         const double size2 = block_sum(floats, [&](size_t k) { return dv_[k] * (b_[k] - r_[k]); });
         if (error2 <= tol2 * std::abs(size2)) break;
       }
-      have_az = multigrid_.apply(r_.data(), z_.data(), az_.data());
+      multigrid_.apply(r_.data(), z_.data());
       const double rz_new = dot(r_, z_);
       if (!(rz_new > 1e-30)) break;
       const float beta = float(rz_new / rz);
       rz = rz_new;
-      if (have_az) {
-        for (size_t k = 0; k < floats; ++k) {
-          p_[k] = z_[k] + beta * p_[k];
-          q_[k] = az_[k] + beta * q_[k];
-        }
-      } else {
-        for (size_t k = 0; k < floats; ++k) p_[k] = z_[k] + beta * p_[k];
-        multigrid_.multiply(p_.data(), q_.data());
-      }
+      for (size_t k = 0; k < floats; ++k) p_[k] = z_[k] + beta * p_[k];
     }
   }
   const double res = std::sqrt(dot(r_, r_) / std::max(dot(b_, b_), 1e-30));
-
 
   A.from_slots(dv_.data(), dv_nodes_.data());
   finish_implicit_step(model, state, forces_, h, dv_nodes_.data(), options_.translation_correction);

@@ -196,7 +196,7 @@ void SlicedBlockMatrix::accumulate(const Slice& s, const float* x, float out[3][
   _mm256_storeu_ps(out[2], az);
 }
 
-void SlicedBlockMatrix::slice_sweep(uint32_t si, const float* b, float* x, Pass pass, float* dx, float* miss) const {
+void SlicedBlockMatrix::slice_sweep(uint32_t si, const float* b, float* x, Pass pass) const {
   alignas(32) float acc[3][L];
   if (pass == Pass::Lower) accumulate<Pass::Lower>(slices_[si], x, acc);
   else accumulate<Pass::All>(slices_[si], x, acc);
@@ -207,31 +207,7 @@ void SlicedBlockMatrix::slice_sweep(uint32_t si, const float* b, float* x, Pass 
   sz = _mm256_sub_ps(sz, _mm256_load_ps(acc[2]));
   __m256 nx = _mm256_setzero_ps(), ny = nx, nz = nx;
   add_product(diag_inverse_.data() + size_t(si) * kBlock, sx, sy, sz, nx, ny, nz);
-  if (dx) {
-    __m256 ox, oy, oz;
-    load_slice(x + size_t(si) * 4 * L, ox, oy, oz);
-    store_slice(dx + size_t(si) * 4 * L, _mm256_sub_ps(nx, ox), _mm256_sub_ps(ny, oy), _mm256_sub_ps(nz, oz));
-    // D x - s: what the rounded inverse missed (D's condition number reaches the thousands on stiff cloth)
-    __m256 mx = _mm256_sub_ps(_mm256_setzero_ps(), sx), my = _mm256_sub_ps(_mm256_setzero_ps(), sy),
-           mz = _mm256_sub_ps(_mm256_setzero_ps(), sz);
-    add_product(diag_block_.data() + size_t(si) * kBlock, nx, ny, nz, mx, my, mz);
-    store_slice(miss + size_t(si) * 4 * L, mx, my, mz);
-  }
   store_slice(x + size_t(si) * 4 * L, nx, ny, nz);
-}
-
-void SlicedBlockMatrix::add_lower_product(const float* b, const float* dx, float* out) const {
-  for (uint32_t si = 0; si < slices_.size(); ++si) {
-    alignas(32) float acc[3][L];
-    accumulate<Pass::Lower>(slices_[si], dx, acc);
-    __m256 bx, by, bz, mx, my, mz;
-    load_slice(b + size_t(si) * 4 * L, bx, by, bz);
-    load_slice(out + size_t(si) * 4 * L, mx, my, mz);
-    store_slice(out + size_t(si) * 4 * L, _mm256_add_ps(_mm256_add_ps(bx, mx), _mm256_load_ps(acc[0])),
-                _mm256_add_ps(_mm256_add_ps(by, my), _mm256_load_ps(acc[1])),
-                _mm256_add_ps(_mm256_add_ps(bz, mz), _mm256_load_ps(acc[2])));
-  }
-  std::memset(out + size_t(slices_.size()) * 4 * L, 0, 4 * L * sizeof(float));
 }
 
 void SlicedBlockMatrix::multiply(const float* x, float* y) const {
@@ -301,32 +277,15 @@ glm::vec3 record(const float* v) { return {v[0], v[1], v[2]}; }
 void set_record(float* v, const glm::vec3& a) { v[0] = a.x, v[1] = a.y, v[2] = a.z, v[3] = 0.f; }
 }  // namespace
 
-void SlicedBlockMatrix::slice_sweep(uint32_t si, const float* b, float* x, Pass pass, float* dx, float* miss) const {
+void SlicedBlockMatrix::slice_sweep(uint32_t si, const float* b, float* x, Pass pass) const {
   float acc[3][L];
   if (pass == Pass::Lower) accumulate<Pass::Lower>(slices_[si], x, acc);
   else accumulate<Pass::All>(slices_[si], x, acc);
   for (uint32_t lane = 0; lane < L; ++lane) {
     const size_t o = (size_t(si) * L + lane) * 4;
     const glm::vec3 s = record(b + o) - glm::vec3(acc[0][lane], acc[1][lane], acc[2][lane]);
-    const glm::vec3 n = lane_block(diag_inverse_.data() + size_t(si) * kBlock, lane) * s;
-    if (dx) {
-      set_record(dx + o, n - record(x + o));
-      set_record(miss + o, lane_block(diag_block_.data() + size_t(si) * kBlock, lane) * n - s);
-    }
-    set_record(x + o, n);
+    set_record(x + o, lane_block(diag_inverse_.data() + size_t(si) * kBlock, lane) * s);
   }
-}
-
-void SlicedBlockMatrix::add_lower_product(const float* b, const float* dx, float* out) const {
-  for (uint32_t si = 0; si < slices_.size(); ++si) {
-    float acc[3][L];
-    accumulate<Pass::Lower>(slices_[si], dx, acc);
-    for (uint32_t lane = 0; lane < L; ++lane) {
-      const size_t o = (size_t(si) * L + lane) * 4;
-      set_record(out + o, (record(b + o) + record(out + o)) + glm::vec3(acc[0][lane], acc[1][lane], acc[2][lane]));
-    }
-  }
-  std::memset(out + size_t(slices_.size()) * 4 * L, 0, 4 * L * sizeof(float));
 }
 
 void SlicedBlockMatrix::multiply(const float* x, float* y) const {
@@ -365,13 +324,6 @@ void SlicedBlockMatrix::sweep_from_zero(const float* b, float* x, float* r) cons
 void SlicedBlockMatrix::sweep(const float* b, float* x, bool forward) const {
   const uint32_t n = uint32_t(slices_.size());
   for (uint32_t k = 0; k < n; ++k) slice_sweep(forward ? k : n - 1 - k, b, x, Pass::All);
-}
-
-void SlicedBlockMatrix::sweep_backward(const float* b, float* x, float* dx, float* miss) const {
-  const uint32_t n = uint32_t(slices_.size());
-  for (uint32_t k = n; k-- > 0;) slice_sweep(k, b, x, Pass::All, dx, miss);
-  std::memset(dx + size_t(n) * 4 * L, 0, 4 * L * sizeof(float));
-  std::memset(miss + size_t(n) * 4 * L, 0, 4 * L * sizeof(float));
 }
 
 void SlicedBlockMatrix::to_slots(const glm::vec3* nodes, float* slots) const {

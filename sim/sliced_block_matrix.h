@@ -51,18 +51,6 @@ class SlicedBlockMatrix {
   void residual(const float* b, const float* x, float* r) const;
   // One block Gauss-Seidel sweep over the colours, ascending (forward) or descending.
   void sweep(const float* b, float* x, bool forward) const;
-  // The descending sweep, also writing each row's change dx (new x - old x) and miss = D x - s, what the
-  // rounded inverse of the diagonal block left over (s: the row's right-hand side less its neighbours).
-  // Right after it, row i's equation is off by that and by what its lower-colour neighbours changed after
-  // it was solved: b - A x = -miss - L dx (L: the lower-colour entries), so A x = b + miss + L dx costs
-  // half a pass (add_lower_product), not a product (Eisenstat's trick for symmetric Gauss-Seidel).
-  // Without miss, A x was a few times less exact than the product (diagonal blocks' condition numbers
-  // reach the thousands on stiff cloth): on the table scene CG's residual drifted to 1e-4 of b, 5 times the
-  // product's, it stopped early, and noisy-hand whips reached 42-44 % strain where they had 11-24 %.
-  void sweep_backward(const float* b, float* x, float* dx, float* miss) const;
-  // out = b + out + L dx over the lower-colour entries (out holds sweep_backward's miss); fixed and
-  // padding rows give 0 where b is 0.
-  void add_lower_product(const float* b, const float* dx, float* out) const;
   // The forward sweep from x = 0 (x is written, not read), then r = b - A x from the higher-colour
   // neighbours alone (r may be null to skip it).
   void sweep_from_zero(const float* b, float* x, float* r) const;
@@ -80,7 +68,7 @@ class SlicedBlockMatrix {
   enum class Pass { All, Lower, Upper };
   template <Pass pass>
   void accumulate(const Slice& s, const float* x, float out[3][kLanes]) const;
-  void slice_sweep(uint32_t si, const float* b, float* x, Pass pass, float* dx = nullptr, float* miss = nullptr) const;
+  void slice_sweep(uint32_t si, const float* b, float* x, Pass pass) const;
 
   std::vector<uint32_t> slot_of_node_, node_of_slot_;
   std::vector<Slice> slices_;
