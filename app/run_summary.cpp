@@ -43,6 +43,7 @@ nlohmann::json self_collision_summary(const TickStats& st) {
           {"intersecting_pairs_max", st.self_intersecting_max},
           {"intersecting_pairs_end", st.self_intersecting_end},
           {"tangled_at_load", st.self_tangled_at_scan},
+          {"tangled_later", st.self_tangled_later},
           {"untangle_moves", st.self_untangle_moves},
           {"capped_ticks", st.self_capped_ticks}};
 }

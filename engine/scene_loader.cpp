@@ -339,7 +339,8 @@ void read_self_collision(const Reader& r, const json& root, Scene& scene) {
   if (!root.contains("self_collision")) return;
   const json& j = root.at("self_collision");
   const std::string place = "/self_collision";
-  r.object(j, place, {"enabled", "thickness", "friction", "iterations", "consistent_orientation", "untangle_step"});
+  r.object(j, place, {"enabled", "thickness", "friction", "iterations", "consistent_orientation", "untangle_step",
+                      "rescan_ticks"});
   SelfCollisionConfig& c = scene.world.self_collision;
   c.enabled = r.boolean(j, place, "enabled", true);
   c.thickness = float(r.number(j, place, "thickness", c.thickness, 1e-5, 0.1));
@@ -347,6 +348,7 @@ void read_self_collision(const Reader& r, const json& root, Scene& scene) {
   c.iterations = int(r.integer(j, place, "iterations", uint32_t(c.iterations), 1, 100));
   c.consistent_orientation = r.boolean(j, place, "consistent_orientation", c.consistent_orientation);
   c.untangle_step = float(r.number(j, place, "untangle_step", c.untangle_step, 0, 2));  // x thickness; 0: off
+  c.rescan_ticks = int(r.integer(j, place, "rescan_ticks", uint32_t(c.rescan_ticks), 0, 1000000));  // 0: never
 }
 
 Scene read_scene(const Reader& r, const json& root, const std::string& base_dir) {

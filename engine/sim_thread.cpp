@@ -310,6 +310,7 @@ bool SimThread::tick_once() {
     counters_.self_intersecting_max = std::max(counters_.self_intersecting_max, st.intersecting_pairs);
     counters_.self_intersecting_end = st.intersecting_pairs;
     counters_.self_tangled_at_scan = sc->tangled_at_scan();
+    counters_.self_tangled_later = sc->tangled_at_rescans();
     counters_.self_untangle_moves += st.untangled_vertices;
     counters_.self_capped_ticks += (st.pairs_capped + st.zones_capped + st.dropped) > 0 ? 1 : 0;
     self_hist_.record(world_.last_timing().self_collision_ms);

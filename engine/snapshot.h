@@ -63,6 +63,7 @@ struct TickStats {
   uint64_t self_intersecting_max = 0;  // most tangled triangle pairs (crossing at a tick's start) left out in one tick
   uint64_t self_intersecting_end = 0;  // the same at the last tick
   uint64_t self_tangled_at_scan = 0;   // crossing triangle pairs found by the last tangle scan (load, reset)
+  uint64_t self_tangled_later = 0;     // crossing pairs the periodic scans found since (formed while moving)
   uint64_t self_untangle_moves = 0;    // vertex moves that shortened the tangles' crossing contours, summed over ticks
   uint64_t self_capped_ticks = 0;      // ticks on which a self-collision cap engaged (pairs, zones, contacts)
   double self_ms_p50 = 0, self_ms_p99 = 0, self_ms_max = 0;  // self-collision part of World::step

@@ -140,7 +140,15 @@ bool SelfCollision::begin_resolve(const ClothModel& model, ClothState& state, fl
   }
   have_previous_ = false;
   kinematic_ = state.kinematic.data();
-  if (scan_pending_) {
+  // Layers cross only where they came close: a cloth that had no self-contact since the last scan is not
+  // scanned again (a scan every second put 10 more slow ticks among the table demo's slowest 24).
+  if (!scan_pending_ && config_.rescan_ticks > 0 && ++ticks_since_scan_ >= config_.rescan_ticks &&
+      contacts_since_scan_) {
+    const uint64_t at_load = tangled_at_scan_;
+    tangled_at_rescans_ += scan_tangles(model, previous_.data());
+    tangled_at_scan_ = at_load;  // what the load or the last jump left stays reported as such
+    detected_ = false;
+  } else if (scan_pending_) {
     scan_tangles(model, previous_.data());  // overwrites the candidate pairs
     detected_ = false;
   }
@@ -294,6 +302,7 @@ void SelfCollision::position_passes(glm::vec3* x) {
 }
 
 void SelfCollision::answer_velocities(ClothState& state, float h) {
+  contacts_since_scan_ = contacts_since_scan_ || !contacts_.empty();
   glm::vec3* x = state.position.data();
   glm::vec3* v = state.velocity.data();
   const float thickness = config_.thickness;
@@ -345,6 +354,8 @@ void SelfCollision::answer_velocities(ClothState& state, float h) {
 // they are flagged, so that detect leaves them out instead of pushing each through the other layer.
 uint64_t SelfCollision::scan_tangles(const ClothModel& model, const glm::vec3* xp) {
   scan_pending_ = false;
+  ticks_since_scan_ = 0;
+  contacts_since_scan_ = false;
   ++tangle_scans_;
   bvh_.refit(model, xp, xp, 0.f);
   bvh_.self_pairs(config_.cone_limit, pairs_, config_.max_pairs_per_triangle * model.triangle_count());

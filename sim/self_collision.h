@@ -75,6 +75,11 @@ struct SelfCollisionConfig {
   int tangle_rings = 0;                // the left-out region reaches this many rings of triangles past the crossings
   float untangle_step = 0.25f;         // the left-out pairs' crossing contours are shortened each tick by moving
                                        // their vertices up to this x thickness (sim/contour_untangle.h); 0: off
+  // A crossing that forms while the cloth moves (a layer pushed through another faster than the contacts
+  // could stop it) is not in a scan made at load or after a jump: the whole cloth is scanned again every
+  // this many ticks (0: never) once the cloth has touched itself since the last scan, so such a crossing
+  // is drawn apart too instead of held by contacts.
+  int rescan_ticks = 240;
 };
 
 struct SelfCollisionStats {
@@ -142,6 +147,8 @@ class SelfCollision {
   uint64_t scan_tangles(const ClothModel& model, const glm::vec3* x);
   // Triangle pairs found crossing by the last scan, and how many scans were made.
   uint64_t tangled_at_scan() const { return tangled_at_scan_; }
+  // Crossing pairs the periodic scans (rescan_ticks) found, summed over the scans.
+  uint64_t tangled_at_rescans() const { return tangled_at_rescans_; }
   uint64_t tangle_scans() const { return tangle_scans_; }
 
   const SelfCollisionConfig& config() const { return config_; }
@@ -218,7 +225,9 @@ class SelfCollision {
   UntangleScratch untangle_scratch_;     // contour_untangle's per-vertex scratch (nvert)
   size_t tangled_count_ = 0;             // nonzero entries of tangled_
   bool scan_pending_ = true;
-  uint64_t tangled_at_scan_ = 0, tangle_scans_ = 0;
+  uint64_t tangled_at_scan_ = 0, tangle_scans_ = 0, tangled_at_rescans_ = 0;
+  int ticks_since_scan_ = 0;
+  bool contacts_since_scan_ = false;  // a contact was in force in a tick since the last scan
   // Contact regions (orient_regions): vertex one-ring (CSR), vertex-triangle contacts by their vertex
   // (CSR, counting sort), union-find over contacts, and the side forced on each reoriented vertex.
   std::vector<uint32_t> ring_start_, ring_;

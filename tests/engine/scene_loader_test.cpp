@@ -146,6 +146,9 @@ TEST_CASE("self-collision is off unless the scene turns it on") {
   CHECK(parse_scene(scene_text(R"("self_collision": {"untangle_step": 0})"), "test.json").world.self_collision.untangle_step ==
         0.f);
   expect_error(scene_text(R"("self_collision": {"untangle_step": 3})"), "/self_collision/untangle_step", "out of range");
+  CHECK(on.world.self_collision.rescan_ticks == 240);
+  CHECK(parse_scene(scene_text(R"("self_collision": {"rescan_ticks": 0})"), "test.json").world.self_collision.rescan_ticks == 0);
+  expect_error(scene_text(R"("self_collision": {"rescan_ticks": -1})"), "/self_collision/rescan_ticks", "out of range");
 }
 
 TEST_CASE("a missing scene file is an error naming it") {

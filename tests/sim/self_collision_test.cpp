@@ -564,3 +564,35 @@ TEST_CASE("self-collision: after the zones, and tick after tick, contacts are fo
   CHECK(worst < 0.05f * 0.005f);  // measured 0.05 mm: the kept contacts act along their first normals
   CHECK(std::abs(stats[1].max_violation - stats[0].max_violation) < 1e-5f);
 }
+
+TEST_CASE("self-collision tangles: a crossing that forms after the load is found by the periodic scan and drawn apart") {
+  const float h = 1.f / 240.f;
+  auto run = [&](int rescan_ticks, uint64_t& found_later, uint64_t& at_load) {
+    CrossedSheets s(0.5f, 0.f);
+    const std::vector<glm::vec3> crossed = s.state.position;
+    const size_t base = s.state.position.size() / 2;
+    for (size_t i = base; i < s.state.position.size(); ++i) s.state.position[i].z += 0.05f;  // apart at load
+    SelfCollision sc(s.model, {.thickness = 0.004f, .rescan_ticks = rescan_ticks});
+    sc.begin_step(s.state);
+    sc.resolve(s.model, s.state, h);
+    // The second sheet is put through the first without a scan request: a crossing the motion made.
+    s.state.position = crossed;
+    for (auto& v : s.state.velocity) v = glm::vec3(0.f);
+    for (int t = 0; t < 150; ++t) {
+      sc.begin_step(s.state);
+      sc.resolve(s.model, s.state, h);
+    }
+    found_later = sc.tangled_at_rescans();
+    at_load = sc.tangled_at_scan();
+    CHECK(all_finite(s.state));
+    return count_self_intersections(s.model, s.state.position).triangle_pairs;
+  };
+  uint64_t later = 0, at_load = 0;
+  const uint64_t without = run(0, later, at_load);
+  CHECK(later == 0);
+  CHECK(without > 0);  // no scan sees it: the contacts keep it crossed
+  const uint64_t with = run(10, later, at_load);
+  CHECK(at_load == 0);  // the load's count is not overwritten by the periodic scans
+  CHECK(later > 0);
+  CHECK(with == 0);     // found and drawn apart like a tangle found at load
+}
