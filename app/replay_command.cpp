@@ -10,6 +10,7 @@
 #include "app/run_summary.h"
 #include "engine/stream_replay.h"
 #include "sim/self_collision.h"
+#include "sim/strain_limit.h"
 #include "sim/world.h"
 
 namespace weft::app {
@@ -43,20 +44,14 @@ struct TraceRow {
 void trace_tick(const World& world, uint64_t ticks_done, void* context) {
   auto& rows = *static_cast<std::vector<TraceRow>*>(context);
   const SelfCollision* sc = world.self_collision();
-  const ClothModel& model = world.model();
   const ClothState& state = world.state();
-  float worst = 0.f, speed2 = 0.f;
-  uint32_t worst_edge = 0;
-  for (uint32_t e = 0; e < model.edge_count; ++e) {
-    const auto& l = model.link[e];
-    const float strain = glm::length(state.position[l[1]] - state.position[l[0]]) / model.rest_length[e] - 1.f;
-    if (strain > worst) worst = strain, worst_edge = e;
-  }
+  const EdgeStrainPeak peak = most_stretched_edge(world.model(), state.position.data());
+  float speed2 = 0.f;
   for (const glm::vec3& v : state.velocity) speed2 = std::max(speed2, glm::dot(v, v));
-  const auto& we = model.link[worst_edge];
+  const auto& ends = world.model().link[peak.edge];
   rows.push_back({ticks_done - 1, world.last_timing(), world.integrator_stats().solver_iterations,
-                  sc ? sc->stats().vertex_triangle + sc->stats().edge_edge : 0, worst, worst_edge,
-                  uint8_t((state.kinematic[we[0]] ? 1 : 0) + (state.kinematic[we[1]] ? 1 : 0)), std::sqrt(speed2)});
+                  sc ? sc->stats().vertex_triangle + sc->stats().edge_edge : 0, std::max(peak.strain, 0.f), peak.edge,
+                  uint8_t((state.kinematic[ends[0]] ? 1 : 0) + (state.kinematic[ends[1]] ? 1 : 0)), std::sqrt(speed2)});
 }
 
 void write_trace(const std::string& path, const std::vector<TraceRow>& rows) {

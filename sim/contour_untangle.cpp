@@ -8,14 +8,6 @@
 namespace weft {
 namespace {
 
-struct EdgeCrossing {
-  glm::vec3 point{0.f};
-  uint32_t edge[2]{};
-  float s = 0;
-  uint32_t triangle[3]{};
-  glm::vec3 bary{0.f};
-};
-
 // Where edge (i0, i1) crosses triangle tri (the exact predicate decides; the point is then the edge's
 // crossing of the plane, with its barycentric weights clamped into the triangle against rounding).
 bool edge_crossing(const glm::vec3* x, uint32_t i0, uint32_t i1, const std::array<uint32_t, 3>& tri,
@@ -56,15 +48,8 @@ bool crossing_segment(const glm::vec3* x, const std::array<uint32_t, 3>& a, cons
       if (d > best) best = d, best_i = i, best_j = j;
     }
   if (best < 1e-14f) return false;
-  const EdgeCrossing* ends[2] = {&found[best_i], &found[best_j]};
-  for (int k = 0; k < 2; ++k) {
-    segment.end[k] = ends[k]->point;
-    segment.edge[k][0] = ends[k]->edge[0];
-    segment.edge[k][1] = ends[k]->edge[1];
-    segment.s[k] = ends[k]->s;
-    std::copy(ends[k]->triangle, ends[k]->triangle + 3, segment.triangle[k]);
-    segment.bary[k] = ends[k]->bary;
-  }
+  segment.end[0] = found[best_i];
+  segment.end[1] = found[best_j];
   return true;
 }
 
@@ -85,15 +70,15 @@ UntangleStats contour_untangle(const ClothModel& model, const std::vector<Triang
     if (!crossing_segment(x, model.triangle[p.a], model.triangle[p.b], seg)) continue;
     bool pushed = false;
     for (int k = 0; k < 2; ++k) {
-      const glm::vec3 g = glm::normalize(seg.end[k] - seg.end[1 - k]);  // d length / d end
-      const glm::vec3 e = x[seg.edge[k][1]] - x[seg.edge[k][0]];
+      const EdgeCrossing& end = seg.end[k];
+      const glm::vec3 g = glm::normalize(end.point - seg.end[1 - k].point);  // d length / d end
+      const glm::vec3 e = x[end.edge[1]] - x[end.edge[0]];
       const float e2 = glm::dot(e, e);
       if (!(e2 > 0.f)) continue;
       const glm::vec3 d = -(g - (glm::dot(g, e) / e2) * e);  // the edge's surface, relative to the triangle's
       // Shared like a contact correction: r = sum w_k x_k (edge +, triangle -) moves by d.
-      const uint32_t vert[5] = {seg.edge[k][0], seg.edge[k][1], seg.triangle[k][0], seg.triangle[k][1],
-                                seg.triangle[k][2]};
-      const float w[5] = {1.f - seg.s[k], seg.s[k], -seg.bary[k].x, -seg.bary[k].y, -seg.bary[k].z};
+      const uint32_t vert[5] = {end.edge[0], end.edge[1], end.triangle[0], end.triangle[1], end.triangle[2]};
+      const float w[5] = {1.f - end.s, end.s, -end.bary.x, -end.bary.y, -end.bary.z};
       float sum = 0.f;
       for (int j = 0; j < 5; ++j) sum += w[j] * w[j] * inv_mass[vert[j]];
       if (!(sum > 0.f)) continue;

@@ -27,15 +27,20 @@
 
 namespace weft {
 
-// The segment along which two crossing triangles cut each other, with its two ends as edge-triangle
-// crossings. edge[k] = {i0, i1}: the crossing edge's vertices, P = (1 - s) x[i0] + s x[i1];
-// triangle[k]: the crossed triangle's vertices with P's barycentric weights bary[k].
+// Where an edge of one triangle crosses the other triangle: P = (1 - s) x[edge[0]] + s x[edge[1]], inside
+// the triangle with vertices triangle[] at barycentric weights bary.
+struct EdgeCrossing {
+  glm::vec3 point{0.f};
+  uint32_t edge[2]{};
+  float s = 0;
+  uint32_t triangle[3]{};
+  glm::vec3 bary{0.f};
+};
+
+// The segment along which two crossing triangles cut each other: its two ends, each an edge-triangle
+// crossing.
 struct CrossingSegment {
-  glm::vec3 end[2]{};
-  uint32_t edge[2][2]{};
-  float s[2]{};
-  uint32_t triangle[2][3]{};
-  glm::vec3 bary[2]{};
+  EdgeCrossing end[2];
 };
 
 // The crossing segment of triangles a and b (vertex triples) at positions x; false when they do not

@@ -142,14 +142,13 @@ bool SelfCollision::begin_resolve(const ClothModel& model, ClothState& state, fl
   kinematic_ = state.kinematic.data();
   // Layers cross only where they came close: a cloth that had no self-contact since the last scan is not
   // scanned again (a scan every second put 10 more slow ticks among the table demo's slowest 24).
-  if (!scan_pending_ && config_.rescan_ticks > 0 && ++ticks_since_scan_ >= config_.rescan_ticks &&
-      contacts_since_scan_) {
-    const uint64_t at_load = tangled_at_scan_;
-    tangled_at_rescans_ += scan_tangles(model, previous_.data());
-    tangled_at_scan_ = at_load;  // what the load or the last jump left stays reported as such
-    detected_ = false;
-  } else if (scan_pending_) {
+  const bool rescan_due =
+      config_.rescan_ticks > 0 && ++ticks_since_scan_ >= config_.rescan_ticks && contacts_since_scan_;
+  if (scan_pending_) {
     scan_tangles(model, previous_.data());  // overwrites the candidate pairs
+    detected_ = false;
+  } else if (rescan_due) {
+    tangled_at_rescans_ += find_tangles(model, previous_.data());  // tangled_at_scan_ keeps the load's count
     detected_ = false;
   }
   if (config_.untangle_step > 0.f && !tangled_pairs_.empty()) {
@@ -353,6 +352,11 @@ void SelfCollision::answer_velocities(ClothState& state, float h) {
 // global intersection analysis of Baraff, Witkin & Kass 2003 reduced to finding the crossing pairs):
 // they are flagged, so that detect leaves them out instead of pushing each through the other layer.
 uint64_t SelfCollision::scan_tangles(const ClothModel& model, const glm::vec3* xp) {
+  tangled_at_scan_ = find_tangles(model, xp);
+  return tangled_at_scan_;
+}
+
+uint64_t SelfCollision::find_tangles(const ClothModel& model, const glm::vec3* xp) {
   scan_pending_ = false;
   ticks_since_scan_ = 0;
   contacts_since_scan_ = false;
@@ -360,12 +364,12 @@ uint64_t SelfCollision::scan_tangles(const ClothModel& model, const glm::vec3* x
   bvh_.refit(model, xp, xp, 0.f);
   bvh_.self_pairs(config_.cone_limit, pairs_, config_.max_pairs_per_triangle * model.triangle_count());
   std::fill(tangled_.begin(), tangled_.end(), uint8_t(0));
-  tangled_at_scan_ = 0;
+  uint64_t found = 0;
   tangled_pairs_.clear();
   for (const TrianglePair& p : pairs_) {
     if (!pair_crosses(model, p, xp)) continue;
     tangled_[p.a] = tangled_[p.b] = 1;
-    ++tangled_at_scan_;
+    ++found;
     tangled_pairs_.push_back(p);
   }
   dilate_tangles(model);
@@ -374,7 +378,7 @@ uint64_t SelfCollision::scan_tangles(const ClothModel& model, const glm::vec3* x
     tangled_count_ = 0;
     tangled_pairs_.clear();
   }
-  return tangled_at_scan_;
+  return found;
 }
 
 // Grows the flagged triangles (crossing ones) by tangle_rings rings of vertex neighbours: the layers are

@@ -165,6 +165,9 @@ class SelfCollision {
   void detect_around_moved(const ClothModel& model, const glm::vec3* x, bool first);
   void test_pair(const ClothModel& model, const glm::vec3* x, const TrianglePair& pair, bool first);
   void measure_travel(const glm::vec3* x);
+  // The whole-cloth scan: flags the triangle pairs crossing at xp, returns their count (scan_tangles records
+  // it as the load's; the periodic scans add it to tangled_at_rescans_).
+  uint64_t find_tangles(const ClothModel& model, const glm::vec3* xp);
   void dilate_tangles(const ClothModel& model);
   void update_tangles(const ClothModel& model);
   bool note_still_tangled(const ClothModel& model, const TrianglePair& pair);

@@ -131,13 +131,13 @@ void limit_strain_near(const ClothModel& model, const uint8_t* kinematic, const 
   run_pass(model, kinematic, params, h, &around, scratch, x, v, stats);
 }
 
-float max_edge_strain(const ClothModel& model, const glm::vec3* x) {
-  float worst = -1.f;
+EdgeStrainPeak most_stretched_edge(const ClothModel& model, const glm::vec3* x) {
+  EdgeStrainPeak peak;
   for (size_t e = 0; e < model.edge_count; ++e) {
-    const float len = glm::length(x[model.link[e][1]] - x[model.link[e][0]]);
-    worst = std::max(worst, len / model.rest_length[e] - 1.f);
+    const float strain = glm::length(x[model.link[e][1]] - x[model.link[e][0]]) / model.rest_length[e] - 1.f;
+    if (strain > peak.strain) peak = {strain, uint32_t(e)};
   }
-  return worst;
+  return peak;
 }
 
 }  // namespace weft

@@ -68,7 +68,12 @@ void limit_strain_near(const ClothModel& model, const uint8_t* kinematic, const 
                        const VertexSet& around, StrainLimitScratch& scratch, glm::vec3* x, glm::vec3* v,
                        StrainLimitStats& stats);
 
-// Largest l / l0 - 1 over the structural edges.
-float max_edge_strain(const ClothModel& model, const glm::vec3* x);
+// Largest l / l0 - 1 over the structural edges, and which edge has it.
+struct EdgeStrainPeak {
+  float strain = -1.f;
+  uint32_t edge = 0;
+};
+EdgeStrainPeak most_stretched_edge(const ClothModel& model, const glm::vec3* x);
+inline float max_edge_strain(const ClothModel& model, const glm::vec3* x) { return most_stretched_edge(model, x).strain; }
 
 }  // namespace weft

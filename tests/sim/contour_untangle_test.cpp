@@ -17,23 +17,23 @@ TEST_CASE("crossing segment: the ends are the edge-triangle crossings, with thei
                                     {0.25f, 0.1f, -0.5f}, {0.25f, 0.1f, 0.5f}, {0.25f, 0.7f, 0.1f}};
   CrossingSegment seg;
   REQUIRE(crossing_segment(x.data(), {0, 1, 2}, {3, 4, 5}, seg));
-  const int low = seg.end[0].y < seg.end[1].y ? 0 : 1, high = 1 - low;
-  CHECK(seg.end[low].x == doctest::Approx(0.25f));
-  CHECK(seg.end[low].y == doctest::Approx(0.1f));
-  CHECK(seg.end[low].z == doctest::Approx(0.f));
-  CHECK(seg.end[high].y == doctest::Approx(0.6f));
-  CHECK(seg.end[high].z == doctest::Approx(0.f).epsilon(1e-6));
+  const int low = seg.end[0].point.y < seg.end[1].point.y ? 0 : 1, high = 1 - low;
+  CHECK(seg.end[low].point.x == doctest::Approx(0.25f));
+  CHECK(seg.end[low].point.y == doctest::Approx(0.1f));
+  CHECK(seg.end[low].point.z == doctest::Approx(0.f));
+  CHECK(seg.end[high].point.y == doctest::Approx(0.6f));
+  CHECK(seg.end[high].point.z == doctest::Approx(0.f).epsilon(1e-6));
   // Both ends are B's edges crossing A: the edges and parameters, then A's barycentric weights.
-  CHECK(std::min(seg.edge[low][0], seg.edge[low][1]) == 3);
-  CHECK(std::max(seg.edge[low][0], seg.edge[low][1]) == 4);
-  CHECK(std::min(seg.edge[high][0], seg.edge[high][1]) == 3);
-  CHECK(std::max(seg.edge[high][0], seg.edge[high][1]) == 5);
-  CHECK(seg.triangle[low][0] == 0);
-  CHECK(seg.bary[low].y == doctest::Approx(0.25f));  // weight of (1, 0, 0)
-  CHECK(seg.bary[low].z == doctest::Approx(0.1f));   // weight of (0, 1, 0)
+  CHECK(std::min(seg.end[low].edge[0], seg.end[low].edge[1]) == 3);
+  CHECK(std::max(seg.end[low].edge[0], seg.end[low].edge[1]) == 4);
+  CHECK(std::min(seg.end[high].edge[0], seg.end[high].edge[1]) == 3);
+  CHECK(std::max(seg.end[high].edge[0], seg.end[high].edge[1]) == 5);
+  CHECK(seg.end[low].triangle[0] == 0);
+  CHECK(seg.end[low].bary.y == doctest::Approx(0.25f));  // weight of (1, 0, 0)
+  CHECK(seg.end[low].bary.z == doctest::Approx(0.1f));   // weight of (0, 1, 0)
   for (int k = 0; k < 2; ++k) {
-    const glm::vec3 on_edge = (1.f - seg.s[k]) * x[seg.edge[k][0]] + seg.s[k] * x[seg.edge[k][1]];
-    CHECK(glm::length(on_edge - seg.end[k]) < 1e-6f);
+    const glm::vec3 on_edge = (1.f - seg.end[k].s) * x[seg.end[k].edge[0]] + seg.end[k].s * x[seg.end[k].edge[1]];
+    CHECK(glm::length(on_edge - seg.end[k].point) < 1e-6f);
   }
   // Apart (B lifted off A's plane) and touching at a corner: no segment.
   std::vector<glm::vec3> apart = x;
