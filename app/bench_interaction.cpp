@@ -25,7 +25,7 @@ struct InteractionRun {
   double strain_sweeps = 0, contacts = 0, max_strain = 0, solver_iterations = 0;
 };
 
-InteractionRun run(IntegratorKind solver, const Material& material, uint32_t n, int warmup, int steps) {
+InteractionRun run(IntegratorKind solver, const Material& material, uint32_t n, int warmup, int steps, int threads) {
   // Hands lift the two front corners 25 cm in 0.25 s, then swing them 15 cm toward the user and back at
   // 1 Hz (about 1 m/s, an ordinary hand speed).
   const float size = 0.8f, table_top = 0.75f;
@@ -34,6 +34,7 @@ InteractionRun run(IntegratorKind solver, const Material& material, uint32_t n, 
                            glm::rotate(glm::mat4(1.f), -float(M_PI / 2), glm::vec3(1, 0, 0)));
   WorldConfig config;
   config.integrator = solver;
+  config.solver.mg_threads = threads;
   World w(build_cloth_model(mesh, material), config);
 
   Collider floor, table, arm[2];
@@ -160,7 +161,7 @@ nlohmann::json bench_interaction(const BenchOptions& options) {
     std::fprintf(stderr, "bench interaction: %u vertices, two hands over a table, solver %s, material %s, %d steps\n",
                  (run_spec.quads + 1) * (run_spec.quads + 1), name,
                  options.material.empty() ? "default" : options.material.c_str(), s);
-    const InteractionRun r = run(solver, material, run_spec.quads, w, s);
+    const InteractionRun r = run(solver, material, run_spec.quads, w, s, options.threads);
     std::fprintf(stderr, "  %s %zu v: mean %.3f ms, p99 %.3f ms, %.1f ns/vertex/step; shares: integrator %.0f %%, "
                  "elastic %.0f %%, strain %.0f %% (%.1f sweeps), collision %.0f %%; final max strain %.3f; solver iterations %.1f\n",
                  name, r.vertices, r.ms_per_step, r.p99_ms, 1e6 * r.ms_per_step / double(r.vertices),

@@ -73,6 +73,7 @@ nlohmann::json run_crumple(const BenchOptions& options, IntegratorKind kind) {
   if (kind != IntegratorKind::ApproximateImplicit) config.solver = SolverOptions{};
   config.self_collision = {.enabled = true, .thickness = 0.004f};
   config.self_collision.carry_contacts = options.carry_contacts;
+  config.solver.mg_threads = options.threads;
   World world(build_cloth_model(mesh, material), config);
   world.add_collider(grippy_floor());
   const char* name = integrator_kind_name(kind);
@@ -155,6 +156,7 @@ nlohmann::json run_hand_fold(const BenchOptions& options, IntegratorKind kind) {
   config.solver = SolverOptions{};
   config.self_collision = {.enabled = true, .thickness = thickness};
   config.self_collision.carry_contacts = options.carry_contacts;
+  config.solver.mg_threads = options.threads;
   World world(build_cloth_model(mesh, material), config);
   world.add_collider(grippy_floor());
   const char* name = integrator_kind_name(kind);
@@ -241,6 +243,7 @@ nlohmann::json run_folded_over(const BenchOptions& options, bool tangled) {
   config.solver = SolverOptions{};
   config.self_collision = {.enabled = true, .thickness = 0.004f};
   config.self_collision.carry_contacts = options.carry_contacts;
+  config.solver.mg_threads = options.threads;
   World world(build_cloth_model(mesh, material), config);
   world.add_collider(grippy_floor());
   const uint64_t at_load = world.self_collision()->tangled_at_scan();

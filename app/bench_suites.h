@@ -17,6 +17,7 @@ struct BenchOptions {
   std::string self_collision_case = "all";  // self-collision suite: all | crumple | fold | folded-over
   bool trace = false;     // self-collision suite: one stderr line per step (its stats)
   bool carry_contacts = false;  // self-collision suite: SelfCollisionConfig::carry_contacts on
+  int threads = 1;        // interaction and self-collision suites: SolverOptions::mg_threads (issue 14 times one core)
 };
 
 nlohmann::json bench_solvers(const BenchOptions& options);         // app/bench_solvers.cpp (issue 2)

@@ -35,6 +35,7 @@ struct TraceRow {
   StepTiming timing;
   int iterations;
   uint64_t self_contacts;
+  uint64_t self_pairs;     // triangle pairs whose bounds overlapped (the broad phase's output)
   float edge_strain_max;   // the most stretched edge after the tick
   uint32_t edge;           // which edge
   uint8_t edge_held;       // how many of its ends are kinematic (held, pinned)
@@ -50,18 +51,18 @@ void trace_tick(const World& world, uint64_t ticks_done, void* context) {
   for (const glm::vec3& v : state.velocity) speed2 = std::max(speed2, glm::dot(v, v));
   const auto& ends = world.model().link[peak.edge];
   rows.push_back({ticks_done - 1, world.last_timing(), world.integrator_stats().solver_iterations,
-                  sc ? sc->stats().vertex_triangle + sc->stats().edge_edge : 0, std::max(peak.strain, 0.f), peak.edge,
+                  sc ? sc->stats().vertex_triangle + sc->stats().edge_edge : 0, sc ? sc->stats().candidate_pairs + sc->stats().separated : 0, std::max(peak.strain, 0.f), peak.edge,
                   uint8_t((state.kinematic[ends[0]] ? 1 : 0) + (state.kinematic[ends[1]] ? 1 : 0)), std::sqrt(speed2)});
 }
 
 void write_trace(const std::string& path, const std::vector<TraceRow>& rows) {
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) throw std::runtime_error("cannot write the trace file '" + path + "'");
-  std::fprintf(f, "tick,step_ms,elastic_ms,integrator_ms,strain_ms,collision_ms,self_collision_ms,iterations,self_contacts,edge_strain_max,edge,edge_kinematic_ends,speed_max\n");
+  std::fprintf(f, "tick,step_ms,elastic_ms,integrator_ms,strain_ms,collision_ms,self_collision_ms,iterations,self_contacts,self_pairs,edge_strain_max,edge,edge_kinematic_ends,speed_max\n");
   for (const TraceRow& r : rows)
-    std::fprintf(f, "%" PRIu64 ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%" PRIu64 ",%.5f,%u,%u,%.4f\n", r.tick, r.timing.total_ms,
+    std::fprintf(f, "%" PRIu64 ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%" PRIu64 ",%" PRIu64 ",%.5f,%u,%u,%.4f\n", r.tick, r.timing.total_ms,
                  r.timing.elastic_ms, r.timing.integrator_ms, r.timing.strain_ms, r.timing.collision_ms,
-                 r.timing.self_collision_ms, r.iterations, r.self_contacts, r.edge_strain_max, r.edge,
+                 r.timing.self_collision_ms, r.iterations, r.self_contacts, r.self_pairs, r.edge_strain_max, r.edge,
                  unsigned(r.edge_held), r.speed_max);
   std::fclose(f);
 }

@@ -359,7 +359,7 @@ Scene read_scene(const Reader& r, const json& root, const std::string& base_dir)
   if (root.contains("sim")) {
     const json& j = root.at("sim");
     r.object(j, "/sim", {"tick_hz", "solver", "iterations", "cg_tolerance", "cg_max_iterations", "alpha", "rk_tolerance",
-                         "sweeps", "mg_tolerance", "mg_max_iterations"});
+                         "sweeps", "mg_tolerance", "mg_max_iterations", "threads"});
     scene.world.tick_hz = r.number(j, "/sim", "tick_hz", scene.world.tick_hz, 10, 10000);
     scene.world.integrator = parse_integrator_kind(r.string(j, "/sim", "solver", integrator_kind_name(WorldConfig{}.integrator),
                                                             {"mg", "gs", "approx", "cg", "euler", "rk4", "be", "bdf2", "rk45"}));
@@ -372,6 +372,7 @@ Scene read_scene(const Reader& r, const json& root, const std::string& base_dir)
     so.gs_sweeps = int(r.integer(j, "/sim", "sweeps", so.gs_sweeps, 1, 1000));
     so.mg_tolerance = float(r.number(j, "/sim", "mg_tolerance", so.mg_tolerance, 1e-8, 0.5));
     so.mg_max_iterations = int(r.integer(j, "/sim", "mg_max_iterations", so.mg_max_iterations, 1, 10000));
+    so.mg_threads = int(r.integer(j, "/sim", "threads", so.mg_threads, 1, 2));
     if (scene.world.solver.iterations % 2 == 0) r.fail("/sim/iterations", "must be odd (Kang & Cho 4.2)");
   }
   if (!root.contains("cloth")) r.fail("", "missing key 'cloth'");

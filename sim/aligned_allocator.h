@@ -23,6 +23,8 @@ struct AlignedAllocator {
 };
 
 // Floats on 32-byte boundaries (one AVX register).
-using AlignedFloats = std::vector<float, AlignedAllocator<float, 32>>;
+// 64 bytes: a cache line, so that slot vectors split between threads at whole slices (128 bytes) share no
+// line between the threads (sim/solve_team.h).
+using AlignedFloats = std::vector<float, AlignedAllocator<float, 64>>;
 
 }  // namespace weft

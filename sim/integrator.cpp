@@ -28,6 +28,7 @@ std::unique_ptr<Integrator> make_integrator(IntegratorKind kind, const ClothMode
     case IntegratorKind::Multigrid:
       if (options.mg_max_iterations < 1) throw std::invalid_argument("multigrid needs at least 1 iteration");
       if (!(options.mg_tolerance > 0.f)) throw std::invalid_argument("mg_tolerance must be positive");
+      if (options.mg_threads < 1 || options.mg_threads > 2) throw std::invalid_argument("mg_threads must be 1 or 2");
       return std::make_unique<MultigridIntegrator>(model, options);
     case IntegratorKind::SymplecticEuler: return std::make_unique<SymplecticEulerIntegrator>(model);
     case IntegratorKind::RungeKutta4: return std::make_unique<RungeKutta4Integrator>(model);

@@ -8,22 +8,33 @@
 namespace weft {
 namespace {
 
-// Dot products of slot vectors (whole slices: a multiple of 32 floats). Each block of 32 floats sums in
-// float, 8 lanes at a time; the blocks add up in double. Fast (the loop vectorises without reassociating
-// one sum: no -ffast-math here) and as accurate as the double sums the Krylov loops need.
+constexpr uint32_t kParts = SolveTeam::kParts;
+constexpr size_t kSliceFloats = 4 * SlicedBlockMatrix::kLanes;
+
+// Sums term over the floats of the fine level's part p: its slices in every colour, in slice_sum's order
+// (one part: the order of one slice_sum over the whole vector).
 template <class Term>
-double block_sum(size_t floats, Term term) {
+double part_sum(const SlicedBlockMatrix& A, uint32_t p, Term term) {
   double total = 0;
-  for (size_t k = 0; k < floats; k += 32) {
-    float lane[8] = {};
-    for (size_t q = k; q < k + 32; q += 8)
-      for (size_t j = 0; j < 8; ++j) lane[j] += term(q + j);
-    total += double(((lane[0] + lane[1]) + (lane[2] + lane[3])) + ((lane[4] + lane[5]) + (lane[6] + lane[7])));
+  for (uint32_t c = 0; c < A.colour_count(); ++c) {
+    const auto [first, last] = A.part_slices(c, p);
+    for (uint32_t si = first; si < last; ++si) total += slice_sum(si, si + 1, term);
   }
   return total;
 }
-double dot(const SlotVector& a, const SlotVector& b) {
-  return block_sum(a.size(), [&](size_t k) { return a[k] * b[k]; });
+// Calls f(k) for every float k of part p.
+template <class F>
+void for_part(const SlicedBlockMatrix& A, uint32_t p, F f) {
+  for (uint32_t c = 0; c < A.colour_count(); ++c) {
+    const auto [first, last] = A.part_slices(c, p);
+    for (size_t k = first * kSliceFloats; k < last * kSliceFloats; ++k) f(k);
+  }
+}
+// The parts' sums added in part order (the same with or without a helper thread).
+double total(const double (&part)[kParts]) {
+  double t = 0;
+  for (double v : part) t += v;
+  return t;
 }
 
 }  // namespace
@@ -31,7 +42,9 @@ double dot(const SlotVector& a, const SlotVector& b) {
 MultigridIntegrator::MultigridIntegrator(const ClothModel& model, const SolverOptions& options)
     : options_(options),
       forces_(model),
-      multigrid_(uint32_t(model.vertex_count()), model.link, model.edge_count, options.mg_smoothing_sweeps) {
+      multigrid_(uint32_t(model.vertex_count()), model.link, model.edge_count, options.mg_smoothing_sweeps,
+                 model.vertex_count() >= options.mg_split_vertices ? SolveTeam::kParts : 1),
+      team_(options.mg_threads >= 2 && model.vertex_count() >= options.mg_split_vertices) {
   dv_nodes_.resize(model.vertex_count());
   b_nodes_.resize(model.vertex_count());
   const size_t floats = 4 * size_t(multigrid_.fine().slot_count());
@@ -59,14 +72,14 @@ void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float
     if (kin[i]) dv_nodes_[i] = state.kinematic_velocity[i] - v[i];
     else if (!warm) dv_nodes_[i] = h * model.material.gravity;  // inertial guess
   }
-  multigrid_.assemble({.blocks = &forces_.link_jacobian, .scale = -h2, .shift = -h * cd});
+  multigrid_.assemble({.blocks = &forces_.link_jacobian, .scale = -h2, .shift = -h * cd}, &team_);
   const SlicedBlockMatrix& A = multigrid_.fine();
-  const size_t floats = dv_.size();
 
   // b = h f~ over the free rows; r = b - W dv (the kinematic columns carry their imposed dv).
   for (size_t i = 0; i < n; ++i) b_nodes_[i] = kin[i] ? glm::vec3(0.f) : h * forces_.force[i];
   A.to_slots(b_nodes_.data(), b_.data());
   A.to_slots(dv_nodes_.data(), dv_.data());
+  A.publish_ghosts(dv_.data());
   A.residual(b_.data(), dv_.data(), r_.data());
   // Stopping test on the error of dv in the energy norm, estimated from the steps CG takes after it
   // (Hestenes-Stiefel; Strakos & Tichy 2002): |dv* - dv_k|_W^2 >= sum_{j=k}^{k+d-1} alpha_j r_j.z_j, tight
@@ -76,39 +89,71 @@ void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float
   // residual; a seamed pair of panels stopped closing 6 mm apart), and so did the r.z test this replaces:
   // from the last step's dv, the seams stalled 18 mm apart; from the inertial guess it stopped at 12.6
   // iterations where this estimate asks for 17 (a hand-held cotton cloth of 2.3 k vertices).
+  //
+  // Each part of the fine level (SolveTeam) updates its own slots of every vector and sums its share of
+  // each dot product, so that with a helper thread the vectors' halves stay in their threads' caches.
   const double tol2 = double(options_.mg_tolerance) * options_.mg_tolerance;
   double step_energy[kErrorDelay] = {};  // alpha_j r_j.z_j of the last kErrorDelay iterations
+  double part[kParts];
   int it = 0;
-  multigrid_.apply(r_.data(), z_.data());
-  double rz = dot(r_, z_);
+  float* dv = dv_.data();
+  float* r = r_.data();
+  float* z = z_.data();
+  float* p = p_.data();
+  float* q = q_.data();
+  const float* b = b_.data();
+  multigrid_.apply(r, z, team_, part);
+  double rz = total(part);
   if (rz > 1e-30) {
-    p_ = z_;
+    float beta = 0.f;
     while (it < options_.mg_max_iterations) {
-      multigrid_.multiply(p_.data(), q_.data());
-      const double pq = dot(p_, q_);
+      // p = z + beta p (z on the first iteration), then q = W p and p.q
+      A.clear_zero_slice(q);
+      team_.run(2, [&](int part_index, int phase) {
+        const uint32_t pi = uint32_t(part_index);
+        if (phase == 0) {
+          if (it == 0) for_part(A, pi, [&](size_t k) { p[k] = z[k]; });
+          else for_part(A, pi, [&](size_t k) { p[k] = z[k] + beta * p[k]; });
+          A.publish_ghosts(p, pi);
+          return;
+        }
+        for (uint32_t c = 0; c < A.colour_count(); ++c) {
+          const auto [first, last] = A.part_slices(c, pi);
+          A.multiply(p, q, first, last);
+        }
+        part[pi] = part_sum(A, pi, [&](size_t k) { return p[k] * q[k]; });
+      });
+      const double pq = total(part);
       if (!(pq > 0)) break;
       const float alpha = float(rz / pq);
-      for (size_t k = 0; k < floats; ++k) {
-        dv_[k] += alpha * p_[k];
-        r_[k] -= alpha * q_[k];
-      }
+      // dv += alpha p, r -= alpha q, and dv.W dv = dv.(b - r) for the stopping test
+      team_.run(1, [&](int part_index, int) {
+        const uint32_t pi = uint32_t(part_index);
+        for_part(A, pi, [&](size_t k) {
+          dv[k] += alpha * p[k];
+          r[k] -= alpha * q[k];
+        });
+        part[pi] = part_sum(A, pi, [&](size_t k) { return dv[k] * (b[k] - r[k]); });
+      });
       step_energy[it % kErrorDelay] = double(alpha) * rz;
       ++it;
       if (it == options_.mg_max_iterations) break;
       if (it >= kErrorDelay) {
         double error2 = 0;
         for (double e : step_energy) error2 += e;
-        const double size2 = block_sum(floats, [&](size_t k) { return dv_[k] * (b_[k] - r_[k]); });
-        if (error2 <= tol2 * std::abs(size2)) break;
+        if (error2 <= tol2 * std::abs(total(part))) break;
       }
-      multigrid_.apply(r_.data(), z_.data());
-      const double rz_new = dot(r_, z_);
+      multigrid_.apply(r, z, team_, part);
+      const double rz_new = total(part);
       if (!(rz_new > 1e-30)) break;
-      const float beta = float(rz_new / rz);
+      beta = float(rz_new / rz);
       rz = rz_new;
-      for (size_t k = 0; k < floats; ++k) p_[k] = z_[k] + beta * p_[k];
     }
   }
+  const size_t floats = dv_.size();
+  const auto dot = [&](const SlotVector& u, const SlotVector& w) {
+    return slice_dot(u.data(), w.data(), 0, uint32_t(floats / kSliceFloats));
+  };
   const double res = std::sqrt(dot(r_, r_) / std::max(dot(b_, b_), 1e-30));
 
   A.from_slots(dv_.data(), dv_nodes_.data());

@@ -27,6 +27,7 @@ class MultigridIntegrator final : public Integrator {
   SolverOptions options_;
   ForceBuffers forces_;
   MultigridPreconditioner multigrid_;
+  SolveTeam team_;
   std::vector<glm::vec3> dv_nodes_, b_nodes_;  // dv and h f~ in vertex order (nvert)
   SlotVector dv_, b_, r_, z_, p_, q_;          // PCG vectors in the fine level's slot order
   uint64_t expected_step_ = UINT64_MAX;        // state.step_count the last dv belongs to (warm start)

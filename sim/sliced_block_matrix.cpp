@@ -72,9 +72,41 @@ inline void add_product(const float* A, __m256 x, __m256 y, __m256 z, __m256& ax
 }
 #endif
 
+// Each node's position in a breadth-first order over the links, from a node far from the rest (the last
+// one reached from node 0), piece after piece.
+std::vector<uint32_t> breadth_first_rank(uint32_t n, const std::vector<uint32_t>& offset,
+                                         const std::vector<std::array<uint32_t, 2>>& neighbour) {
+  std::vector<uint32_t> order;
+  std::vector<uint8_t> seen(n, 0);
+  auto visit_from = [&](uint32_t start) {
+    const size_t first = order.size();
+    order.push_back(start);
+    seen[start] = 1;
+    for (size_t k = first; k < order.size(); ++k)
+      for (uint32_t e = offset[order[k]]; e < offset[order[k] + 1]; ++e)
+        if (!seen[neighbour[e][0]]) {
+          seen[neighbour[e][0]] = 1;
+          order.push_back(neighbour[e][0]);
+        }
+    return first;
+  };
+  for (uint32_t start = 0; start < n; ++start) {
+    if (seen[start]) continue;
+    const size_t first = visit_from(start);
+    const uint32_t far = order.back();  // again from the far end of this piece
+    for (size_t k = first; k < order.size(); ++k) seen[order[k]] = 0;
+    order.resize(first);
+    visit_from(far);
+  }
+  std::vector<uint32_t> rank(n);
+  for (uint32_t k = 0; k < n; ++k) rank[order[k]] = k;
+  return rank;
+}
+
 }  // namespace
 
-SlicedBlockMatrix::SlicedBlockMatrix(uint32_t n, const std::vector<std::array<uint32_t, 2>>& links) {
+SlicedBlockMatrix::SlicedBlockMatrix(uint32_t n, const std::vector<std::array<uint32_t, 2>>& links, uint32_t parts)
+    : parts_(std::max(parts, 1u)) {
   const VertexColouring colouring = colour_vertices(n, links);
   colour_count_ = uint32_t(colouring.colour_count());
   // neighbours per node, with their link
@@ -87,61 +119,107 @@ SlicedBlockMatrix::SlicedBlockMatrix(uint32_t n, const std::vector<std::array<ui
     neighbour[at[links[e][0]]++] = {links[e][1], e};
     neighbour[at[links[e][1]]++] = {links[e][0], e};
   }
-  // slots: colour by colour, each colour padded to whole slices, then one zero slice (the target of
-  // padding entries). Within a colour, rows with the same numbers of lower and higher neighbours go
-  // together (then by node index), so that a slice's rows need about as many entries each: sorted by
-  // node index alone, the boundary rows padded an irregular mesh's slices by 40 %.
-  std::vector<std::array<uint32_t, 3>> key(n);  // {lower neighbours, higher neighbours, node}
+  // Parts: each colour's rows split into equal runs of a breadth-first order from a far node, so that
+  // a part is one region of the mesh (its rows read the other part's values only along the border
+  // between them) and every part has as many rows of each colour.
+  std::vector<uint32_t> rank(n, 0), part_of(n, 0);
+  if (parts_ > 1) rank = breadth_first_rank(n, offset, neighbour);
+  std::vector<std::vector<uint32_t>> by_rank(colour_count_);
+  for (uint32_t c = 0; c < colour_count_; ++c) {
+    auto& rows = by_rank[c];
+    rows.assign(colouring.order.begin() + colouring.colour_offset[c],
+                colouring.order.begin() + colouring.colour_offset[c + 1]);
+    std::sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) { return rank[a] < rank[b]; });
+    for (uint32_t part = 0; part < parts_; ++part)
+      for (size_t k = rows.size() * part / parts_; k < rows.size() * (part + 1) / parts_; ++k) part_of[rows[k]] = part;
+  }
+  // A row's entries in three groups: neighbours of a lower colour in its part, neighbours in another
+  // part (read from ghost slots, below), neighbours of a higher colour in its part.
+  enum Group { kLower, kCross, kUpper };
+  auto group_of = [&](uint32_t i, uint32_t j) {
+    if (part_of[j] != part_of[i]) return kCross;
+    return colouring.colour[j] < colouring.colour[i] ? kLower : kUpper;
+  };
+  // slots: colour by colour, each colour part by part, each part padded to whole slices, then one zero
+  // slice (the target of padding entries), then the ghost slots. Within a part, rows with the same
+  // numbers of entries in each group go together (then by node index), so that a slice's rows need
+  // about as many entries each: sorted by node index alone, the boundary rows padded an irregular mesh's
+  // slices by 40 %.
+  std::vector<std::array<uint32_t, 4>> key(n);  // {lower, cross, upper neighbours, node}
   for (uint32_t i = 0; i < n; ++i) {
-    key[i] = {0, 0, i};
+    key[i] = {0, 0, 0, i};
     for (uint32_t k = offset[i]; k < offset[i + 1]; ++k)
-      if (neighbour[k][0] != i) ++key[i][colouring.colour[neighbour[k][0]] < colouring.colour[i] ? 0 : 1];
+      if (neighbour[k][0] != i) ++key[i][group_of(i, neighbour[k][0])];
   }
   slot_of_node_.assign(n, 0);
-  for (uint32_t c = 0; c < colour_count_; ++c) {
-    std::vector<std::array<uint32_t, 3>> rows;
-    for (uint32_t k = colouring.colour_offset[c]; k < colouring.colour_offset[c + 1]; ++k)
-      rows.push_back(key[colouring.order[k]]);
-    std::sort(rows.begin(), rows.end());
-    for (const auto& r : rows) {
-      slot_of_node_[r[2]] = uint32_t(node_of_slot_.size());
-      node_of_slot_.push_back(r[2]);
+  part_slice_.push_back(0);
+  for (uint32_t c = 0; c < colour_count_; ++c)
+    for (uint32_t part = 0; part < parts_; ++part) {
+      std::vector<std::array<uint32_t, 4>> rows;
+      for (uint32_t i : by_rank[c])
+        if (part_of[i] == part) rows.push_back(key[i]);
+      std::sort(rows.begin(), rows.end());
+      for (const auto& r : rows) {
+        slot_of_node_[r[3]] = uint32_t(node_of_slot_.size());
+        node_of_slot_.push_back(r[3]);
+      }
+      while (node_of_slot_.size() % L) node_of_slot_.push_back(kPad);
+      part_slice_.push_back(uint32_t(node_of_slot_.size() / L));
     }
-    while (node_of_slot_.size() % L) node_of_slot_.push_back(kPad);
-  }
   const uint32_t zero_record = 4 * uint32_t(node_of_slot_.size());
   node_of_slot_.insert(node_of_slot_.end(), L, kPad);
   const uint32_t slices = uint32_t(node_of_slot_.size()) / L - 1;  // the zero slice is never swept
 
-  std::vector<std::array<uint32_t, 2>> lower[L], upper[L];  // per lane: {slot, link}
+  // Ghost slots: for each part, a copy of every other-part value its rows read, in a block of its own
+  // (whole slices, so that two blocks never share a cache line); the part that owns the value writes
+  // the copy (publish_ghosts), the reading part never touches the original.
+  std::vector<uint32_t> ghost_of(size_t(n) * parts_, kPad);  // (reading part, node) -> ghost slot
+  publish_.assign(parts_, {});
+  for (uint32_t reader = 0; reader < parts_ && parts_ > 1; ++reader) {
+    for (uint32_t si = 0; si < slices; ++si)
+      for (uint32_t lane = 0; lane < L; ++lane) {
+        const uint32_t i = node_of_slot_[si * L + lane];
+        if (i == kPad || part_of[i] != reader) continue;
+        for (uint32_t k = offset[i]; k < offset[i + 1]; ++k) {
+          const uint32_t j = neighbour[k][0];
+          if (j == i || part_of[j] == reader || ghost_of[size_t(reader) * n + j] != kPad) continue;
+          ghost_of[size_t(reader) * n + j] = uint32_t(node_of_slot_.size());
+          publish_[part_of[j]].push_back({slot_of_node_[j], uint32_t(node_of_slot_.size())});
+          node_of_slot_.push_back(kPad);
+        }
+      }
+    while (node_of_slot_.size() % L) node_of_slot_.push_back(kPad);
+  }
+  for (auto& list : publish_) std::sort(list.begin(), list.end());
+
+  std::vector<std::array<uint32_t, 2>> group[3][L];  // per group and lane: {slot, link}
   for (uint32_t si = 0; si < slices; ++si) {
-    size_t lower_rows = 0, upper_rows = 0;
+    size_t rows[3] = {};
     for (uint32_t lane = 0; lane < L; ++lane) {
-      lower[lane].clear();
-      upper[lane].clear();
+      for (auto& g : group) g[lane].clear();
       const uint32_t i = node_of_slot_[si * L + lane];
       if (i == kPad) continue;
       for (uint32_t k = offset[i]; k < offset[i + 1]; ++k) {
         const uint32_t j = neighbour[k][0];
         if (j == i) continue;  // no self links in a mesh; ignored if given
-        (colouring.colour[j] < colouring.colour[i] ? lower : upper)[lane].push_back({slot_of_node_[j], neighbour[k][1]});
+        const Group g = group_of(i, j);
+        const uint32_t slot = g == kCross ? ghost_of[size_t(part_of[i]) * n + j] : slot_of_node_[j];
+        group[g][lane].push_back({slot, neighbour[k][1]});
       }
-      std::sort(lower[lane].begin(), lower[lane].end());
-      std::sort(upper[lane].begin(), upper[lane].end());
-      lower_rows = std::max(lower_rows, lower[lane].size());
-      upper_rows = std::max(upper_rows, upper[lane].size());
+      for (int g = 0; g < 3; ++g) {
+        std::sort(group[g][lane].begin(), group[g][lane].end());
+        rows[g] = std::max(rows[g], group[g][lane].size());
+      }
     }
-    slices_.push_back({uint32_t(entry_link_.size() / L), uint32_t(lower_rows), uint32_t(upper_rows)});
-    auto add_rows = [&](std::vector<std::array<uint32_t, 2>>* group, size_t rows) {
-      for (size_t r = 0; r < rows; ++r)
+    slices_.push_back({uint32_t(entry_link_.size() / L), uint32_t(rows[kLower]), uint32_t(rows[kCross]),
+                       uint32_t(rows[kUpper])});
+    for (int g = 0; g < 3; ++g)
+      for (size_t r = 0; r < rows[g]; ++r)
         for (uint32_t lane = 0; lane < L; ++lane) {
-          const bool real = r < group[lane].size();
-          entry_link_.push_back(real ? group[lane][r][1] : kPad);
-          entry_record_.push_back(real ? 4 * group[lane][r][0] : zero_record);
+          const bool real = r < group[g][lane].size();
+          entry_link_.push_back(real ? group[g][lane][r][1] : kPad);
+          entry_record_.push_back(real ? 4 * group[g][lane][r][0] : zero_record);
         }
-    };
-    add_rows(lower, lower_rows);
-    add_rows(upper, upper_rows);
   }
   entry_block_.assign(entry_link_.size() / L * kBlock, 0.f);
   diag_block_.assign(size_t(slices) * kBlock, 0.f);
@@ -151,7 +229,12 @@ SlicedBlockMatrix::SlicedBlockMatrix(uint32_t n, const std::vector<std::array<ui
 }
 
 void SlicedBlockMatrix::fill(const Sym3* diag, const ScaledLinkBlocks& off, const uint8_t* fixed) {
-  for (uint32_t si = 0; si < slices_.size(); ++si) {
+  fill(diag, off, fixed, 0, slice_count());
+}
+
+void SlicedBlockMatrix::fill(const Sym3* diag, const ScaledLinkBlocks& off, const uint8_t* fixed, uint32_t first,
+                             uint32_t last) {
+  for (uint32_t si = first; si < last; ++si) {
     const Slice& s = slices_[si];
     float* D = diag_block_.data() + si * kBlock;
     float* Dinv = diag_inverse_.data() + si * kBlock;
@@ -166,7 +249,7 @@ void SlicedBlockMatrix::fill(const Sym3* diag, const ScaledLinkBlocks& off, cons
       store_block(Dinv, lane, skip ? Sym3{} : diag[i].inverse());
     }
     // entries: scale * B_link + shift * I, zero for padding entries and fixed rows
-    for (uint32_t r = s.entry_begin; r < s.entry_begin + s.lower + s.upper; ++r) {
+    for (uint32_t r = s.entry_begin; r < s.entry_begin + s.lower + s.cross + s.upper; ++r) {
       float* A = entry_block_.data() + size_t(r) * kBlock;
       for (uint32_t lane = 0; lane < L; ++lane) {
         const uint32_t link = entry_link_[size_t(r) * L + lane];
@@ -182,7 +265,7 @@ template <SlicedBlockMatrix::Pass pass>
 void SlicedBlockMatrix::accumulate(const Slice& s, const float* x, float out[3][kLanes]) const {
   __m256 ax = _mm256_setzero_ps(), ay = ax, az = ax;
   const uint32_t begin = s.entry_begin + (pass == Pass::Upper ? s.lower : 0);
-  const uint32_t end = s.entry_begin + (pass == Pass::Lower ? s.lower : s.lower + s.upper);
+  const uint32_t end = s.entry_begin + (pass == Pass::Lower ? s.lower : s.lower + s.cross + s.upper);
   for (uint32_t r = begin; r < end; ++r) {
     const uint32_t* rec = entry_record_.data() + size_t(r) * L;
     const float* p[L];
@@ -210,8 +293,8 @@ void SlicedBlockMatrix::slice_sweep(uint32_t si, const float* b, float* x, Pass 
   store_slice(x + size_t(si) * 4 * L, nx, ny, nz);
 }
 
-void SlicedBlockMatrix::multiply(const float* x, float* y) const {
-  for (uint32_t si = 0; si < slices_.size(); ++si) {
+void SlicedBlockMatrix::multiply(const float* x, float* y, uint32_t first, uint32_t last) const {
+  for (uint32_t si = first; si < last; ++si) {
     alignas(32) float acc[3][L];
     accumulate<Pass::All>(slices_[si], x, acc);
     __m256 ax = _mm256_load_ps(acc[0]), ay = _mm256_load_ps(acc[1]), az = _mm256_load_ps(acc[2]);
@@ -220,7 +303,6 @@ void SlicedBlockMatrix::multiply(const float* x, float* y) const {
     add_product(diag_block_.data() + size_t(si) * kBlock, vx, vy, vz, ax, ay, az);
     store_slice(y + size_t(si) * 4 * L, ax, ay, az);
   }
-  std::memset(y + size_t(slices_.size()) * 4 * L, 0, 4 * L * sizeof(float));
 }
 
 void SlicedBlockMatrix::residual(const float* b, const float* x, float* r) const {
@@ -237,18 +319,14 @@ void SlicedBlockMatrix::residual(const float* b, const float* x, float* r) const
   std::memset(r + size_t(slices_.size()) * 4 * L, 0, 4 * L * sizeof(float));
 }
 
-void SlicedBlockMatrix::sweep_from_zero(const float* b, float* x, float* r) const {
-  for (uint32_t si = 0; si < slices_.size(); ++si) slice_sweep(si, b, x, Pass::Lower);
-  std::memset(x + size_t(slices_.size()) * 4 * L, 0, 4 * L * sizeof(float));
-  if (!r) return;
+void SlicedBlockMatrix::upper_residual(const float* x, float* r, uint32_t first, uint32_t last) const {
   const __m256 zero = _mm256_setzero_ps();
-  for (uint32_t si = 0; si < slices_.size(); ++si) {
+  for (uint32_t si = first; si < last; ++si) {
     alignas(32) float acc[3][L];
     accumulate<Pass::Upper>(slices_[si], x, acc);
     store_slice(r + size_t(si) * 4 * L, _mm256_sub_ps(zero, _mm256_load_ps(acc[0])),
                 _mm256_sub_ps(zero, _mm256_load_ps(acc[1])), _mm256_sub_ps(zero, _mm256_load_ps(acc[2])));
   }
-  std::memset(r + size_t(slices_.size()) * 4 * L, 0, 4 * L * sizeof(float));
 }
 
 #else  // scalar fallback: the same layout and order, one lane at a time
@@ -256,7 +334,7 @@ void SlicedBlockMatrix::sweep_from_zero(const float* b, float* x, float* r) cons
 template <SlicedBlockMatrix::Pass pass>
 void SlicedBlockMatrix::accumulate(const Slice& s, const float* x, float out[3][kLanes]) const {
   const uint32_t begin = s.entry_begin + (pass == Pass::Upper ? s.lower : 0);
-  const uint32_t end = s.entry_begin + (pass == Pass::Lower ? s.lower : s.lower + s.upper);
+  const uint32_t end = s.entry_begin + (pass == Pass::Lower ? s.lower : s.lower + s.cross + s.upper);
   for (uint32_t lane = 0; lane < L; ++lane) {
     glm::vec3 a(0.f);
     for (uint32_t r = begin; r < end; ++r) {
@@ -288,8 +366,8 @@ void SlicedBlockMatrix::slice_sweep(uint32_t si, const float* b, float* x, Pass 
   }
 }
 
-void SlicedBlockMatrix::multiply(const float* x, float* y) const {
-  for (uint32_t si = 0; si < slices_.size(); ++si) {
+void SlicedBlockMatrix::multiply(const float* x, float* y, uint32_t first, uint32_t last) const {
+  for (uint32_t si = first; si < last; ++si) {
     float acc[3][L];
     accumulate<Pass::All>(slices_[si], x, acc);
     for (uint32_t lane = 0; lane < L; ++lane) {
@@ -298,7 +376,6 @@ void SlicedBlockMatrix::multiply(const float* x, float* y) const {
                             lane_block(diag_block_.data() + size_t(si) * kBlock, lane) * record(x + o));
     }
   }
-  std::memset(y + size_t(slices_.size()) * 4 * L, 0, 4 * L * sizeof(float));
 }
 
 void SlicedBlockMatrix::residual(const float* b, const float* x, float* r) const {
@@ -306,24 +383,58 @@ void SlicedBlockMatrix::residual(const float* b, const float* x, float* r) const
   for (size_t k = 0; k < size_t(slot_count()) * 4; ++k) r[k] = b[k] - r[k];
 }
 
-void SlicedBlockMatrix::sweep_from_zero(const float* b, float* x, float* r) const {
-  for (uint32_t si = 0; si < slices_.size(); ++si) slice_sweep(si, b, x, Pass::Lower);
-  std::memset(x + size_t(slices_.size()) * 4 * L, 0, 4 * L * sizeof(float));
-  if (!r) return;
-  for (uint32_t si = 0; si < slices_.size(); ++si) {
+void SlicedBlockMatrix::upper_residual(const float* x, float* r, uint32_t first, uint32_t last) const {
+  for (uint32_t si = first; si < last; ++si) {
     float acc[3][L];
     accumulate<Pass::Upper>(slices_[si], x, acc);
     for (uint32_t lane = 0; lane < L; ++lane)
       set_record(r + (size_t(si) * L + lane) * 4, -glm::vec3(acc[0][lane], acc[1][lane], acc[2][lane]));
   }
-  std::memset(r + size_t(slices_.size()) * 4 * L, 0, 4 * L * sizeof(float));
 }
 
 #endif
 
+void SlicedBlockMatrix::multiply(const float* x, float* y) const {
+  multiply(x, y, 0, slice_count());
+  clear_zero_slice(y);
+}
+
+void SlicedBlockMatrix::sweep_from_zero(const float* b, float* x, float* r) const {
+  sweep_lower(b, x, 0, slice_count());
+  clear_zero_slice(x);
+  if (!r) return;
+  publish_ghosts(x);
+  upper_residual(x, r, 0, slice_count());
+  clear_zero_slice(r);
+}
+
 void SlicedBlockMatrix::sweep(const float* b, float* x, bool forward) const {
-  const uint32_t n = uint32_t(slices_.size());
-  for (uint32_t k = 0; k < n; ++k) slice_sweep(forward ? k : n - 1 - k, b, x, Pass::All);
+  publish_ghosts(x);
+  sweep(b, x, forward, 0, slice_count());
+}
+
+void SlicedBlockMatrix::sweep(const float* b, float* x, bool forward, uint32_t first, uint32_t last) const {
+  if (forward)
+    for (uint32_t si = first; si < last; ++si) slice_sweep(si, b, x, Pass::All);
+  else
+    for (uint32_t si = last; si-- > first;) slice_sweep(si, b, x, Pass::All);
+}
+
+void SlicedBlockMatrix::sweep_lower(const float* b, float* x, uint32_t first, uint32_t last) const {
+  for (uint32_t si = first; si < last; ++si) slice_sweep(si, b, x, Pass::Lower);
+}
+
+void SlicedBlockMatrix::publish_ghosts(float* x, uint32_t part) const {
+  if (part >= parts_) return;
+  for (const auto& [from, to] : publish_[part]) std::memcpy(x + 4 * size_t(to), x + 4 * size_t(from), 4 * sizeof(float));
+}
+
+void SlicedBlockMatrix::publish_ghosts(float* x) const {
+  for (uint32_t part = 0; part < parts_; ++part) publish_ghosts(x, part);
+}
+
+void SlicedBlockMatrix::clear_zero_slice(float* v) const {
+  std::memset(v + size_t(slices_.size()) * 4 * L, 0, 4 * L * sizeof(float));
 }
 
 void SlicedBlockMatrix::to_slots(const glm::vec3* nodes, float* slots) const {

@@ -98,6 +98,9 @@ TEST_CASE("every shipped scene's cloth and every shipped mesh colours validly fo
   const Scene gs = parse_scene(scene_text(R"("sim": {"solver": "gs", "sweeps": 6})"), "gs.json");
   CHECK(gs.world.integrator == IntegratorKind::GaussSeidel);
   CHECK(gs.world.solver.gs_sweeps == 6);
+  // sim.threads: the multigrid's helper thread, on or off
+  CHECK(parse_scene(scene_text(R"("sim": {"threads": 1})"), "t.json").world.solver.mg_threads == 1);
+  CHECK(parse_scene(scene_text(R"("sim": {"threads": 2})"), "t.json").world.solver.mg_threads == 2);
 }
 
 TEST_CASE("scene errors name the file, the place and the problem") {
@@ -119,6 +122,7 @@ TEST_CASE("scene errors name the file, the place and the problem") {
   expect_error(scene_text(R"("seams": [[4, 4]])"), "/seams/0", "two different vertices");
   expect_error(scene_text(R"("trackers": [{"device": "tracker9", "vertex": 0}])"), "/trackers/0/device", "not one of");
   expect_error(scene_text(R"("sim": {"iterations": 2})"), "/sim/iterations", "odd");
+  expect_error(scene_text(R"("sim": {"threads": 3})"), "/sim/threads", "out of range");
   expect_error(scene_text(R"("interaction": {"tau": 0})"), "/interaction/tau", "out of range");
   expect_error(scene_text(R"("interaction": {"strain_limit": true})"), "/interaction/strain_limit", "number, or false");
   expect_error(scene_text(R"("self_collision": {"thickness": 0})"), "/self_collision/thickness", "out of range");

@@ -131,3 +131,44 @@ TEST_CASE("multigrid: without damping a swinging pinned cloth never gains energy
   CHECK(worst <= 1e-6);  // the cloth falls 0.4 m: |gravity energy| ~ 0.05 J
   CHECK(std::isfinite(worst));
 }
+
+TEST_CASE("multigrid: a fine level split in two parts gives the same bits with a helper thread, and CG's answer") {
+  const ClothModel model = hanging_model(0.01f, 24);
+  const ClothState s0 = jittered_rest_state(model);
+  const float h = 1.f / 240;
+  ClothState ref = s0;
+  make_integrator(IntegratorKind::ConjugateGradient, model, {.cg_tolerance = 1e-7f, .cg_max_iterations = 20000})
+      ->step(model, ref, h);
+  SolverOptions split{.mg_tolerance = 1e-6f, .mg_max_iterations = 200};
+  split.mg_split_vertices = 0;  // split this small mesh
+  ClothState alone = s0, pair = s0;
+  auto mg_alone = make_integrator(IntegratorKind::Multigrid, model, split);
+  split.mg_threads = 2;
+  auto mg_pair = make_integrator(IntegratorKind::Multigrid, model, split);
+  CHECK(static_cast<MultigridIntegrator&>(*mg_pair).preconditioner().fine().part_count() == 2);
+  CHECK(static_cast<MultigridIntegrator&>(*make_integrator(IntegratorKind::Multigrid, model, {}))
+            .preconditioner().fine().part_count() == 1);  // small meshes stay whole by default
+  mg_alone->step(model, alone, h);
+  mg_pair->step(model, pair, h);
+  CHECK(velocity_error(alone, ref) < 1e-3);
+  CHECK(mg_alone->stats().residual <= 1e-6f);
+  MESSAGE("iterations split in two parts: " << mg_alone->stats().solver_iterations);
+  // a swinging, partly held cloth over many runtime steps: every bit the same
+  SolverOptions runtime;
+  runtime.mg_split_vertices = 0;
+  auto a = make_integrator(IntegratorKind::Multigrid, model, runtime);
+  runtime.mg_threads = 2;
+  auto b = make_integrator(IntegratorKind::Multigrid, model, runtime);
+  alone.kinematic[300] = pair.kinematic[300] = 1;
+  alone.kinematic_velocity[300] = pair.kinematic_velocity[300] = glm::vec3(0.4f, 0.3f, 0.f);
+  for (int k = 0; k < 60; ++k) {
+    a->step(model, alone, h);
+    b->step(model, pair, h);
+  }
+  bool same = true;
+  for (size_t i = 0; i < model.vertex_count(); ++i)
+    same = same && alone.position[i] == pair.position[i] && alone.velocity[i] == pair.velocity[i];
+  CHECK(same);
+  CHECK(a->stats().solver_iterations == b->stats().solver_iterations);
+  CHECK_THROWS_AS(make_integrator(IntegratorKind::Multigrid, model, {.mg_threads = 3}), std::invalid_argument);
+}

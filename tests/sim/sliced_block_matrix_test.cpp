@@ -200,3 +200,134 @@ TEST_CASE("sliced block matrix: off-diagonal blocks read scaled and shifted, as 
   A.from_slots(ys.data(), y.data());
   CHECK(max_difference(y, reference_product(s, x)) < 1e-4);
 }
+
+namespace {
+
+// The part of each node, read back from the matrix's part ranges.
+std::vector<uint32_t> parts_of(const SlicedBlockMatrix& A) {
+  std::vector<uint32_t> part(A.node_count(), UINT32_MAX);
+  for (uint32_t c = 0; c < A.colour_count(); ++c)
+    for (uint32_t p = 0; p < A.part_count(); ++p) {
+      const auto [first, last] = A.part_slices(c, p);
+      for (uint32_t slot = first * SlicedBlockMatrix::kLanes; slot < last * SlicedBlockMatrix::kLanes; ++slot)
+        if (A.node(slot) != SlicedBlockMatrix::kPad) part[A.node(slot)] = p;
+    }
+  return part;
+}
+
+// Node-order reference of one sweep of a matrix split in parts: Gauss-Seidel in colour order within a
+// part, the other parts' values as they were before the sweep (from_zero: as 0).
+void reference_part_sweep(const BlockSystem& s, const VertexColouring& c, const std::vector<uint32_t>& part,
+                          const std::vector<glm::vec3>& b, std::vector<glm::vec3>& x, bool forward, bool from_zero) {
+  const std::vector<glm::vec3> before = from_zero ? std::vector<glm::vec3>(s.n, glm::vec3(0.f)) : x;
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> nb(s.n);
+  for (uint32_t e = 0; e < s.links.size(); ++e) {
+    nb[s.links[e][0]].push_back({s.links[e][1], e});
+    nb[s.links[e][1]].push_back({s.links[e][0], e});
+  }
+  if (from_zero) std::fill(x.begin(), x.end(), glm::vec3(0.f));
+  const size_t colours = c.colour_count();
+  for (size_t k = 0; k < colours; ++k) {
+    const size_t col = forward ? k : colours - 1 - k;
+    for (uint32_t q = c.colour_offset[col]; q < c.colour_offset[col + 1]; ++q) {
+      const uint32_t i = c.order[q];
+      if (s.fixed[i]) {
+        x[i] = glm::vec3(0.f);
+        continue;
+      }
+      glm::vec3 r = b[i];
+      for (auto [j, e] : nb[i]) r -= s.off[e] * (part[j] == part[i] ? x[j] : before[j]);
+      x[i] = s.diag[i].inverse() * r;
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("sliced block matrix in two parts: balanced regions, ghost slots, and Jacobi between the parts") {
+  for (const Mesh& mesh : {make_grid({.columns = 30, .rows = 30}), make_irregular({.columns = 23, .rows = 17, .seed = 7})}) {
+    const BlockSystem s = make_system(mesh, 11);
+    SlicedBlockMatrix A(uint32_t(s.n), s.links, 2);
+    REQUIRE(A.part_count() == 2);
+    for (uint32_t i = 0; i < s.n; ++i) CHECK(A.node(A.slot(i)) == i);
+    // the part ranges tile the slices in ascending order; each colour's rows split evenly
+    uint32_t next = 0;
+    const VertexColouring colouring = colour_vertices(s.n, s.links);
+    for (uint32_t c = 0; c < A.colour_count(); ++c) {
+      uint32_t rows[2] = {};
+      for (uint32_t p = 0; p < 2; ++p) {
+        const auto [first, last] = A.part_slices(c, p);
+        CHECK(first == next);
+        next = last;
+        for (uint32_t slot = first * SlicedBlockMatrix::kLanes; slot < last * SlicedBlockMatrix::kLanes; ++slot)
+          rows[p] += A.node(slot) != SlicedBlockMatrix::kPad ? 1 : 0;
+      }
+      CHECK(rows[0] + rows[1] == colouring.colour_offset[c + 1] - colouring.colour_offset[c]);
+      CHECK(int(rows[0]) - int(rows[1]) <= 1);
+      CHECK(int(rows[1]) - int(rows[0]) <= 1);
+    }
+    CHECK(next == A.slice_count());
+    CHECK(A.part_slices(0, 2)[0] == A.part_slices(0, 2)[1]);  // no third part: empty
+    // each part is one region: few links cross between them
+    const std::vector<uint32_t> part = parts_of(A);
+    size_t crossing = 0;
+    for (const auto& l : s.links) crossing += part[l[0]] != part[l[1]] ? 1 : 0;
+    MESSAGE("links between the parts: " << crossing << " of " << s.links.size());
+    CHECK(crossing * 8 < s.links.size());
+
+    A.fill(s.diag.data(), {.blocks = &s.off_columns}, s.fixed.data());
+    const std::vector<glm::vec3> x = random_vector(s.n, 12), b = random_vector(s.n, 13);
+    SlotVector xs(4 * A.slot_count()), bs(4 * A.slot_count()), ys(4 * A.slot_count()), rs(4 * A.slot_count());
+    A.to_slots(x.data(), xs.data());
+    A.to_slots(b.data(), bs.data());
+    std::vector<glm::vec3> got(s.n);
+    // the product reads the other part through the ghost slots: right once they are published
+    A.publish_ghosts(xs.data());
+    A.multiply(xs.data(), ys.data());
+    A.from_slots(ys.data(), got.data());
+    CHECK(max_difference(got, reference_product(s, x)) < 1e-4);
+    // part by part, the range forms give the same bits
+    SlotVector ys2(4 * A.slot_count(), 0.f);
+    for (uint32_t p = 0; p < 2; ++p)
+      for (uint32_t c = 0; c < A.colour_count(); ++c) {
+        const auto [first, last] = A.part_slices(c, p);
+        A.multiply(xs.data(), ys2.data(), first, last);
+      }
+    A.clear_zero_slice(ys2.data());
+    for (uint32_t slot = 0; slot <= A.slice_count() * SlicedBlockMatrix::kLanes; ++slot)
+      for (int k = 0; k < 4; ++k) REQUIRE(ys2[4 * slot + k] == ys[4 * slot + k]);
+
+    // sweeps: Gauss-Seidel within a part, Jacobi between the two
+    std::vector<glm::vec3> ref_x(s.n);
+    reference_part_sweep(s, colouring, part, b, ref_x, true, true);
+    A.sweep_from_zero(bs.data(), xs.data(), rs.data());
+    A.from_slots(xs.data(), got.data());
+    CHECK(max_difference(got, ref_x) < 1e-5);
+    const std::vector<glm::vec3> ax = reference_product(s, ref_x);
+    std::vector<glm::vec3> ref_r(s.n);
+    for (size_t i = 0; i < s.n; ++i) ref_r[i] = s.fixed[i] ? glm::vec3(0.f) : b[i] - ax[i];
+    A.from_slots(rs.data(), got.data());
+    CHECK(max_difference(got, ref_r) < 1e-4);
+    for (bool forward : {false, true}) {
+      reference_part_sweep(s, colouring, part, b, ref_x, forward, false);
+      A.sweep(bs.data(), xs.data(), forward);
+      A.from_slots(xs.data(), got.data());
+      CHECK(max_difference(got, ref_x) < 1e-5);
+    }
+    // and repeated symmetric sweeps still solve the system
+    for (int k = 0; k < 30; ++k) {
+      A.sweep(bs.data(), xs.data(), false);
+      A.sweep(bs.data(), xs.data(), true);
+    }
+    A.publish_ghosts(xs.data());
+    A.residual(bs.data(), xs.data(), rs.data());
+    double r2 = 0, b2 = 0;
+    for (uint32_t i = 0; i < s.n; ++i) {
+      if (s.fixed[i]) continue;
+      const float* r = rs.data() + 4 * A.slot(i);
+      r2 += double(r[0]) * r[0] + double(r[1]) * r[1] + double(r[2]) * r[2];
+      b2 += glm::dot(b[i], b[i]);
+    }
+    CHECK(std::sqrt(r2 / b2) < 1e-5);
+  }
+}
