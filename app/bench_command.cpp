@@ -24,8 +24,8 @@ void register_bench(CLI::App& app) {
   cmd->add_option("--material", args->options.material, "Interaction suite: fabric preset (assets/materials/NAME.json)");
   cmd->add_flag("--only-16k", args->options.only_16k, "Interaction suite: skip the 64k-vertex run");
   cmd->add_option("--threads", args->options.threads,
-                  "Interaction and self-collision suites: threads for the multigrid solver's passes on meshes of "
-                  "8192 vertices or more (default 1: one core)")
+                  "Interaction and self-collision suites: 2 splits the multigrid solver's fine level of meshes of "
+                  "8192 vertices or more in two regions swept by two threads (sim.threads; default 1: one core)")
       ->check(CLI::Range(1, 2));
   cmd->add_option("--case", args->options.self_collision_case, "Self-collision suite: all (default) | crumple | fold | folded-over")
       ->check(CLI::IsMember({"all", "crumple", "fold", "folded-over"}));

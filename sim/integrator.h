@@ -42,15 +42,16 @@ struct SolverOptions {
   int mg_smoothing_sweeps = 1;     // Gauss-Seidel sweeps before and after each coarse correction
   bool mg_warm_start = true;       // start from the last step's dv, not the inertial guess dv = h g: fewer
                                    // iterations to the same (estimated) error
-  int mg_threads = 1;              // 2: a helper thread takes one part of a split fine level (sim/solve_team.h);
-                                   // the results are the same bits as with 1
-  size_t mg_split_vertices = 8192; // meshes of at least this many vertices have their fine level split in two
-                                   // parts (each one region, Gauss-Seidel within a part, Jacobi between the
-                                   // two), whatever mg_threads says: the results depend on the mesh, not on
-                                   // the threads. Below it the passes are too short for two threads on the
-                                   // 2-core test VM (2.4 k vertices: 1.37-1.43 against 1.30-1.36 ms of
-                                   // integrator a tick: the blocks and vectors crossing between the cores each
-                                   // tick cost what the second core saves); 16 k: 12.3 against 20.4 ms a step
+  int mg_threads = 1;              // 2: the fine level of a mesh of at least mg_split_vertices vertices is cut
+                                   // into two regions, Gauss-Seidel within each and Jacobi between them
+                                   // (ghost slots), and a helper thread sweeps one (sim/solve_team.h): 1.7
+                                   // times faster at 16 k and 64 k on the 2-core test VM. Other iterates
+                                   // than 1's, the same whether the helper runs or the caller sweeps both,
+                                   // so a scene's results do not depend on the machine
+  size_t mg_split_vertices = 8192; // below this the passes are too short for two threads on the test VM (2.4 k
+                                   // vertices: 1.37-1.43 against 1.30-1.36 ms of integrator a tick: the
+                                   // blocks and vectors crossing between the cores cost what the second saves)
+  bool mg_helper = true;           // false: both parts on the caller's thread (as on a 1-core machine)
 };
 
 struct StepStats {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 namespace weft {
 namespace {
@@ -30,6 +31,9 @@ void for_part(const SlicedBlockMatrix& A, uint32_t p, F f) {
     for (size_t k = first * kSliceFloats; k < last * kSliceFloats; ++k) f(k);
   }
 }
+bool split_fine_level(const ClothModel& model, const SolverOptions& options) {
+  return options.mg_threads >= 2 && model.vertex_count() >= options.mg_split_vertices;
+}
 // The parts' sums added in part order (the same with or without a helper thread).
 double total(const double (&part)[kParts]) {
   double t = 0;
@@ -43,8 +47,8 @@ MultigridIntegrator::MultigridIntegrator(const ClothModel& model, const SolverOp
     : options_(options),
       forces_(model),
       multigrid_(uint32_t(model.vertex_count()), model.link, model.edge_count, options.mg_smoothing_sweeps,
-                 model.vertex_count() >= options.mg_split_vertices ? SolveTeam::kParts : 1),
-      team_(options.mg_threads >= 2 && model.vertex_count() >= options.mg_split_vertices) {
+                 split_fine_level(model, options) ? SolveTeam::kParts : 1),
+      team_(split_fine_level(model, options) && options.mg_helper && std::thread::hardware_concurrency() >= 2) {
   dv_nodes_.resize(model.vertex_count());
   b_nodes_.resize(model.vertex_count());
   const size_t floats = 4 * size_t(multigrid_.fine().slot_count());

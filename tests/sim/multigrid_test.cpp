@@ -139,15 +139,20 @@ TEST_CASE("multigrid: a fine level split in two parts gives the same bits with a
   ClothState ref = s0;
   make_integrator(IntegratorKind::ConjugateGradient, model, {.cg_tolerance = 1e-7f, .cg_max_iterations = 20000})
       ->step(model, ref, h);
-  SolverOptions split{.mg_tolerance = 1e-6f, .mg_max_iterations = 200};
+  SolverOptions split{.mg_tolerance = 1e-6f, .mg_max_iterations = 200, .mg_threads = 2};
   split.mg_split_vertices = 0;  // split this small mesh
   ClothState alone = s0, pair = s0;
+  split.mg_helper = false;
   auto mg_alone = make_integrator(IntegratorKind::Multigrid, model, split);
-  split.mg_threads = 2;
+  split.mg_helper = true;
   auto mg_pair = make_integrator(IntegratorKind::Multigrid, model, split);
   CHECK(static_cast<MultigridIntegrator&>(*mg_pair).preconditioner().fine().part_count() == 2);
-  CHECK(static_cast<MultigridIntegrator&>(*make_integrator(IntegratorKind::Multigrid, model, {}))
-            .preconditioner().fine().part_count() == 1);  // small meshes stay whole by default
+  CHECK(static_cast<MultigridIntegrator&>(*make_integrator(IntegratorKind::Multigrid, model, {.mg_threads = 2}))
+            .preconditioner().fine().part_count() == 1);  // small meshes stay whole
+  SolverOptions one = split;
+  one.mg_threads = 1;
+  CHECK(static_cast<MultigridIntegrator&>(*make_integrator(IntegratorKind::Multigrid, model, one))
+            .preconditioner().fine().part_count() == 1);  // and every mesh with one thread
   mg_alone->step(model, alone, h);
   mg_pair->step(model, pair, h);
   CHECK(velocity_error(alone, ref) < 1e-3);
@@ -155,9 +160,11 @@ TEST_CASE("multigrid: a fine level split in two parts gives the same bits with a
   MESSAGE("iterations split in two parts: " << mg_alone->stats().solver_iterations);
   // a swinging, partly held cloth over many runtime steps: every bit the same
   SolverOptions runtime;
-  runtime.mg_split_vertices = 0;
-  auto a = make_integrator(IntegratorKind::Multigrid, model, runtime);
   runtime.mg_threads = 2;
+  runtime.mg_split_vertices = 0;
+  runtime.mg_helper = false;
+  auto a = make_integrator(IntegratorKind::Multigrid, model, runtime);
+  runtime.mg_helper = true;
   auto b = make_integrator(IntegratorKind::Multigrid, model, runtime);
   alone.kinematic[300] = pair.kinematic[300] = 1;
   alone.kinematic_velocity[300] = pair.kinematic_velocity[300] = glm::vec3(0.4f, 0.3f, 0.f);
