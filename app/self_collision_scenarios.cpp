@@ -33,6 +33,7 @@ WorldConfig scenario_config(const ScenarioOptions& options) {
   c.tick_hz = 1.0 / double(kTick);
   c.integrator = options.integrator;
   if (options.integrator != IntegratorKind::ApproximateImplicit) c.solver = SolverOptions{};
+  c.solver.mg_threads = options.threads;
   c.self_collision = {.enabled = options.self_collision, .thickness = options.thickness};
   return c;
 }

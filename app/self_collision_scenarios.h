@@ -27,6 +27,7 @@ struct ScenarioOptions {
   // CG by default; `weft validate self-collision --solver approx` runs the runtime's approximate solver
   // (k = 3), which passes them too since the corrections are bounded (docs/self_collision.md).
   IntegratorKind integrator = IntegratorKind::Multigrid;  // the runtime's
+  int threads = 1;          // SolverOptions::mg_threads (2: the 16k meshes' fine level split in two regions)
 };
 
 // A vertical sheet, tilted, dropped on the floor: it buckles and folds over itself.

@@ -19,6 +19,7 @@ void register_validate_self_collision(CLI::App& validate) {
     bool no_self = false;
     std::string solver = "mg";
     std::string scene = "all";
+    int threads = 1;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = validate.add_subcommand(
@@ -31,11 +32,16 @@ void register_validate_self_collision(CLI::App& validate) {
                   "all (default) | drop | stack | fold | crumple (16k vertices, 5 s): run one experiment only")
       ->check(CLI::IsMember({"all", "drop", "stack", "fold", "crumple"}));
   cmd->add_flag("--no-self-collision", args->no_self, "Turn self-collision off (to see the checks fail)");
+  cmd->add_option("--threads", args->threads,
+                  "2: the multigrid solver's fine level split in two regions on two threads (sim.threads), "
+                  "as the 16k crumple's other trajectory")
+      ->check(CLI::Range(1, 2));
   cmd->callback([args] {
     ScenarioOptions options;
     options.reduced = args->reduced;
     options.self_collision = !args->no_self;
     options.integrator = parse_integrator_kind(args->solver);
+    options.threads = args->threads;
     nlohmann::json checks = nlohmann::json::array();
     bool all_pass = true;
     const std::pair<const char*, decltype(&run_drop_fold)> runs[] = {

@@ -253,7 +253,16 @@ void SelfCollision::zone_crossings(const ClothModel& model, ClothState& state, f
       if (glm::any(glm::lessThan(hi_a, lo_b)) || glm::any(glm::lessThan(hi_b, lo_a))) continue;
       if (clear_of_plane(x[ta[0]], x[ta[1]], x[ta[2]], x[tb[0]], x[tb[1]], x[tb[2]])) continue;
       if (!triangles_intersect(x[ta[0]], x[ta[1]], x[ta[2]], x[tb[0]], x[tb[1]], x[tb[2]])) continue;
-      if (triangles_intersect(x0[ta[0]], x0[ta[1]], x0[ta[2]], x0[tb[0]], x0[tb[1]], x0[tb[2]])) continue;
+      if (triangles_intersect(x0[ta[0]], x0[ta[1]], x0[ta[2]], x0[tb[0]], x0[tb[1]], x0[tb[2]])) {
+        // Crossed before the corrections too: the step's motion took it through, and its contacts could
+        // not pull it back (bounded moves, held vertices). Left crossed, the next step's contacts would
+        // take their sides from the crossed state and hold it (the 16k crumple's split-solver run: 3
+        // such pairs a tick, 150 crossings at the end). A zone moves its vertices rigidly from the start
+        // of the step, where the pair did not cross; a pair crossing there is a tangle, left to the
+        // untangling.
+        if (tangled_count_ > 0 && (tangled_[p.a] || tangled_[p.b])) continue;
+        if (pair_crosses(model, p, previous_.data())) continue;
+      }
       start_zones();
       int64_t first = -1;
       for (int k = 0; k < 6; ++k) {
