@@ -146,10 +146,7 @@ void MultigridPreconditioner::apply(const float* r, float* z, SolveTeam& team, d
   constexpr uint32_t kLanes = SlicedBlockMatrix::kLanes;
   auto part_rz = [&](uint32_t p) {  // (one part: the order of one slice_dot over the whole vector)
     double sum = 0;
-    for (uint32_t c = 0; c < A.colour_count(); ++c) {
-      const auto [first, last] = A.part_slices(c, p);
-      for (uint32_t si = first; si < last; ++si) sum += slice_dot(r, z, si, si + 1);
-    }
+    A.for_part_runs(p, [&](uint32_t first, uint32_t last) { sum += slice_dot(r, z, first, last); });
     rz[p] = sum;
   };
   // One part, and cycle(0)'s other cases (one level, several sweeps), stay on the caller.

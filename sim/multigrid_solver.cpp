@@ -12,24 +12,20 @@ namespace {
 constexpr uint32_t kParts = SolveTeam::kParts;
 constexpr size_t kSliceFloats = 4 * SlicedBlockMatrix::kLanes;
 
-// Sums term over the floats of the fine level's part p: its slices in every colour, in slice_sum's order
+// Sums term over the floats of the fine level's part p, in slice_sum's order over its runs of slices
 // (one part: the order of one slice_sum over the whole vector).
 template <class Term>
 double part_sum(const SlicedBlockMatrix& A, uint32_t p, Term term) {
   double total = 0;
-  for (uint32_t c = 0; c < A.colour_count(); ++c) {
-    const auto [first, last] = A.part_slices(c, p);
-    for (uint32_t si = first; si < last; ++si) total += slice_sum(si, si + 1, term);
-  }
+  A.for_part_runs(p, [&](uint32_t first, uint32_t last) { total += slice_sum(first, last, term); });
   return total;
 }
 // Calls f(k) for every float k of part p.
 template <class F>
 void for_part(const SlicedBlockMatrix& A, uint32_t p, F f) {
-  for (uint32_t c = 0; c < A.colour_count(); ++c) {
-    const auto [first, last] = A.part_slices(c, p);
+  A.for_part_runs(p, [&](uint32_t first, uint32_t last) {
     for (size_t k = first * kSliceFloats; k < last * kSliceFloats; ++k) f(k);
-  }
+  });
 }
 bool split_fine_level(const ClothModel& model, const SolverOptions& options) {
   return options.mg_threads >= 2 && model.vertex_count() >= options.mg_split_vertices;

@@ -50,6 +50,22 @@ class SlicedBlockMatrix {
     if (part >= parts_) return {0, 0};
     return {part_slice_[colour * parts_ + part], part_slice_[colour * parts_ + part + 1]};
   }
+  // Calls f(first, last) for the slices of part p, joined where they follow each other (one part: one
+  // call over them all), in ascending order.
+  template <class F>
+  void for_part_runs(uint32_t part, F f) const {
+    uint32_t first = 0, last = 0;
+    for (uint32_t c = 0; c < colour_count_; ++c) {
+      const auto [a, b] = part_slices(c, part);
+      if (a == b) continue;
+      if (a != last) {
+        if (first != last) f(first, last);
+        first = a;
+      }
+      last = b;
+    }
+    if (first != last) f(first, last);
+  }
 
   // The blocks for this step: diagonal per node, off-diagonal per link; fixed nodes' rows become zero
   // (their columns stay: a fixed node's value moves its neighbours' rows in multiply). O(entries).
