@@ -35,7 +35,7 @@ case "$mode" in
     if (($#)); then exec "$build_dir/weft" "$@"; else exec "$build_dir/weft" run; fi ;;
   test)
     (cd "$build_dir" && ctest --output-on-failure -j"$(nproc)" -LE validation "$@")
-    # ThreadSanitizer build (CMakePresets.json preset "tsan", build-tsan/): only engine_tests, and
+    # ThreadSanitizer build (CMakePresets.json preset "tsan", build-tsan/): only engine_tests and sim_tests, and
     # only the tests labelled "threading". WEFT_SKIP_TSAN=1 skips it.
     if [ "${WEFT_SKIP_TSAN:-0}" != "1" ]; then
       cmake --preset tsan -DWEFT_WERROR=$werror >/dev/null

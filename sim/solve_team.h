@@ -31,6 +31,7 @@ class SolveTeam {
   // Returns when every phase is done. Not reentrant.
   template <class Job>
   void run(int phases, Job&& job) {
+    if (phases <= 0) return;  // (a dispatch without a barrier could be overwritten while the helper reads it)
     if (!has_helper()) {
       for (int phase = 0; phase < phases; ++phase)
         for (int part = 0; part < kParts; ++part) job(part, phase);

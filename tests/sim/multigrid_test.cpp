@@ -132,7 +132,8 @@ TEST_CASE("multigrid: without damping a swinging pinned cloth never gains energy
   CHECK(std::isfinite(worst));
 }
 
-TEST_CASE("multigrid: a fine level split in two parts gives the same bits with a helper thread, and CG's answer") {
+TEST_SUITE("threading") {  // also under ThreadSanitizer (preset tsan)
+TEST_CASE("multigrid: a fine level split in two parts gives the same bits with a helper thread and CG's answer") {
   const ClothModel model = hanging_model(0.01f, 24);
   const ClothState s0 = jittered_rest_state(model);
   const float h = 1.f / 240;
@@ -179,3 +180,4 @@ TEST_CASE("multigrid: a fine level split in two parts gives the same bits with a
   CHECK(a->stats().solver_iterations == b->stats().solver_iterations);
   CHECK_THROWS_AS(make_integrator(IntegratorKind::Multigrid, model, {.mg_threads = 3}), std::invalid_argument);
 }
+}  // TEST_SUITE("threading")

@@ -30,6 +30,9 @@ std::vector<long> run_chain(SolveTeam& team, int phases) {
 
 }  // namespace
 
+// "threading": also run under ThreadSanitizer (CMakePresets.json, preset tsan).
+TEST_SUITE("threading") {
+
 TEST_CASE("solve team: phases keep their order and the same results with or without a helper thread") {
   SolveTeam alone(false), pair(true);
   CHECK(!alone.has_helper());
@@ -47,7 +50,7 @@ TEST_CASE("solve team: phases keep their order and the same results with or with
   CHECK(run_chain(pair, 40) == expected);
 }
 
-TEST_CASE("solve team: both parts run every phase once, part 1 on the helper thread") {
+TEST_CASE("solve team: both parts run every phase once and part 1 runs on the helper thread") {
   SolveTeam pair(true);
   const std::thread::id caller = std::this_thread::get_id();
   std::vector<int> calls(2 * 7, 0);
@@ -64,3 +67,5 @@ TEST_CASE("solve team: both parts run every phase once, part 1 on the helper thr
   }
   pair.run(0, [&](int, int) { FAIL("no phase to run"); });
 }
+
+}  // TEST_SUITE("threading")
