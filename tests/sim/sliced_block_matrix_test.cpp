@@ -68,28 +68,37 @@ std::vector<glm::vec3> reference_product(const BlockSystem& s, const std::vector
   return y;
 }
 
-// Node-order reference of one block Gauss-Seidel sweep in colour order (fixed rows stay 0).
-void reference_sweep(const BlockSystem& s, const VertexColouring& c, const std::vector<glm::vec3>& b,
-                     std::vector<glm::vec3>& x, bool forward) {
+// Node-order reference of one sweep of a matrix split in parts: Gauss-Seidel in colour order within a
+// part, the other parts' values as they were before the sweep (from_zero: as 0).
+void reference_part_sweep(const BlockSystem& s, const VertexColouring& c, const std::vector<uint32_t>& part,
+                          const std::vector<glm::vec3>& b, std::vector<glm::vec3>& x, bool forward, bool from_zero) {
+  const std::vector<glm::vec3> before = from_zero ? std::vector<glm::vec3>(s.n, glm::vec3(0.f)) : x;
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> nb(s.n);
   for (uint32_t e = 0; e < s.links.size(); ++e) {
     nb[s.links[e][0]].push_back({s.links[e][1], e});
     nb[s.links[e][1]].push_back({s.links[e][0], e});
   }
+  if (from_zero) std::fill(x.begin(), x.end(), glm::vec3(0.f));
   const size_t colours = c.colour_count();
   for (size_t k = 0; k < colours; ++k) {
     const size_t col = forward ? k : colours - 1 - k;
-    for (uint32_t p = c.colour_offset[col]; p < c.colour_offset[col + 1]; ++p) {
-      const uint32_t i = c.order[p];
+    for (uint32_t q = c.colour_offset[col]; q < c.colour_offset[col + 1]; ++q) {
+      const uint32_t i = c.order[q];
       if (s.fixed[i]) {
         x[i] = glm::vec3(0.f);
         continue;
       }
       glm::vec3 r = b[i];
-      for (auto [j, e] : nb[i]) r -= s.off[e] * x[j];
+      for (auto [j, e] : nb[i]) r -= s.off[e] * (part[j] == part[i] ? x[j] : before[j]);
       x[i] = s.diag[i].inverse() * r;
     }
   }
+}
+
+// Node-order reference of one block Gauss-Seidel sweep in colour order (fixed rows stay 0).
+void reference_sweep(const BlockSystem& s, const VertexColouring& c, const std::vector<glm::vec3>& b,
+                     std::vector<glm::vec3>& x, bool forward) {
+  reference_part_sweep(s, c, std::vector<uint32_t>(s.n, 0), b, x, forward, false);
 }
 
 double max_difference(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b) {
@@ -213,33 +222,6 @@ std::vector<uint32_t> parts_of(const SlicedBlockMatrix& A) {
         if (A.node(slot) != SlicedBlockMatrix::kPad) part[A.node(slot)] = p;
     }
   return part;
-}
-
-// Node-order reference of one sweep of a matrix split in parts: Gauss-Seidel in colour order within a
-// part, the other parts' values as they were before the sweep (from_zero: as 0).
-void reference_part_sweep(const BlockSystem& s, const VertexColouring& c, const std::vector<uint32_t>& part,
-                          const std::vector<glm::vec3>& b, std::vector<glm::vec3>& x, bool forward, bool from_zero) {
-  const std::vector<glm::vec3> before = from_zero ? std::vector<glm::vec3>(s.n, glm::vec3(0.f)) : x;
-  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> nb(s.n);
-  for (uint32_t e = 0; e < s.links.size(); ++e) {
-    nb[s.links[e][0]].push_back({s.links[e][1], e});
-    nb[s.links[e][1]].push_back({s.links[e][0], e});
-  }
-  if (from_zero) std::fill(x.begin(), x.end(), glm::vec3(0.f));
-  const size_t colours = c.colour_count();
-  for (size_t k = 0; k < colours; ++k) {
-    const size_t col = forward ? k : colours - 1 - k;
-    for (uint32_t q = c.colour_offset[col]; q < c.colour_offset[col + 1]; ++q) {
-      const uint32_t i = c.order[q];
-      if (s.fixed[i]) {
-        x[i] = glm::vec3(0.f);
-        continue;
-      }
-      glm::vec3 r = b[i];
-      for (auto [j, e] : nb[i]) r -= s.off[e] * (part[j] == part[i] ? x[j] : before[j]);
-      x[i] = s.diag[i].inverse() * r;
-    }
-  }
 }
 
 }  // namespace
