@@ -3,13 +3,13 @@
 // helper thread part 1. A job is a sequence of phases; both parts finish a phase before either starts
 // the next (a barrier), so a phase may read what the other part wrote in an earlier one. Without a
 // helper the caller runs each phase for part 0 then part 1, so a job whose parts never read what the
-// other writes within a phase gives the same bits with or without the helper (the multigrid's colour
-// sweeps: rows of one colour do not read each other).
+// other writes within a phase gives the same bits with or without the helper (the multigrid's regions:
+// each reads the other's values from ghost slots written in an earlier phase).
 //
-// Hand-overs are frequent and short (a colour of a 2.4 k-vertex sweep is about 2 us), so the threads
-// spin on an atomic (about 0.2 us a hand-over on the 2-core test VM, where sleeping and waking cost
-// 1.7 us) and only after a while yield, then sleep between jobs, so an oversubscribed machine (tests
-// in parallel, a CPU renderer) is not starved.
+// Hand-overs are frequent and short (a V-cycle phase of a 16 k-vertex region is tens of microseconds),
+// so the threads spin on an atomic (about 0.2 us a hand-over on the 2-core test VM) and only after a
+// while yield, and the helper sleeps between jobs, so an oversubscribed machine (tests in parallel, a
+// CPU renderer) is not starved.
 #include <atomic>
 #include <cstdint>
 #include <thread>
