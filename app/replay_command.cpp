@@ -50,8 +50,11 @@ void trace_tick(const World& world, uint64_t ticks_done, void* context) {
   float speed2 = 0.f;
   for (const glm::vec3& v : state.velocity) speed2 = std::max(speed2, glm::dot(v, v));
   const auto& ends = world.model().link[peak.edge];
+  const SelfCollisionStats none;
+  const SelfCollisionStats& self = sc ? sc->stats() : none;
   rows.push_back({ticks_done - 1, world.last_timing(), world.integrator_stats().solver_iterations,
-                  sc ? sc->stats().vertex_triangle + sc->stats().edge_edge : 0, sc ? sc->stats().candidate_pairs + sc->stats().separated : 0, std::max(peak.strain, 0.f), peak.edge,
+                  self.vertex_triangle + self.edge_edge, self.candidate_pairs + self.separated,
+                  std::max(peak.strain, 0.f), peak.edge,
                   uint8_t((state.kinematic[ends[0]] ? 1 : 0) + (state.kinematic[ends[1]] ? 1 : 0)), std::sqrt(speed2)});
 }
 

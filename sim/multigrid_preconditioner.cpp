@@ -59,10 +59,9 @@ void MultigridPreconditioner::assemble(const ScaledLinkBlocks& fine_off, SolveTe
     const ScaledLinkBlocks off = l == 0 ? fine_off : ScaledLinkBlocks{&L.off};
     if (l == 0 && team && L.matrix.part_count() == SolveTeam::kParts) {
       team->run(1, [&](int part, int) {
-        for (uint32_t c = 0; c < L.matrix.colour_count(); ++c) {
-          const auto [first, last] = L.matrix.part_slices(c, uint32_t(part));
+        L.matrix.for_part_runs(uint32_t(part), [&](uint32_t first, uint32_t last) {
           L.matrix.fill(L.diag.data(), off, L.fixed.data(), first, last);
-        }
+        });
       });
     } else {
       L.matrix.fill(L.diag.data(), off, L.fixed.data());
@@ -138,8 +137,6 @@ void MultigridPreconditioner::prolong(size_t l, const float* coarse_x, float* x,
   }
 }
 
-void MultigridPreconditioner::apply(const float* r, float* z) { cycle(0, r, z); }
-
 void MultigridPreconditioner::apply(const float* r, float* z, SolveTeam& team, double* rz) {
   Level& L = levels_[0];
   const SlicedBlockMatrix& A = L.matrix;
@@ -169,20 +166,16 @@ void MultigridPreconditioner::apply(const float* r, float* z, SolveTeam& team, d
     const uint32_t p = uint32_t(part);
     switch (phase) {
       case 0:
-        for (uint32_t c = 0; c < A.colour_count(); ++c) {
-          const auto [first, last] = A.part_slices(c, p);
-          A.sweep_lower(r, z, first, last);
-        }
+        A.for_part_runs(p, [&](uint32_t first, uint32_t last) { A.sweep_lower(r, z, first, last); });
         A.publish_ghosts(z, p);
         break;
       case 1: {
         float* coarse = part_rhs_[p].data();
         std::fill(coarse, coarse + part_rhs_[p].size(), 0.f);
-        for (uint32_t c = 0; c < A.colour_count(); ++c) {
-          const auto [first, last] = A.part_slices(c, p);
+        A.for_part_runs(p, [&](uint32_t first, uint32_t last) {
           A.upper_residual(z, L.residual[0].data(), first, last);
           restrict_residual(0, L.residual[0].data(), first * kLanes, last * kLanes, coarse, false);
-        }
+        });
         break;
       }
       case 2: {
@@ -194,14 +187,13 @@ void MultigridPreconditioner::apply(const float* r, float* z, SolveTeam& team, d
           cycle(1, rhs.data(), C.x[p].data(), part);
         }
         const float* coarse_x = C.x[solve ? p : 0].data();
-        for (uint32_t c = 0; c < A.colour_count(); ++c) {
-          const auto [first, last] = A.part_slices(c, p);
+        A.for_part_runs(p, [&](uint32_t first, uint32_t last) {
           prolong(0, coarse_x, z, first * kLanes, last * kLanes);
-        }
+        });
         A.publish_ghosts(z, p);
         break;
       }
-      default:
+      default:  // colour by colour, descending (for_part_runs ascends)
         for (uint32_t c = A.colour_count(); c-- > 0;) {
           const auto [first, last] = A.part_slices(c, p);
           A.sweep(r, z, false, first, last);

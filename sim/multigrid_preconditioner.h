@@ -48,15 +48,11 @@ class MultigridPreconditioner {
 
   // The fine level's matrix: its slot order is the order of the vectors below.
   const SlicedBlockMatrix& fine() const { return levels_[0].matrix; }
-  // z = B r, B ~ A^-1 (one V-cycle from zero); z is zero at fixed nodes. Slot order.
-  void apply(const float* r, float* z);
-  // out = A in on the fine level; fixed rows give zero, fixed columns count (a kinematic dv moves its
-  // neighbours' rows). Slot order.
-  void multiply(const float* in, float* out) const { levels_[0].matrix.multiply(in, out); }
-  // The same V-cycle with each part of the fine level on its own thread (the restriction sums each
-  // part's rows apart, and each part runs the coarse levels itself from the two sums), and each part's
-  // share of r.z (slice_dot over its slices, in order) in rz[part]; the same bits whether the team has a
-  // helper or not. A fine level of one part runs apply(r, z) on the caller (rz[1] = 0).
+  // z = B r, B ~ A^-1 (one V-cycle from zero); z is zero at fixed nodes. Slot order. Each part of the
+  // fine level runs on its own thread of the team (the restriction sums each part's rows apart, and each
+  // part runs the coarse levels itself from the two sums); each part's share of r.z (slice_dot over its
+  // slices, in order) goes to rz[part]. The same bits whether the team has a helper or not. A fine level
+  // of one part runs the V-cycle on the caller (rz[1] = 0).
   void apply(const float* r, float* z, SolveTeam& team, double rz[SolveTeam::kParts]);
 
   size_t level_count() const { return levels_.size(); }

@@ -117,10 +117,7 @@ void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float
           A.publish_ghosts(p, pi);
           return;
         }
-        for (uint32_t c = 0; c < A.colour_count(); ++c) {
-          const auto [first, last] = A.part_slices(c, pi);
-          A.multiply(p, q, first, last);
-        }
+        A.for_part_runs(pi, [&](uint32_t first, uint32_t last) { A.multiply(p, q, first, last); });
         part[pi] = part_sum(A, pi, [&](size_t k) { return p[k] * q[k]; });
       });
       const double pq = total(part);

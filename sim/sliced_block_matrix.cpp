@@ -172,10 +172,10 @@ SlicedBlockMatrix::SlicedBlockMatrix(uint32_t n, const std::vector<std::array<ui
 
   // Ghost slots: for each part, a copy of every other-part value its rows read, in a block of its own
   // (whole slices, so that two blocks never share a cache line); the part that owns the value writes
-  // the copy (publish_ghosts), the reading part never touches the original.
+  // the copy (publish_ghosts), the reading part never touches the original. One part: none.
   std::vector<uint32_t> ghost_of(size_t(n) * parts_, kPad);  // (reading part, node) -> ghost slot
   publish_.assign(parts_, {});
-  for (uint32_t reader = 0; reader < parts_ && parts_ > 1; ++reader) {
+  for (uint32_t reader = 0; reader < parts_; ++reader) {
     for (uint32_t si = 0; si < slices; ++si)
       for (uint32_t lane = 0; lane < L; ++lane) {
         const uint32_t i = node_of_slot_[si * L + lane];
