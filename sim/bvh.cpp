@@ -7,15 +7,6 @@
 namespace weft {
 namespace {
 
-// acos(x) (Abramowitz & Stegun 4.4.45, error below 7e-5 rad) plus that error, so that cones built from
-// it are never narrower than the exact ones; the exact acos was a fifth of the refit and traversal.
-float acos_upper(float x) {
-  x = std::clamp(x, -1.f, 1.f);
-  const float a = std::abs(x);
-  const float r = std::sqrt(1.f - a) * (1.5707288f + a * (-0.2121144f + a * (0.0742610f - 0.0187293f * a)));
-  return (x >= 0.f ? r : 3.14159265f - r) + 1e-4f;
-}
-
 bool overlap(const BvhNode& a, const BvhNode& b) {
   return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
          b.lo.z <= a.hi.z;
@@ -207,6 +198,7 @@ int32_t TriangleBvh::build(const ClothModel& model, uint32_t* begin, uint32_t* e
 }
 
 void TriangleBvh::refit(const ClothModel& model, const glm::vec3* x, const glm::vec3* xp, float margin) {
+  ++refits_;
   constexpr float pi = 3.14159265358979f;
   const size_t ntri = leaf_of_triangle_.size();
   for (size_t t = 0; t < ntri; ++t) {

@@ -5,6 +5,7 @@
 // half-angle below the limit is a height field over the cone's axis and cannot fold onto itself, so
 // its self-test is skipped (Volino's curvature criterion).
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -13,6 +14,15 @@
 #include "sim/cloth_model.h"
 
 namespace weft {
+
+// acos(x) (Abramowitz & Stegun 4.4.45, error below 7e-5 rad) plus that error, so that cones built from
+// it are never narrower than the exact ones; the exact acos was a fifth of the refit and traversal.
+inline float acos_upper(float x) {
+  x = x < -1.f ? -1.f : (x > 1.f ? 1.f : x);
+  const float a = x < 0.f ? -x : x;
+  const float r = std::sqrt(1.f - a) * (1.5707288f + a * (-0.2121144f + a * (0.0742610f - 0.0187293f * a)));
+  return (x >= 0.f ? r : 3.14159265f - r) + 1e-4f;
+}
 
 struct BvhNode {
   glm::vec3 lo{0.f}, hi{0.f};    // axis-aligned bounds at the last refit, m
@@ -70,6 +80,8 @@ class TriangleBvh {
   // Unit normal per triangle at the last refit's current positions, zero when degenerate (ntri).
   const std::vector<glm::vec3>& triangle_normals() const { return normal_; }
   const BvhTraversalStats& stats() const { return stats_; }
+  // How many refits so far: what was computed from the normals of one refit is stale after the next.
+  uint32_t refits() const { return refits_; }
   // Features a triangle tests as the first of a pair, so that shared vertices and edges are tested
   // once: bit k (k < 3) owns corner k, bit 3 + k owns the edge opposite corner k.
   const std::vector<uint8_t>& feature_mask() const { return feature_mask_; }
@@ -95,6 +107,7 @@ class TriangleBvh {
   std::vector<uint32_t> component_;     // connected piece per triangle (ntri), build only
   std::vector<std::pair<int32_t, int32_t>> stack_;
   BvhTraversalStats stats_;
+  uint32_t refits_ = 0;
 };
 
 }  // namespace weft
