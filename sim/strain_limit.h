@@ -19,7 +19,10 @@ namespace weft {
 struct StrainLimitParams {
   bool enabled = true;
   float max_strain = 0.10f;  // largest allowed l / l0 - 1
-  int iterations = 24;       // Gauss-Seidel sweeps at most; stops early once no edge is over the limit
+  // Gauss-Seidel sweeps at most; stops early once no edge is over the limit. A cloth held up by two corners
+  // keeps a band along its top row at the limit that converges slowly (0.1 mm a sweep): 48 sweeps leave it
+  // under 10.5 % on the table demo (24: 10.7 %).
+  int iterations = 48;
   // Also turn each position correction into velocity (dx / h), as position-based dynamics does, so the
   // next dynamic step starts from motion that respects the limit instead of re-stretching the cloth.
   bool velocity_from_correction = false;
@@ -62,8 +65,8 @@ void limit_strain(const ClothModel& model, const uint8_t* kinematic, const Strai
                   StrainLimitScratch& scratch, glm::vec3* x, glm::vec3* v, StrainLimitStats& stats);
 
 // The same pass after an earlier one when only the vertices `around` have moved since (a collider pushed
-// them out): its first sweep looks at their edges and at those the earlier pass left over, instead of at
-// every edge. The others are as the earlier pass left them, within the limit.
+// them out): its first sweep looks at their edges instead of at every edge. The others are as the
+// earlier pass left them: within the limit, or over it where that pass ran out of sweeps.
 void limit_strain_near(const ClothModel& model, const uint8_t* kinematic, const StrainLimitParams& params, float h,
                        const VertexSet& around, StrainLimitScratch& scratch, glm::vec3* x, glm::vec3* v,
                        StrainLimitStats& stats);
