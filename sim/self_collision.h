@@ -172,7 +172,7 @@ class SelfCollision {
   void detect(const ClothModel& model, const glm::vec3* x, bool first, bool refitted = false);
   void detect_around_moved(const ClothModel& model, const glm::vec3* x, bool first);
   void test_pair(const ClothModel& model, const glm::vec3* x, const TrianglePair& pair, bool first);
-  bool in_flat_fans(const std::array<uint32_t, 3>& ta, const std::array<uint32_t, 3>& tb);
+  bool in_flat_fans(const TrianglePair& pair, const std::array<uint32_t, 3>& ta, const std::array<uint32_t, 3>& tb);
   const FanCone& fan(uint32_t v);
   void measure_travel(const glm::vec3* x);
   // The whole-cloth scan: flags the triangle pairs crossing at xp, returns their count (scan_tangles records
