@@ -326,6 +326,7 @@ void read_interaction(const Reader& r, const json& root, Scene& scene) {
     }
   }
   c.strain.iterations = int(r.integer(j, place, "strain_iterations", uint32_t(c.strain.iterations), 1, 1000));
+  c.strain.near_iterations = std::min(c.strain.near_iterations, c.strain.iterations);  // never more than a full pass
   c.strain.tether_slack = float(r.number(j, place, "tether_slack", c.strain.tether_slack, 0, 10));
   c.extrapolation_horizon = r.number(j, place, "extrapolation_horizon", c.extrapolation_horizon, 0, 1);
   scene.grasp_radius = float(r.number(j, place, "grasp_radius", scene.grasp_radius, 1e-4, 1));

@@ -97,7 +97,8 @@ void run_pass(const ClothModel& model, const uint8_t* kinematic, const StrainLim
   scratch.next.clear();
   if (seed)
     for (uint32_t i : seed->list) queue_edges_of(i);
-  for (int sweep = 0; sweep < params.iterations; ++sweep) {
+  const int sweeps = seed ? params.near_iterations : params.iterations;
+  for (int sweep = 0; sweep < sweeps; ++sweep) {
     uint32_t corrected = 0;
     if (sweep == 0 && !seed) {
       for (size_t e = 0; e < model.edge_count; ++e) corrected += relax(uint32_t(e));
