@@ -157,22 +157,29 @@ bool SelfCollision::in_flat_fans(const TrianglePair& p, const std::array<uint32_
   if (!(limit > 0.f)) return false;
   // Two normals in one cone of half-angle limit are less than 2 limit apart: layers folded face to face
   // (most pairs of a fold) end here, before the fans are looked at.
+  if (limit != pair_cos_limit_) {  // cached: a cosine per pair was a tenth of this test
+    pair_cos_limit_ = limit;
+    pair_cos_ = std::cos(std::min(2.f * limit, 3.14159265f));
+  }
   const auto& normal = bvh_.triangle_normals();
-  if (!(glm::dot(normal[p.a], normal[p.b]) > std::cos(std::min(2.f * limit, 3.14159265f)))) return false;
+  if (!(glm::dot(normal[p.a], normal[p.b]) > pair_cos_)) return false;
   for (uint32_t u : ta)
     if (has_vertex(tb, u)) return fan(u).half_angle < limit;
-  for (uint32_t u : ta)
+  for (uint32_t u : ta) {
+    const FanCone& cu = fan(u);
+    if (cu.half_angle >= limit) continue;
     for (uint32_t k = ring_start_[u]; k < ring_start_[u + 1]; ++k) {
       const uint32_t w = ring_[k];
       if (!has_vertex(tb, w)) continue;
-      const FanCone &cu = fan(u), &cw = fan(w);
-      if (cu.half_angle >= limit || cw.half_angle >= limit) continue;
+      const FanCone& cw = fan(w);
+      if (cw.half_angle >= limit) continue;
       // The smallest cone holding both: half of (angle between the axes + both half-angles), or the
       // wider of the two when it holds the other.
       const float between = acos_upper(glm::dot(cu.axis, cw.axis));
       if (std::max(0.5f * (between + cu.half_angle + cw.half_angle), std::max(cu.half_angle, cw.half_angle)) < limit)
         return true;
     }
+  }
   return false;
 }
 

@@ -249,6 +249,7 @@ class SelfCollision {
   std::vector<uint32_t> fan_start_, fan_;
   std::vector<FanCone> fan_cone_;
   std::vector<uint32_t> fan_stamp_;
+  float pair_cos_limit_ = -1.f, pair_cos_ = -1.f;  // cos(2 cone_limit) for that cone_limit
   std::vector<uint32_t> by_vertex_start_, by_vertex_;
   std::vector<uint32_t> region_parent_;  // per contact
   std::vector<int32_t> region_vote_;     // per region root: interior contacts above minus below
