@@ -13,9 +13,10 @@ bool overlap(const BvhNode& a, const BvhNode& b) {
 }
 
 // Leaf pairs sharing an edge: skipped when their normals are closer than half the cone limit
-// (cos > this). Pairs touching at one corner only are kept: they say nothing of the triangles between
-// them (culling those too, the approximate-solver hand fold of `weft validate self-collision --reduced`
-// ended with 6 crossings, and the 16k crumple with 89 at the full limit, 1 at half of it).
+// (cos > this). Pairs touching at one corner are judged by that corner's whole fan (fan_cone), not by
+// their own two normals, which say nothing of the triangles between them (culling on those, the
+// approximate-solver hand fold of `weft validate self-collision --reduced` ended with 6 crossings, and the
+// 16k crumple with 89 at the full limit, 1 at half of it).
 float adjacent_cos_for(float cone_limit) { return cone_limit < 0.f ? 2.f : std::cos(0.5f * cone_limit); }
 
 bool share_edge(const std::array<uint32_t, 3>& p, const std::array<uint32_t, 3>& q) {
@@ -105,6 +106,7 @@ TriangleBvh::TriangleBvh(const ClothModel& model) : triangle_(model.triangle), n
   centroid_ = {};
   component_ = {};
   build_boundaries(model);
+  build_fans(model);
   leaf_of_triangle_.assign(ntri, 0);
   for (size_t i = nodes_.size(); i-- > 0;) {
     if (nodes_[i].triangle >= 0) leaf_of_triangle_[size_t(nodes_[i].triangle)] = int32_t(i);
@@ -148,8 +150,7 @@ void TriangleBvh::build_boundaries(const ClothModel& model) {
     for (size_t k = 0; k < uses[i].size(); ++k) boundary_[boundary_start_[i] + k] = uses[i][k].first;
 }
 
-// Whether two disjoint subtrees share at least two boundary vertices (an edge, or more).
-bool TriangleBvh::neighbours(int32_t a, int32_t b) const {
+int TriangleBvh::shared_boundary(int32_t a, int32_t b, uint32_t& vertex) const {
   const uint32_t* p = boundary_.data() + boundary_start_[size_t(a)];
   const uint32_t* pe = boundary_.data() + boundary_start_[size_t(a) + 1];
   const uint32_t* q = boundary_.data() + boundary_start_[size_t(b)];
@@ -158,10 +159,58 @@ bool TriangleBvh::neighbours(int32_t a, int32_t b) const {
   while (p != pe && q != qe) {
     if (*p < *q) ++p;
     else if (*q < *p) ++q;
-    else if (++shared == 2) return true;
-    else { ++p; ++q; }
+    else {
+      if (shared == 0) vertex = *p;
+      if (++shared == 2) return 2;
+      ++p;
+      ++q;
+    }
   }
-  return false;
+  return shared;
+}
+
+void TriangleBvh::build_fans(const ClothModel& model) {
+  const size_t n = model.vertex_count();
+  fan_start_.assign(n + 1, 0);
+  for (const auto& t : model.triangle)
+    for (uint32_t v : t) ++fan_start_[v + 1];
+  for (size_t i = 0; i < n; ++i) fan_start_[i + 1] += fan_start_[i];
+  fan_.resize(fan_start_.back());
+  std::vector<uint32_t> fill(fan_start_.begin(), fan_start_.end() - 1);
+  for (uint32_t t = 0; t < model.triangle_count(); ++t)
+    for (uint32_t v : model.triangle[t]) fan_[fill[v]++] = t;
+  // One patch: the fan's triangles joined through the edges at the vertex.
+  fan_connected_.assign(n, 0);
+  std::vector<int32_t> slot(model.triangle_count(), -1);
+  std::vector<uint32_t> parent;
+  for (size_t v = 0; v < n; ++v) {
+    const uint32_t* begin = fan_.data() + fan_start_[v];
+    const uint32_t* end = fan_.data() + fan_start_[v + 1];
+    fan_connected_[v] = begin != end && edge_connected(model, begin, end, slot, parent) ? 1 : 0;
+  }
+  fan_cone_.assign(n, FanCone{});
+  fan_stamp_.assign(n, UINT32_MAX);
+}
+
+const FanCone& TriangleBvh::fan_cone(uint32_t v) {
+  FanCone& cone = fan_cone_[v];
+  if (fan_stamp_[v] == refits_) return cone;
+  fan_stamp_[v] = refits_;
+  cone.half_angle = 3.14159265f;
+  if (!fan_connected_[v]) return cone;
+  glm::vec3 sum(0.f);
+  for (uint32_t k = fan_start_[v]; k < fan_start_[v + 1]; ++k) {
+    const glm::vec3& n = normal_[fan_[k]];
+    if (n == glm::vec3(0.f)) return cone;  // degenerate
+    sum += n;
+  }
+  const float len = glm::length(sum);
+  if (!(len > 0.f)) return cone;
+  cone.axis = sum / len;
+  float least_cos = 1.f;
+  for (uint32_t k = fan_start_[v]; k < fan_start_[v + 1]; ++k) least_cos = std::min(least_cos, glm::dot(cone.axis, normal_[fan_[k]]));
+  cone.half_angle = acos_upper(least_cos);
+  return cone;
 }
 
 int32_t TriangleBvh::build(const ClothModel& model, uint32_t* begin, uint32_t* end) {
@@ -264,6 +313,14 @@ void TriangleBvh::traverse(float cone_limit, std::vector<TrianglePair>& out, siz
   auto wanted = [node_flagged](int32_t a, int32_t b) {
     return !node_flagged || node_flagged[size_t(a)] || node_flagged[size_t(b)];
   };
+  // Whether a's cone widened to hold b (the angle from a's axis to b's farthest normal: reach_b) and
+  // vertex v's fan stays under the limit.
+  auto joined_flat = [&](const BvhNode& a, float reach_b, uint32_t v, float limit) {
+    const FanCone& fan = fan_cone(v);
+    if (fan.half_angle >= limit) return false;
+    const float reach_fan = acos_upper(glm::dot(a.cone_axis, fan.axis)) + fan.half_angle;
+    return std::max({a.cone_half_angle, reach_b, reach_fan}) < limit;
+  };
   stack_.clear();
   if (wanted(0, 0)) stack_.push_back({0, 0});
   while (!stack_.empty()) {
@@ -283,19 +340,37 @@ void TriangleBvh::traverse(float cone_limit, std::vector<TrianglePair>& out, siz
     const BvhNode& b = nodes_[size_t(ib)];  // pushed only when the boxes overlap
     // Two neighbouring flat-ish patches: the smallest cone holding both has half-angle
     // (angle between the axes + both half-angles) / 2.
+    // Touching at one vertex only, they are one patch with that vertex's fan (both hold a triangle of
+    // it): culled when a cone around a's axis holds all three. Along a draped cloth's folds the subtrees'
+    // own cones are wide, and the traversal walked down to every corner neighbour across them.
     if ((a.triangle < 0 || b.triangle < 0) && a.connected && b.connected &&
         a.cone_half_angle + b.cone_half_angle < 2.f * cone_limit) {
       const float between = acos_upper(glm::dot(a.cone_axis, b.cone_axis));
-      if (between + a.cone_half_angle + b.cone_half_angle < 2.f * cone_limit && neighbours(ia, ib)) {
-        ++stats_.adjacent_culled;
-        continue;
+      uint32_t v = 0;
+      if (between + a.cone_half_angle + b.cone_half_angle < 2.f * cone_limit) {
+        const int shared = shared_boundary(ia, ib, v);
+        if (shared == 2 || (shared == 1 && joined_flat(a, between + b.cone_half_angle, v, cone_limit))) {
+          ++stats_.adjacent_culled;
+          continue;
+        }
       }
     }
     if (a.triangle >= 0 && b.triangle >= 0) {
-      if (glm::dot(a.cone_axis, b.cone_axis) > adjacent_cos &&
-          share_edge(triangle_[size_t(a.triangle)], triangle_[size_t(b.triangle)])) {
+      const auto& ta = triangle_[size_t(a.triangle)];
+      const auto& tb = triangle_[size_t(b.triangle)];
+      if (glm::dot(a.cone_axis, b.cone_axis) > adjacent_cos && share_edge(ta, tb)) {
         ++stats_.adjacent_culled;
         continue;
+      }
+      // Corner neighbours: both in the corner's fan, culled when it is flat.
+      if (cone_limit > 0.f) {
+        int32_t corner = -1;
+        for (uint32_t u : ta)
+          if (u == tb[0] || u == tb[1] || u == tb[2]) corner = int32_t(u);
+        if (corner >= 0 && fan_cone(uint32_t(corner)).half_angle < cone_limit) {
+          ++stats_.adjacent_culled;
+          continue;
+        }
       }
       if (out.size() >= max_pairs) {
         stats_.truncated = true;

@@ -34,6 +34,13 @@ struct BvhNode {
   uint8_t connected = 0;         // 1 if the node's triangles form one edge-connected patch
 };
 
+// Normal cone of the triangles around one vertex (a fan): unit axis and half-angle (radians; pi when a
+// triangle is degenerate or the fan is not one edge-connected patch).
+struct FanCone {
+  glm::vec3 axis{0.f};
+  float half_angle = 0.f;
+};
+
 struct TrianglePair {
   uint32_t a = 0, b = 0;  // triangle indices, a != b
 };
@@ -80,8 +87,9 @@ class TriangleBvh {
   // Unit normal per triangle at the last refit's current positions, zero when degenerate (ntri).
   const std::vector<glm::vec3>& triangle_normals() const { return normal_; }
   const BvhTraversalStats& stats() const { return stats_; }
-  // How many refits so far: what was computed from the normals of one refit is stale after the next.
-  uint32_t refits() const { return refits_; }
+  // The normal cone of vertex v's fan at the last refit (computed on first use after each refit). A
+  // fan is an edge-connected patch around its vertex (pi when it is not: a bow-tie vertex).
+  const FanCone& fan_cone(uint32_t v);
   // Features a triangle tests as the first of a pair, so that shared vertices and edges are tested
   // once: bit k (k < 3) owns corner k, bit 3 + k owns the edge opposite corner k.
   const std::vector<uint8_t>& feature_mask() const { return feature_mask_; }
@@ -90,7 +98,10 @@ class TriangleBvh {
   int32_t build(const ClothModel& model, uint32_t* begin, uint32_t* end);
   void traverse(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs, const uint8_t* node_flagged);
   void build_boundaries(const ClothModel& model);
-  bool neighbours(int32_t a, int32_t b) const;
+  // How many boundary vertices two disjoint subtrees share (0, 1 or 2 meaning two or more); `vertex`
+  // gets the first.
+  int shared_boundary(int32_t a, int32_t b, uint32_t& vertex) const;
+  void build_fans(const ClothModel& model);
 
   std::vector<BvhNode> nodes_;          // pre-order: children after their parent; root at 0
   std::vector<uint8_t> feature_mask_;   // per triangle (ntri)
@@ -108,6 +119,12 @@ class TriangleBvh {
   std::vector<std::pair<int32_t, int32_t>> stack_;
   BvhTraversalStats stats_;
   uint32_t refits_ = 0;
+  // Vertex fans: the triangles around each vertex (CSR), whether they form one edge-connected patch,
+  // and their cone cache (fan_stamp_ == refits_: current).
+  std::vector<uint32_t> fan_start_, fan_;
+  std::vector<uint8_t> fan_connected_;
+  std::vector<FanCone> fan_cone_;
+  std::vector<uint32_t> fan_stamp_;
 };
 
 }  // namespace weft

@@ -92,8 +92,7 @@ SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig&
       tangle_vertex_(model.vertex_count(), 0),
       ring_start_(model.vertex_count() + 1, 0),
       by_vertex_start_(model.vertex_count() + 1, 0), forced_dir_(model.vertex_count()),
-      forced_tri_(model.vertex_count(), -1), fan_start_(model.vertex_count() + 1, 0),
-      fan_cone_(model.vertex_count()), fan_stamp_(model.vertex_count(), UINT32_MAX) {
+      forced_tri_(model.vertex_count(), -1) {
   pairs_.reserve(config_.max_pairs_per_triangle * model.triangle_count());
   contacts_.reserve(2 * model.vertex_count());
   untangle_scratch_.resize(model.vertex_count());
@@ -111,37 +110,6 @@ SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig&
     ring_[fill[e[0]]++] = e[1];
     ring_[fill[e[1]]++] = e[0];
   }
-  // The triangles around each vertex (CSR), for the fan cones.
-  for (const auto& t : model.triangle)
-    for (uint32_t v : t) ++fan_start_[v + 1];
-  for (size_t i = 0; i < model.vertex_count(); ++i) fan_start_[i + 1] += fan_start_[i];
-  fan_.resize(fan_start_.back());
-  fill.assign(fan_start_.begin(), fan_start_.end() - 1);
-  for (uint32_t t = 0; t < model.triangle_count(); ++t)
-    for (uint32_t v : model.triangle[t]) fan_[fill[v]++] = t;
-}
-
-const FanCone& SelfCollision::fan(uint32_t v) {
-  FanCone& cone = fan_cone_[v];
-  if (fan_stamp_[v] == bvh_.refits()) return cone;
-  fan_stamp_[v] = bvh_.refits();
-  const auto& normal = bvh_.triangle_normals();
-  glm::vec3 sum(0.f);
-  bool degenerate = false;
-  for (uint32_t k = fan_start_[v]; k < fan_start_[v + 1]; ++k) {
-    const glm::vec3& n = normal[fan_[k]];
-    degenerate = degenerate || n == glm::vec3(0.f);
-    sum += n;
-  }
-  const float len = glm::length(sum);
-  cone.half_angle = 3.14159265f;
-  if (degenerate || !(len > 0.f)) return cone;
-  cone.axis = sum / len;
-  float least_cos = 1.f;
-  for (uint32_t k = fan_start_[v]; k < fan_start_[v + 1]; ++k)
-    least_cos = std::min(least_cos, glm::dot(cone.axis, normal[fan_[k]]));
-  cone.half_angle = acos_upper(least_cos);
-  return cone;
 }
 
 // Volino's curvature criterion (bvh.h) at the scale of a vertex's fan: an edge-connected patch whose
@@ -164,14 +132,14 @@ bool SelfCollision::in_flat_fans(const TrianglePair& p, const std::array<uint32_
   const auto& normal = bvh_.triangle_normals();
   if (!(glm::dot(normal[p.a], normal[p.b]) > pair_cos_)) return false;
   for (uint32_t u : ta)
-    if (has_vertex(tb, u)) return fan(u).half_angle < limit;
+    if (has_vertex(tb, u)) return bvh_.fan_cone(u).half_angle < limit;
   for (uint32_t u : ta) {
-    const FanCone& cu = fan(u);
+    const FanCone& cu = bvh_.fan_cone(u);
     if (cu.half_angle >= limit) continue;
     for (uint32_t k = ring_start_[u]; k < ring_start_[u + 1]; ++k) {
       const uint32_t w = ring_[k];
       if (!has_vertex(tb, w)) continue;
-      const FanCone& cw = fan(w);
+      const FanCone& cw = bvh_.fan_cone(w);
       if (cw.half_angle >= limit) continue;
       // The smallest cone holding both: half of (angle between the axes + both half-angles), or the
       // wider of the two when it holds the other.

@@ -82,13 +82,6 @@ struct SelfCollisionConfig {
   int rescan_ticks = 240;
 };
 
-// Normal cone of the triangles around one vertex (a fan): unit axis and half-angle (radians, pi when
-// a triangle is degenerate).
-struct FanCone {
-  glm::vec3 axis{0.f};
-  float half_angle = 0.f;
-};
-
 struct SelfCollisionStats {
   uint64_t candidate_pairs = 0;   // triangle pairs from the BVH given to the feature tests
   uint64_t separated = 0;         // BVH pairs with a separating triangle plane (no feature test)
@@ -173,7 +166,6 @@ class SelfCollision {
   void detect_around_moved(const ClothModel& model, const glm::vec3* x, bool first);
   void test_pair(const ClothModel& model, const glm::vec3* x, const TrianglePair& pair, bool first);
   bool in_flat_fans(const TrianglePair& pair, const std::array<uint32_t, 3>& ta, const std::array<uint32_t, 3>& tb);
-  const FanCone& fan(uint32_t v);
   void measure_travel(const glm::vec3* x);
   // The whole-cloth scan: flags the triangle pairs crossing at xp, returns their count (scan_tangles records
   // it as the load's; the periodic scans add it to tangled_at_rescans_).
@@ -244,11 +236,6 @@ class SelfCollision {
   // Contact regions (orient_regions): vertex one-ring (CSR), vertex-triangle contacts by their vertex
   // (CSR, counting sort), union-find over contacts, and the side forced on each reoriented vertex.
   std::vector<uint32_t> ring_start_, ring_;
-  // Normal cone of each vertex's fan (its triangles) at the last refit, computed when a pair asks
-  // (fan_stamp_ == bvh_.refits()); vertex -> triangles (CSR).
-  std::vector<uint32_t> fan_start_, fan_;
-  std::vector<FanCone> fan_cone_;
-  std::vector<uint32_t> fan_stamp_;
   float pair_cos_limit_ = -1.f, pair_cos_ = -1.f;  // cos(2 cone_limit) for that cone_limit
   std::vector<uint32_t> by_vertex_start_, by_vertex_;
   std::vector<uint32_t> region_parent_;  // per contact

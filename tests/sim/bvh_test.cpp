@@ -158,3 +158,56 @@ TEST_CASE("BVH: the refit bounds each triangle's motion and its subtree's normal
   CHECK(nodes[0].cone_half_angle > 0.5f);  // crumpled: the root's cone is wide
   CHECK(nodes[0].cone_half_angle < 3.14f);
 }
+
+TEST_CASE("BVH: vertex fans: flat, creased and bow-tie cones; corner neighbours in flat fans are not paired") {
+  // A 1 m sheet of 8 x 8 cells creased 60 degrees along x = 0.5 (a line of vertices).
+  const ClothModel model = grid_model(8);
+  TriangleBvh bvh(model);
+  std::vector<glm::vec3> x = model.rest_position;
+  const float fold = 1.0472f;
+  for (auto& p : x)
+    if (p.x > 0.5f) p = glm::vec3(0.5f + (p.x - 0.5f) * std::cos(fold), p.y, (p.x - 0.5f) * std::sin(fold));
+  bvh.refit(model, x.data(), x.data(), 0.f);
+  uint32_t on_crease = 0, inside = 0;
+  for (uint32_t v = 0; v < model.vertex_count(); ++v) {
+    const glm::vec3 p = model.rest_position[v];
+    if (std::abs(p.x - 0.5f) < 1e-4f && p.y > 0.3f && p.y < 0.7f) on_crease = v;
+    if (std::abs(p.x - 0.25f) < 1e-4f && p.y > 0.3f && p.y < 0.7f) inside = v;
+  }
+  CHECK(bvh.fan_cone(inside).half_angle < 1e-3f);
+  CHECK(bvh.fan_cone(on_crease).half_angle == doctest::Approx(0.5f * fold).epsilon(0.01));
+  // Refitted again: the cache follows the new normals.
+  bvh.refit(model, model.rest_position.data(), model.rest_position.data(), 0.f);
+  CHECK(bvh.fan_cone(on_crease).half_angle < 1e-3f);
+
+  // Two triangles joined at one corner only (a bow tie): that corner's fan is not one patch.
+  Mesh tie;
+  tie.positions = {{0, 0, 0}, {0.1f, 0, 0}, {0.1f, 0.1f, 0}, {-0.1f, 0, 0}, {-0.1f, -0.1f, 0}};
+  tie.material.assign(5, glm::vec2(0.f));
+  for (size_t i = 0; i < 5; ++i) tie.material[i] = glm::vec2(tie.positions[i].x, tie.positions[i].y);
+  tie.triangles = {{0, 1, 2}, {0, 3, 4}};
+  const ClothModel tie_model = build_cloth_model(tie, Material{});
+  TriangleBvh tie_bvh(tie_model);
+  tie_bvh.refit(tie_model, tie_model.rest_position.data(), tie_model.rest_position.data(), 0.f);
+  CHECK(tie_bvh.fan_cone(0).half_angle > 3.f);
+  CHECK(tie_bvh.fan_cone(1).half_angle < 1e-3f);
+
+  // A sheet bent through 150 degrees: the root's cone is over the limit, its subtrees' cones along the
+  // bend are wide, but every vertex fan turns by 19 degrees: no pair of triangles sharing a corner.
+  Mesh bent = make_grid({.width = 0.5f, .height = 0.5f, .columns = 16, .rows = 16});
+  const float r = 0.5f / 2.6f;
+  for (auto& p : bent.positions) p = glm::vec3(r * std::sin(p.x / r), p.y, r - r * std::cos(p.x / r));
+  const ClothModel bent_model = build_cloth_model(bent, Material{});
+  TriangleBvh bent_bvh(bent_model);
+  bent_bvh.refit(bent_model, bent_model.rest_position.data(), bent_model.rest_position.data(), 0.003f);
+  std::vector<TrianglePair> pairs;
+  bent_bvh.self_pairs(1.0472f, pairs);
+  CHECK(bent_bvh.nodes()[0].cone_half_angle > 1.0472f);
+  for (const auto& p : pairs) {
+    const auto& ta = bent_model.triangle[p.a];
+    const auto& tb = bent_model.triangle[p.b];
+    int shared = 0;
+    for (uint32_t u : ta) shared += (u == tb[0] || u == tb[1] || u == tb[2]) ? 1 : 0;
+    CHECK(shared == 0);
+  }
+}
