@@ -316,6 +316,7 @@ void TriangleBvh::traverse(float cone_limit, std::vector<TrianglePair>& out, siz
   // Whether a's cone widened to hold b (the angle from a's axis to b's farthest normal: reach_b) and
   // vertex v's fan stays under the limit.
   auto joined_flat = [&](const BvhNode& a, float reach_b, uint32_t v, float limit) {
+    if (!fan_culling_) return false;
     const FanCone& fan = fan_cone(v);
     if (fan.half_angle >= limit) return false;
     const float reach_fan = acos_upper(glm::dot(a.cone_axis, fan.axis)) + fan.half_angle;
@@ -363,7 +364,7 @@ void TriangleBvh::traverse(float cone_limit, std::vector<TrianglePair>& out, siz
         continue;
       }
       // Corner neighbours: both in the corner's fan, culled when it is flat.
-      if (cone_limit > 0.f) {
+      if (cone_limit > 0.f && fan_culling_) {
         int32_t corner = -1;
         for (uint32_t u : ta)
           if (u == tb[0] || u == tb[1] || u == tb[2]) corner = int32_t(u);

@@ -410,6 +410,7 @@ uint64_t SelfCollision::find_tangles(const ClothModel& model, const glm::vec3* x
   contacts_since_scan_ = false;
   ++tangle_scans_;
   bvh_.refit(model, xp, xp, 0.f);
+  bvh_.set_fan_culling(false);  // looking for crossings: a fan that overlaps itself is one
   bvh_.self_pairs(config_.cone_limit, pairs_, config_.max_pairs_per_triangle * model.triangle_count());
   std::fill(tangled_.begin(), tangled_.end(), uint8_t(0));
   uint64_t found = 0;
@@ -473,7 +474,7 @@ void SelfCollision::test_pair(const ClothModel& model, const glm::vec3* x, const
     return;
   }
   const bool beside_tangle = tangled_count_ > 0 && (tangled_[p.a] || tangled_[p.b]);
-  if (!beside_tangle && in_flat_fans(p, ta, tb)) {
+  if (tangled_count_ == 0 && in_flat_fans(p, ta, tb)) {  // not while a tangle is drawn apart (bvh.h)
     ++stats_.flat_fans;
     return;
   }
@@ -599,6 +600,7 @@ void SelfCollision::detect_around_moved(const ClothModel& model, const glm::vec3
   for (const TrianglePair& p : pairs_)
     if (!(moved_triangle_[p.a] | moved_triangle_[p.b])) pairs_[kept++] = p;
   pairs_.resize(kept);
+  bvh_.set_fan_culling(tangled_count_ == 0);
   bvh_.pairs_touching(moved_triangle_.data(), config_.cone_limit, pairs_,
                       config_.max_pairs_per_triangle * model.triangle_count());
   stats_.pairs_capped += bvh_.stats().truncated ? 1 : 0;
@@ -625,6 +627,7 @@ void SelfCollision::detect(const ClothModel& model, const glm::vec3* x, bool fir
   if (!refitted) bvh_.refit(model, x, previous_.data(), 0.5f * reach);
   std::copy(x, x + detected_at_.size(), detected_at_.begin());  // for detect_around_moved
   std::copy(bvh_.triangle_normals().begin(), bvh_.triangle_normals().end(), detected_normal_.begin());
+  bvh_.set_fan_culling(tangled_count_ == 0);
   bvh_.self_pairs(config_.cone_limit, pairs_, config_.max_pairs_per_triangle * model.triangle_count());
   stats_.pairs_capped += bvh_.stats().truncated ? 1 : 0;
   if (bvh_.stats().truncated) detected_ = false;
