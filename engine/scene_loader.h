@@ -19,7 +19,8 @@
 //                    assets/materials) or { areal_density, total_mass, stretch_model: "springs"|"volino", stretch_stiffness,
 //                        bend_stiffness, young_modulus, alpha, damping, drag, lift, wind, gravity } }
 //   interaction: { tau, max_speed, seam_tau, thickness, strain_limit (false or max strain),
-//                  strain_iterations, tether_slack, extrapolation_horizon, grasp_radius,
+//                  strain_iterations (the limiter's full pass, default 48; its passes between the
+//                  colliders take at most 24, never more than this), tether_slack, extrapolation_horizon, grasp_radius,
 //                  falloff: "uniform"|"linear"|"smooth", core_fraction, min_weight }
 //   self_collision: { enabled (default true once the key is there), thickness, friction, iterations }
 //                   (cloth against itself, sim/self_collision.h; off when the key is absent)
