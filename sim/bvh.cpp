@@ -287,7 +287,7 @@ void TriangleBvh::refit(const ClothModel& model, const glm::vec3* x, const glm::
 }
 
 void TriangleBvh::pairs_touching(const uint8_t* flagged, float cone_limit, std::vector<TrianglePair>& out,
-                                 size_t max_pairs) {
+                                 size_t max_pairs, bool fans) {
   // Which subtrees hold a flagged leaf (children come after their parent).
   node_flagged_.resize(nodes_.size());
   for (size_t i = nodes_.size(); i-- > 0;) {
@@ -295,16 +295,16 @@ void TriangleBvh::pairs_touching(const uint8_t* flagged, float cone_limit, std::
     node_flagged_[i] = node.triangle >= 0 ? (flagged[size_t(node.triangle)] != 0)
                                           : (node_flagged_[size_t(node.left)] | node_flagged_[size_t(node.right)]);
   }
-  traverse(cone_limit, out, max_pairs, node_flagged_.data());
+  traverse(cone_limit, out, max_pairs, node_flagged_.data(), fans);
 }
 
-void TriangleBvh::self_pairs(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs) {
+void TriangleBvh::self_pairs(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs, bool fans) {
   out.clear();
-  traverse(cone_limit, out, max_pairs, nullptr);
+  traverse(cone_limit, out, max_pairs, nullptr, fans);
 }
 
 void TriangleBvh::traverse(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs,
-                           const uint8_t* node_flagged) {
+                           const uint8_t* node_flagged, bool fans) {
   stats_ = {};
   if (nodes_.empty()) return;
   const size_t first = out.size();
@@ -316,7 +316,7 @@ void TriangleBvh::traverse(float cone_limit, std::vector<TrianglePair>& out, siz
   // Whether a's cone widened to hold b (the angle from a's axis to b's farthest normal: reach_b) and
   // vertex v's fan stays under the limit.
   auto joined_flat = [&](const BvhNode& a, float reach_b, uint32_t v, float limit) {
-    if (!fan_culling_) return false;
+    if (!fans) return false;
     const FanCone& fan = fan_cone(v);
     if (fan.half_angle >= limit) return false;
     const float reach_fan = acos_upper(glm::dot(a.cone_axis, fan.axis)) + fan.half_angle;
@@ -364,7 +364,7 @@ void TriangleBvh::traverse(float cone_limit, std::vector<TrianglePair>& out, siz
         continue;
       }
       // Corner neighbours: both in the corner's fan, culled when it is flat.
-      if (cone_limit > 0.f && fan_culling_) {
+      if (cone_limit > 0.f && fans) {
         int32_t corner = -1;
         for (uint32_t u : ta)
           if (u == tb[0] || u == tb[1] || u == tb[2]) corner = int32_t(u);

@@ -41,6 +41,15 @@ struct FanCone {
   float half_angle = 0.f;
 };
 
+// Half-angle of a cone holding two cones (axes a and b, unit): half of (the angle between the axes +
+// both half-angles), or the wider of the two when it holds the other.
+inline float merged_half_angle(const glm::vec3& axis_a, float half_a, const glm::vec3& axis_b, float half_b) {
+  const float between = acos_upper(glm::dot(axis_a, axis_b));
+  const float wider = half_a > half_b ? half_a : half_b;
+  const float spanning = 0.5f * (between + half_a + half_b);
+  return spanning > wider ? spanning : wider;
+}
+
 struct TrianglePair {
   uint32_t a = 0, b = 0;  // triangle indices, a != b
 };
@@ -75,23 +84,23 @@ class TriangleBvh {
   // the traversal stack grow past their largest size so far.
   // At most max_pairs are produced: the traversal stops there (stats().truncated), so a tangled or
   // blown-up state costs a bounded time.
-  void self_pairs(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs = SIZE_MAX);
+  // With `fans`, corner neighbours are also judged by their vertex fans (fan_cone): two triangles that
+  // share a corner, or two subtrees that touch at one vertex, are one patch with that vertex's fan. The
+  // self-collision turns it off while the cloth holds a tangle and in its tangle scans: the criterion
+  // assumes a fan that does not overlap itself, and on the folded-over mesh it left 336-341 crossing pairs
+  // at the end (328 at the load) where the pair tests take them down to 299.
+  void self_pairs(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs = SIZE_MAX, bool fans = true);
 
   // Appends to out (not cleared) the pairs self_pairs gives that hold a flagged triangle (flagged: ntri,
   // nonzero), each once: the same traversal, entering only node pairs with a flagged leaf on one side,
   // so the cost follows what is flagged, not the mesh. Stops (stats().truncated) when out holds max_pairs.
   void pairs_touching(const uint8_t* flagged, float cone_limit, std::vector<TrianglePair>& out,
-                      size_t max_pairs = SIZE_MAX);
+                      size_t max_pairs = SIZE_MAX, bool fans = true);
 
   const std::vector<BvhNode>& nodes() const { return nodes_; }
   // Unit normal per triangle at the last refit's current positions, zero when degenerate (ntri).
   const std::vector<glm::vec3>& triangle_normals() const { return normal_; }
   const BvhTraversalStats& stats() const { return stats_; }
-  // Whether the traversals cull corner neighbours by their vertex fans (on by default). The self-collision
-  // turns it off while the cloth holds a tangle: the fan criterion assumes a fan that does not overlap
-  // itself, and on the folded-over mesh its culling left 336-341 crossing pairs at the end (328 at the
-  // load) where the pair tests take them down to 299.
-  void set_fan_culling(bool on) { fan_culling_ = on; }
   // The normal cone of vertex v's fan at the last refit (computed on first use after each refit). A
   // fan is an edge-connected patch around its vertex (pi when it is not: a bow-tie vertex).
   const FanCone& fan_cone(uint32_t v);
@@ -101,7 +110,8 @@ class TriangleBvh {
 
  private:
   int32_t build(const ClothModel& model, uint32_t* begin, uint32_t* end);
-  void traverse(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs, const uint8_t* node_flagged);
+  void traverse(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs, const uint8_t* node_flagged,
+                bool fans);
   void build_boundaries(const ClothModel& model);
   // How many boundary vertices two disjoint subtrees share (0, 1 or 2 meaning two or more); `vertex`
   // gets the first.
@@ -124,7 +134,6 @@ class TriangleBvh {
   std::vector<std::pair<int32_t, int32_t>> stack_;
   BvhTraversalStats stats_;
   uint32_t refits_ = 0;
-  bool fan_culling_ = true;
   // Vertex fans: the triangles around each vertex (CSR), whether they form one edge-connected patch,
   // and their cone cache (fan_stamp_ == refits_: current).
   std::vector<uint32_t> fan_start_, fan_;

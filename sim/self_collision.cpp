@@ -93,6 +93,7 @@ SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig&
       ring_start_(model.vertex_count() + 1, 0),
       by_vertex_start_(model.vertex_count() + 1, 0), forced_dir_(model.vertex_count()),
       forced_tri_(model.vertex_count(), -1) {
+  fan_pair_cos_ = fan_pair_cos(config_.cone_limit);
   pairs_.reserve(config_.max_pairs_per_triangle * model.triangle_count());
   contacts_.reserve(2 * model.vertex_count());
   untangle_scratch_.resize(model.vertex_count());
@@ -125,12 +126,8 @@ bool SelfCollision::in_flat_fans(const TrianglePair& p, const std::array<uint32_
   if (!(limit > 0.f)) return false;
   // Two normals in one cone of half-angle limit are less than 2 limit apart: layers folded face to face
   // (most pairs of a fold) end here, before the fans are looked at.
-  if (limit != pair_cos_limit_) {  // cached: a cosine per pair was a tenth of this test
-    pair_cos_limit_ = limit;
-    pair_cos_ = std::cos(std::min(2.f * limit, 3.14159265f));
-  }
   const auto& normal = bvh_.triangle_normals();
-  if (!(glm::dot(normal[p.a], normal[p.b]) > pair_cos_)) return false;
+  if (!(glm::dot(normal[p.a], normal[p.b]) > fan_pair_cos_)) return false;
   for (uint32_t u : ta)
     if (has_vertex(tb, u)) return bvh_.fan_cone(u).half_angle < limit;
   for (uint32_t u : ta) {
@@ -140,11 +137,7 @@ bool SelfCollision::in_flat_fans(const TrianglePair& p, const std::array<uint32_
       const uint32_t w = ring_[k];
       if (!has_vertex(tb, w)) continue;
       const FanCone& cw = bvh_.fan_cone(w);
-      if (cw.half_angle >= limit) continue;
-      // The smallest cone holding both: half of (angle between the axes + both half-angles), or the
-      // wider of the two when it holds the other.
-      const float between = acos_upper(glm::dot(cu.axis, cw.axis));
-      if (std::max(0.5f * (between + cu.half_angle + cw.half_angle), std::max(cu.half_angle, cw.half_angle)) < limit)
+      if (cw.half_angle < limit && merged_half_angle(cu.axis, cu.half_angle, cw.axis, cw.half_angle) < limit)
         return true;
     }
   }
@@ -299,7 +292,7 @@ void SelfCollision::zone_crossings(const ClothModel& model, ClothState& state, f
         // such pairs a tick, 150 crossings at the end). A zone moves its vertices rigidly from the start
         // of the step, where the pair did not cross; a pair crossing there is a tangle, left to the
         // untangling.
-        if (tangled_count_ > 0 && (tangled_[p.a] || tangled_[p.b])) continue;
+        if (touches_tangle(p)) continue;
         if (pair_crosses(model, p, previous_.data())) continue;
       }
       start_zones();
@@ -410,8 +403,8 @@ uint64_t SelfCollision::find_tangles(const ClothModel& model, const glm::vec3* x
   contacts_since_scan_ = false;
   ++tangle_scans_;
   bvh_.refit(model, xp, xp, 0.f);
-  bvh_.set_fan_culling(false);  // looking for crossings: a fan that overlaps itself is one
-  bvh_.self_pairs(config_.cone_limit, pairs_, config_.max_pairs_per_triangle * model.triangle_count());
+  // Looking for crossings: no fan culling (a fan that overlaps itself is one).
+  bvh_.self_pairs(config_.cone_limit, pairs_, config_.max_pairs_per_triangle * model.triangle_count(), false);
   std::fill(tangled_.begin(), tangled_.end(), uint8_t(0));
   uint64_t found = 0;
   tangled_pairs_.clear();
@@ -473,8 +466,7 @@ void SelfCollision::test_pair(const ClothModel& model, const glm::vec3* x, const
     ++stats_.separated;
     return;
   }
-  const bool beside_tangle = tangled_count_ > 0 && (tangled_[p.a] || tangled_[p.b]);
-  if (tangled_count_ == 0 && in_flat_fans(p, ta, tb)) {  // not while a tangle is drawn apart (bvh.h)
+  if (fans_usable() && in_flat_fans(p, ta, tb)) {
     ++stats_.flat_fans;
     return;
   }
@@ -503,6 +495,7 @@ void SelfCollision::test_pair(const ClothModel& model, const glm::vec3* x, const
     if (first) note_still_tangled(model, p);
     return;
   }
+  const bool beside_tangle = touches_tangle(p);
   if (first && beside_tangle && note_still_tangled(model, p)) {
     // Beside the tangle and crossing where the step starts: its contour moved on into this pair, which
     // joins the tangle (left out, its contour shortened), rather than have contacts hold it crossed.
@@ -600,9 +593,8 @@ void SelfCollision::detect_around_moved(const ClothModel& model, const glm::vec3
   for (const TrianglePair& p : pairs_)
     if (!(moved_triangle_[p.a] | moved_triangle_[p.b])) pairs_[kept++] = p;
   pairs_.resize(kept);
-  bvh_.set_fan_culling(tangled_count_ == 0);
   bvh_.pairs_touching(moved_triangle_.data(), config_.cone_limit, pairs_,
-                      config_.max_pairs_per_triangle * model.triangle_count());
+                      config_.max_pairs_per_triangle * model.triangle_count(), fans_usable());
   stats_.pairs_capped += bvh_.stats().truncated ? 1 : 0;
   if (bvh_.stats().truncated) detected_ = false;
   measure_travel(x);
@@ -627,8 +619,7 @@ void SelfCollision::detect(const ClothModel& model, const glm::vec3* x, bool fir
   if (!refitted) bvh_.refit(model, x, previous_.data(), 0.5f * reach);
   std::copy(x, x + detected_at_.size(), detected_at_.begin());  // for detect_around_moved
   std::copy(bvh_.triangle_normals().begin(), bvh_.triangle_normals().end(), detected_normal_.begin());
-  bvh_.set_fan_culling(tangled_count_ == 0);
-  bvh_.self_pairs(config_.cone_limit, pairs_, config_.max_pairs_per_triangle * model.triangle_count());
+  bvh_.self_pairs(config_.cone_limit, pairs_, config_.max_pairs_per_triangle * model.triangle_count(), fans_usable());
   stats_.pairs_capped += bvh_.stats().truncated ? 1 : 0;
   if (bvh_.stats().truncated) detected_ = false;
   stats_.cone_skips = bvh_.stats().cone_skips;

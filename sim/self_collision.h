@@ -21,7 +21,9 @@
 // but an integrator ending with x += h v moved the cloth. Several disconnected pieces in one model
 // share one tree. Kinematic vertices are never moved (infinite mass), nor are those marked immovable
 // (World marks the vertices touching a collider, so a pile on the floor is pushed up, not into it).
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -156,6 +158,7 @@ class SelfCollision {
   void set_config(const SelfCollisionConfig& config) {
     config_ = config;
     detected_ = false;  // the contacts were found with the old thickness
+    fan_pair_cos_ = fan_pair_cos(config.cone_limit);
   }
   const SelfCollisionStats& stats() const { return stats_; }
   const std::vector<SelfContact>& contacts() const { return contacts_; }
@@ -166,6 +169,12 @@ class SelfCollision {
   void detect_around_moved(const ClothModel& model, const glm::vec3* x, bool first);
   void test_pair(const ClothModel& model, const glm::vec3* x, const TrianglePair& pair, bool first);
   bool in_flat_fans(const TrianglePair& pair, const std::array<uint32_t, 3>& ta, const std::array<uint32_t, 3>& tb);
+  // The vertex fans' culling (bvh.h self_pairs) holds while no tangle is being drawn apart.
+  bool fans_usable() const { return tangled_count_ == 0; }
+  // Whether a pair has a triangle in the tangle or the rings around it.
+  bool touches_tangle(const TrianglePair& p) const { return tangled_count_ > 0 && (tangled_[p.a] || tangled_[p.b]); }
+  // cos(2 cone_limit): two normals in one cone under the limit are closer than that (in_flat_fans).
+  static float fan_pair_cos(float cone_limit) { return std::cos(std::min(2.f * cone_limit, 3.14159265f)); }
   void measure_travel(const glm::vec3* x);
   // The whole-cloth scan: flags the triangle pairs crossing at xp, returns their count (scan_tangles records
   // it as the load's; the periodic scans add it to tangled_at_rescans_).
@@ -229,6 +238,7 @@ class SelfCollision {
   std::vector<TrianglePair> tangled_pairs_;  // tangled pairs crossing at the last first detection (or scan)
   UntangleScratch untangle_scratch_;     // contour_untangle's per-vertex scratch (nvert)
   size_t tangled_count_ = 0;             // nonzero entries of tangled_
+  float fan_pair_cos_ = 1.f;             // fan_pair_cos(config_.cone_limit)
   bool scan_pending_ = true;
   uint64_t tangled_at_scan_ = 0, tangle_scans_ = 0, tangled_at_rescans_ = 0;
   int ticks_since_scan_ = 0;
@@ -236,7 +246,6 @@ class SelfCollision {
   // Contact regions (orient_regions): vertex one-ring (CSR), vertex-triangle contacts by their vertex
   // (CSR, counting sort), union-find over contacts, and the side forced on each reoriented vertex.
   std::vector<uint32_t> ring_start_, ring_;
-  float pair_cos_limit_ = -1.f, pair_cos_ = -1.f;  // cos(2 cone_limit) for that cone_limit
   std::vector<uint32_t> by_vertex_start_, by_vertex_;
   std::vector<uint32_t> region_parent_;  // per contact
   std::vector<int32_t> region_vote_;     // per region root: interior contacts above minus below
