@@ -214,6 +214,36 @@ TEST_CASE("self-collision: a vertex that went through a triangle near its edge a
   CHECK(count_self_intersections(t.model, t.state.position).edge_triangle == 0);
 }
 
+TEST_CASE("self-collision: a pair the step's motion took through each other, which the contacts cannot undo, joins a zone") {
+  // The tip goes straight down through the lower triangle in one step (2 mm above to 8 mm below), and the
+  // passes may move it by only 0.4 mm: its contact cannot pull it back. The contact failsafe is off
+  // (zone_violation), so only the crossing check can: the pair crossed before the corrections too (the
+  // step made it), but not at the start of the step, so it joins an impact zone, which moves both
+  // triangles rigidly from there (the 16k crumple's split-solver run: 3 such pairs a tick, left crossed,
+  // spread to 150 crossings).
+  const float h = 1.f / 240.f;
+  for (const bool zone_crossings : {false, true}) {
+    CAPTURE(zone_crossings);
+    TwoTriangles t(glm::vec3(0.015f, 0.015f, 0.002f));
+    SelfCollision sc(t.model, {.thickness = 0.004f, .friction = 0.f, .max_move = 0.1f, .zone_violation = 100.f,
+                               .zone_crossings = zone_crossings});
+    sc.begin_step(t.state);
+    const glm::vec3 start = t.state.position[3];
+    t.state.position[3] = glm::vec3(0.015f, 0.015f, -0.008f);
+    t.state.velocity[3] = (t.state.position[3] - start) / h;
+    sc.resolve(t.model, t.state, h);
+    const uint64_t left = count_self_intersections(t.model, t.state.position).edge_triangle;
+    if (!zone_crossings) {
+      CHECK(left > 0);  // the contacts alone leave it crossed
+      continue;
+    }
+    CHECK(sc.stats().new_crossings >= 1);
+    CHECK(sc.stats().zone_vertices == 6);
+    CHECK(left == 0);
+    CHECK(t.state.position[3].z > t.state.position[0].z);  // back above the lower triangle
+  }
+}
+
 TEST_CASE("self-collision: a sheet squeezed between two held sheets moves as one rigid impact zone") {
   // Held sheets 6 mm apart, a free sheet between them, thickness 5 mm: no position satisfies both
   // sides, the passes leave contacts violated and the failsafe moves the free sheet rigidly from its
