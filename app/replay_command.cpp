@@ -21,6 +21,7 @@ struct ReplayCliOptions {
   std::string scene;
   bool scene_given = false;
   std::string solver;
+  int threads = 0;
   std::string noise = "none";
   uint64_t seed = 1;
   bool json = false;
@@ -87,6 +88,7 @@ int replay(const ReplayCliOptions& o) {
   options.use_scene_override = o.scene_given;
   options.scene_file = o.scene;
   options.solver = o.solver;
+  options.threads = o.threads;
   std::vector<TraceRow> trace;
   if (!o.trace.empty()) {
     trace.reserve(stream.footer.ticks + 16);
@@ -102,7 +104,8 @@ int replay(const ReplayCliOptions& o) {
   if (!o.trace.empty()) write_trace(o.trace, trace);
   // The recorded hash is only comparable when the replay adds nothing to the recording.
   const bool comparable = !options.noise.any() && !o.no_conditioning && !o.one_euro &&
-                          (o.solver.empty() || o.solver == stream.header.solver);
+                          (o.solver.empty() || o.solver == stream.header.solver) &&
+                          (o.threads == 0 || o.threads == stream.header.threads);
   const bool matches = r.hash == r.recorded_hash;
   if (o.json) {
     nlohmann::json j = {{"file", o.file},
@@ -119,6 +122,7 @@ int replay(const ReplayCliOptions& o) {
                         {"seed", o.seed},
                         {"scene_file", r.scene_file},
                         {"solver", o.solver.empty() ? stream.header.solver : o.solver},
+                        {"threads", r.threads},
                         {"noise_spikes", r.noise.spikes},
                         {"noise_dropped", r.noise.dropped},
                         {"stream", stream_summary(r.stats)}};
@@ -149,6 +153,9 @@ void register_replay(CLI::App& app) {
                                      "the recorded content")
       ->each([o](const std::string&) { o->scene_given = true; });
   cmd->add_option("--solver", o->solver, "Replay with another integrator (the hash then differs)");
+  cmd->add_option("--threads", o->threads, "Replay with the solver on this many threads, 1 or 2 (default: the recorded "
+                                         "number; another one may change the hash)")
+      ->check(CLI::Range(1, 2));
   cmd->add_option("--noise", o->noise, "Add this noise profile to the recorded samples");
   cmd->add_option("--seed", o->seed, "Noise seed");
   cmd->add_flag("--no-conditioning", o->no_conditioning, "Feed samples to the World without input conditioning");

@@ -24,6 +24,7 @@ constexpr double kDefaultSeconds = 10;
 std::unique_ptr<Runtime> make_runtime(const RunOptions& o, RuntimeOptions ro) {
   ro.scene_file = o.scene;
   ro.solver = o.solver;
+  ro.threads = o.threads;
   ro.material = o.material;
   ro.tick_hz = o.tick_hz;
   ro.priority = parse_sim_priority(o.sim_priority);

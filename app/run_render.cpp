@@ -116,6 +116,7 @@ int run_window(const RunOptions& options) {
   o.height = options.height;
   o.runtime.scene_file = options.scene;
   o.runtime.solver = options.solver;
+  o.runtime.threads = options.threads;
   o.runtime.material = options.material;
   o.runtime.tick_hz = options.tick_hz;
   o.runtime.priority = parse_sim_priority(options.sim_priority);

@@ -59,6 +59,7 @@ nlohmann::json run_summary(const std::string& mode, const Runtime& runtime, cons
       {"scene", scene.name},
       {"scene_file", scene.file},
       {"solver", scene.solver},
+      {"threads", scene.threads},
       {"tick_hz", scene.tick_hz},
       {"vertices", scene.vertices},
       {"sim_priority", sim_priority_name(SimPriority(st.priority))},

@@ -134,10 +134,11 @@ PoseStreamWriter::PoseStreamWriter(const std::string& path, const PoseStreamHead
   if (!file_) throw std::runtime_error("cannot write pose stream '" + path + "'");
   char hash[17];
   std::snprintf(hash, sizeof hash, "%016" PRIx64, header.scene_hash);
-  const nlohmann::json h = {{"format", kFormat},          {"version", header.version},
-                            {"scene", header.scene},      {"scene_file", header.scene_file},
-                            {"scene_hash", hash},         {"solver", header.solver},
-                            {"tick_hz", header.tick_hz},  {"source", header.source}};
+  nlohmann::json h = {{"format", kFormat},          {"version", header.version},
+                      {"scene", header.scene},      {"scene_file", header.scene_file},
+                      {"scene_hash", hash},         {"solver", header.solver},
+                      {"tick_hz", header.tick_hz},  {"source", header.source}};
+  if (header.threads > 0) h["threads"] = header.threads;
   std::fprintf(file_, "%s\n", h.dump().c_str());
 }
 
@@ -238,6 +239,11 @@ PoseStream parse_pose_stream(std::istream& in, const std::string& name) {
       }
       if (used != h.size() || h.empty()) r.fail("scene_hash '" + h + "' is not hexadecimal");
       s.header.solver = r.text(j, "solver");
+      if (j.contains("threads")) {  // optional: streams recorded before it was written ran the scene's
+        const uint64_t threads = r.count(j, "threads");
+        if (threads != 1 && threads != 2) r.fail("threads must be 1 or 2");
+        s.header.threads = int(threads);
+      }
       s.header.tick_hz = r.number(r.field(j, "tick_hz"), "tick_hz");
       if (!(s.header.tick_hz >= 60 && s.header.tick_hz <= 2000)) r.fail("tick_hz out of range 60..2000");
       if (j.contains("source") && j["source"].is_string()) s.header.source = j["source"].get<std::string>();

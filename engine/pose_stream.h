@@ -19,6 +19,7 @@ struct PoseStreamHeader {
   std::string scene_file;       // path of the scene file as given to the recorder ("": the built-in table)
   uint64_t scene_hash = 0;      // FNV-1a of the scene file's bytes (engine/runtime.h scene_file_hash)
   std::string solver;           // the integrator the session ran ("approx", "cg", ...)
+  int threads = 0;              // the solver's threads (sim.threads); 0: not recorded (older streams): the scene's
   double tick_hz = 240;
   std::string source;           // free text: headless script, window, xr
 };

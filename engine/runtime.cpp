@@ -47,6 +47,7 @@ SceneInfo describe(const Scene& scene, const World& world) {
   info.name = scene.name;
   info.solver = integrator_kind_name(scene.world.integrator);
   info.tick_hz = scene.world.tick_hz;
+  info.threads = scene.world.solver.mg_threads;
   info.vertices = world.model().vertex_count();
   info.props = props_from_colliders(scene);
   info.hand_start = scene.hand_start;
@@ -109,8 +110,17 @@ Scene builtin_table_scene() {
   return s;
 }
 
+namespace {
+void apply_threads(Scene& scene, int threads) {
+  if (threads == 0) return;
+  if (threads != 1 && threads != 2)
+    throw std::invalid_argument("--threads " + std::to_string(threads) + ": the solver runs on 1 or 2 threads");
+  scene.world.solver.mg_threads = threads;
+}
+}  // namespace
+
 Scene load_runtime_scene(const std::string& file, const std::string& solver, double tick_hz,
-                         const std::string& material) {
+                         const std::string& material, int threads) {
   Scene scene = file.empty() ? builtin_table_scene() : load_scene(file);
   if (!material.empty()) {
     const float angle = scene.material.weave.angle_deg;  // the scene's weave orientation stays
@@ -126,6 +136,7 @@ Scene load_runtime_scene(const std::string& file, const std::string& solver, dou
       throw std::invalid_argument("tick rate " + std::to_string(tick_hz) + " Hz is outside 60 to 2000 Hz");
     scene.world.tick_hz = tick_hz;
   }
+  apply_threads(scene, threads);
   return scene;
 }
 
@@ -195,7 +206,7 @@ Scene hanging_grid_scene(uint32_t quads) {
 
 Runtime::Runtime(const RuntimeOptions& options) : options_(options) {
   const std::string& file = options.scene_file;
-  init(load_runtime_scene(file, options.solver, options.tick_hz, options.material),
+  init(load_runtime_scene(file, options.solver, options.tick_hz, options.material, options.threads),
        file.empty() ? fnv1a(kBuiltinName, std::char_traits<char>::length(kBuiltinName)) : scene_file_hash(file));
   info_.file = file;
   if (file.empty()) {  // the built-in table's own framing: closer, from higher up
@@ -209,6 +220,7 @@ Runtime::Runtime(const RuntimeOptions& options, Scene scene, const std::string& 
   if (!options.solver.empty()) scene.world.integrator = parse_integrator_kind(options.solver);
   if (options.tick_hz > 0) scene.world.tick_hz = options.tick_hz;
   if (!options.material.empty()) scene.material = load_material_preset(options.material);
+  apply_threads(scene, options.threads);
   init(std::move(scene), fnv1a(label.data(), label.size()));
 }
 
@@ -277,6 +289,7 @@ PoseStreamHeader Runtime::stream_header(const std::string& source) const {
   h.scene_file = info_.file;
   h.scene_hash = info_.content_hash;
   h.solver = info_.solver;
+  h.threads = info_.threads;
   h.tick_hz = info_.tick_hz;
   h.source = source;
   return h;

@@ -30,6 +30,7 @@ struct RuntimeOptions {
   std::string solver;                // "approx", "cg", ...; empty: the scene's
   std::string material;              // a fabric preset name or file (assets/materials); empty: the scene's
   double tick_hz = 0;                // 0: the scene's
+  int threads = 0;                   // the solver's threads (sim.threads: 1 or 2); 0: the scene's
   bool lockstep = false;             // offline: deterministic, as fast as the CPU allows
   SimPriority priority = SimPriority::Realtime;  // falls back when not permitted
   bool condition_poses = true;       // input conditioning on the sim thread
@@ -46,6 +47,7 @@ struct SceneInfo {
   uint64_t content_hash = 0;         // FNV-1a of the file's bytes (built-in: of "builtin:table")
   std::string solver;                // integrator name the world runs
   double tick_hz = 240;
+  int threads = 1;                   // the multigrid solver's threads (sim.threads)
   size_t vertices = 0;
   SceneProps props;                  // floor and table the renderer draws
   OrbitCamera camera;                // a desktop camera framing the cloth
@@ -61,7 +63,7 @@ struct SceneInfo {
 // Throws SceneError naming the file for a missing or malformed file, std::invalid_argument for a bad
 // solver name or tick rate.
 Scene load_runtime_scene(const std::string& file, const std::string& solver, double tick_hz,
-                         const std::string& material = "");
+                         const std::string& material = "", int threads = 0);
 // The built-in table scene as plain data: 0.8 m cloth (25 x 25 vertices) on a table, floor and table
 // as colliders.
 Scene builtin_table_scene();

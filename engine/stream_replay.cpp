@@ -74,6 +74,7 @@ ReplayResult replay_pose_stream(const PoseStream& stream, const ReplayOptions& o
   RuntimeOptions ro;
   ro.scene_file = scene_file;
   ro.solver = options.solver.empty() ? h.solver : options.solver;
+  ro.threads = options.threads > 0 ? options.threads : h.threads;
   ro.tick_hz = h.tick_hz;
   ro.lockstep = true;
   ro.condition_poses = options.condition_poses;
@@ -92,6 +93,7 @@ ReplayResult replay_pose_stream(const PoseStream& stream, const ReplayOptions& o
   InputSink& sink = noisy;
   ReplayResult out;
   out.scene_file = scene_file;
+  out.threads = runtime.scene().threads;
   ProgressLine progress("weft: replay", stream.footer.ticks, options.progress && stream.footer.ticks > 2400);
   runtime.start();
   size_t next = 0;
@@ -130,6 +132,7 @@ RecordResult record_scripted_session(const std::string& path, const RecordOption
   RuntimeOptions ro;
   ro.scene_file = o.scene_file;
   ro.solver = o.solver;
+  ro.threads = o.threads;
   ro.tick_hz = o.tick_hz;
   ro.lockstep = true;
   ro.record = true;

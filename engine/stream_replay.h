@@ -38,6 +38,7 @@ struct ReplayOptions {
   std::string scene_file;          // replay on this scene file instead of the one the header names
   bool use_scene_override = false; // scene_file was given (it may be "" for the built-in table)
   std::string solver;              // another integrator (the hash then differs); empty: the recorded one
+  int threads = 0;                 // the solver's threads (the hash may differ); 0: the recorded number
   NoiseProfile noise;              // extra noise on the recorded samples ("none": exact replay)
   uint64_t seed = 0;
   bool condition_poses = true;
@@ -56,6 +57,7 @@ struct ReplayResult {
   bool finite = true;              // every position stayed finite
   TickStats stats;                 // the sim thread's counters and stream metrics
   std::string scene_file;          // the scene it ran on
+  int threads = 1;                 // the solver's threads it ran with
 };
 
 // Throws std::runtime_error when the scene the stream was recorded on differs from the one to replay on
@@ -74,6 +76,7 @@ struct RecordResult {
 struct RecordOptions {
   std::string scene_file;  // "": the built-in table
   std::string solver;      // "": the scene's
+  int threads = 0;         // the solver's threads; 0: the scene's
   double tick_hz = 0;      // 0: the scene's
   double seconds = 0;
   NoiseProfile noise;

@@ -37,6 +37,7 @@ TEST_CASE("pose stream: a written stream reads back exactly, NaN and Inf include
   h.scene_file = "assets/scenes/tracker_corner.json";
   h.scene_hash = 0x0123456789abcdefull;
   h.solver = "approx";
+  h.threads = 2;
   {
     PoseStreamWriter w(path, h);
     StreamRecord r;
@@ -65,6 +66,7 @@ TEST_CASE("pose stream: a written stream reads back exactly, NaN and Inf include
   CHECK(s.header.scene_file == "assets/scenes/tracker_corner.json");
   CHECK(s.header.scene_hash == 0x0123456789abcdefull);
   CHECK(s.header.solver == "approx");
+  CHECK(s.header.threads == 2);
   REQUIRE(s.records.size() == 4);
   const StreamRecord& r = s.records[0];
   CHECK(r.tick == 3);
@@ -116,6 +118,11 @@ TEST_CASE("pose stream: every corrupt or truncated file is reported with its lin
   CHECK(error_line(R"({"format":"weft-pose-stream","version":2,"scene":"table","scene_file":"","scene_hash":"ff","solver":"cg","tick_hz":5})" "\n" + kEnd) == 1);
   CHECK(error_line(R"({"format":"weft-pose-stream","version":2,"scene":"table","scene_file":"","scene_hash":"zz","solver":"cg","tick_hz":240})" "\n" + kEnd, &problem) == 1);
   CHECK(problem.find("scene_hash") != std::string::npos);
+  // threads is optional (older streams ran the scene's), and 1 or 2 when given.
+  std::istringstream without(kHeader + kPose + kEnd);
+  CHECK(parse_pose_stream(without, "s.jsonl").header.threads == 0);
+  CHECK(error_line(R"({"format":"weft-pose-stream","version":2,"scene":"table","scene_file":"","scene_hash":"ff","solver":"mg","threads":4294967297,"tick_hz":240})" "\n" + kEnd, &problem) == 1);
+  CHECK(problem.find("threads") != std::string::npos);
   // A version 1 stream (before streams named their scene) is refused with a reason.
   CHECK(error_line(R"({"format":"weft-pose-stream","version":1,"scene":"table","quads":8,"cloth_size":0.5,"tick_hz":240})" "\n" + kEnd, &problem) == 1);
   CHECK(problem.find("record it again") != std::string::npos);

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <fstream>
+
 #include <cstdio>
 #include <string>
 
@@ -158,6 +160,41 @@ TEST_CASE("same scene and input stream, same state: the scripted session in lock
   session.finish();
   CHECK(session.world().state_hash() == rec.hash);
   std::remove(path.c_str());
+}
+
+TEST_CASE("record and replay: the solver's thread count is recorded and replayed; another one changes the hash") {
+  // A cloth of 8 649 vertices, over the size at which two threads split the multigrid's fine level (the
+  // split's iterates differ from one region's, so the thread count is part of what a stream replays).
+  const std::string scene = std::string(WEFT_BINARY_DIR) + "/stream_replay_threads.json";
+  const std::string path = std::string(WEFT_BINARY_DIR) + "/stream_replay_threads.jsonl";
+  {
+    std::ofstream f(scene);
+    f << R"({"name": "split", "sim": {"solver": "mg"},
+             "cloth": {"mesh": {"type": "grid", "width": 0.9, "height": 0.9, "columns": 92, "rows": 92},
+                       "position": [-0.45, 1.0, 0.0]},
+             "colliders": [{"type": "plane", "position": [0, 0, 0]}]})";
+  }
+  RecordOptions ro;
+  ro.scene_file = scene;
+  ro.threads = 2;
+  ro.seconds = 0.2;
+  const RecordResult rec = record_scripted_session(path, ro);
+  const PoseStream stream = read_pose_stream(path);
+  CHECK(stream.header.threads == 2);
+  const ReplayResult same = replay_pose_stream(stream, {});
+  CHECK(same.threads == 2);
+  CHECK(same.hash == rec.hash);
+  ReplayOptions one;
+  one.threads = 1;
+  const ReplayResult other = replay_pose_stream(stream, one);
+  CHECK(other.threads == 1);
+  CHECK(other.hash != rec.hash);
+  // A thread count the solver does not have is refused, naming the option.
+  RuntimeOptions bad;
+  bad.threads = 3;
+  CHECK_THROWS_WITH_AS(Runtime{bad}, doctest::Contains("--threads 3"), std::invalid_argument);
+  std::remove(path.c_str());
+  std::remove(scene.c_str());
 }
 
 }  // namespace weft
