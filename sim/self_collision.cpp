@@ -95,7 +95,10 @@ SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig&
       forced_tri_(model.vertex_count(), -1) {
   fan_pair_cos_ = fan_pair_cos(config_.cone_limit);
   pairs_.reserve(config_.max_pairs_per_triangle * model.triangle_count());
-  contacts_.reserve(2 * model.vertex_count());
+  // Both at their caps, as the pairs: no allocation in a tick, however the contacts grow (reserved at 2 per
+  // vertex, a build without the SIMD paths took its trajectory's new high a tick later and allocated in
+  // a tick). The pages of the unused part are never touched, so they cost address space, not memory.
+  contacts_.reserve(config_.max_contacts_per_vertex * model.vertex_count());
   untangle_scratch_.resize(model.vertex_count());
   tangled_pairs_.reserve(model.triangle_count());
   // Vertex one-rings from the unique edges (CSR), for walking the contact regions.
