@@ -61,7 +61,7 @@ struct SceneInfo {
 
 // Loads a scene for the runtime (the built-in table when file is empty) with the overrides applied.
 // Throws SceneError naming the file for a missing or malformed file, std::invalid_argument for a bad
-// solver name or tick rate.
+// solver name, tick rate or thread count (threads: 1 or 2; 0 keeps the scene's).
 Scene load_runtime_scene(const std::string& file, const std::string& solver, double tick_hz,
                          const std::string& material = "", int threads = 0);
 // The built-in table scene as plain data: 0.8 m cloth (25 x 25 vertices) on a table, floor and table

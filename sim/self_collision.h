@@ -159,7 +159,7 @@ class SelfCollision {
     config_ = config;
     detected_ = false;  // the contacts were found with the old thickness
     fan_pair_cos_ = fan_pair_cos(config.cone_limit);
-    contacts_.reserve(config.max_contacts_per_vertex * previous_.size());  // the new cap (constructor)
+    contacts_.reserve(config.max_contacts_per_vertex * previous_.size());  // at the new cap, as the constructor does
   }
   const SelfCollisionStats& stats() const { return stats_; }
   const std::vector<SelfContact>& contacts() const { return contacts_; }

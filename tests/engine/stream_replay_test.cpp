@@ -1,8 +1,7 @@
 #include <doctest/doctest.h>
 
-#include <fstream>
-
 #include <cstdio>
+#include <fstream>
 #include <string>
 
 #include "engine/pose_conditioner.h"
