@@ -119,16 +119,15 @@ void apply_threads(Scene& scene, int threads) {
 }
 }  // namespace
 
-Scene load_runtime_scene(const std::string& file, const std::string& solver, double tick_hz,
-                         const std::string& material, int threads) {
-  Scene scene = file.empty() ? builtin_table_scene() : load_scene(file);
+void apply_runtime_overrides(Scene& scene, const std::string& origin, const std::string& solver, double tick_hz,
+                             const std::string& material, int threads) {
   if (!material.empty()) {
     const float angle = scene.material.weave.angle_deg;  // the scene's weave orientation stays
     scene.material = load_material_preset(material);
     scene.material.weave.angle_deg = angle;
     if (!scene.creases.empty() && scene.material.stretch_model != StretchModel::WeftWarp)
-      throw std::invalid_argument(file + ": /cloth/creases: crease lines need a weft_warp material; --material " + material +
-                                  " is not one");
+      throw std::invalid_argument(origin + ": /cloth/creases: crease lines need a weft_warp material; --material " +
+                                  material + " is not one");
   }
   if (!solver.empty()) scene.world.integrator = parse_integrator_kind(solver);
   if (tick_hz > 0) {
@@ -137,6 +136,12 @@ Scene load_runtime_scene(const std::string& file, const std::string& solver, dou
     scene.world.tick_hz = tick_hz;
   }
   apply_threads(scene, threads);
+}
+
+Scene load_runtime_scene(const std::string& file, const std::string& solver, double tick_hz,
+                         const std::string& material, int threads) {
+  Scene scene = file.empty() ? builtin_table_scene() : load_scene(file);
+  apply_runtime_overrides(scene, file.empty() ? std::string(kBuiltinName) : file, solver, tick_hz, material, threads);
   return scene;
 }
 
@@ -217,10 +222,7 @@ Runtime::Runtime(const RuntimeOptions& options) : options_(options) {
 }
 
 Runtime::Runtime(const RuntimeOptions& options, Scene scene, const std::string& label) : options_(options) {
-  if (!options.solver.empty()) scene.world.integrator = parse_integrator_kind(options.solver);
-  if (options.tick_hz > 0) scene.world.tick_hz = options.tick_hz;
-  if (!options.material.empty()) scene.material = load_material_preset(options.material);
-  apply_threads(scene, options.threads);
+  apply_runtime_overrides(scene, label, options.solver, options.tick_hz, options.material, options.threads);
   init(std::move(scene), fnv1a(label.data(), label.size()));
 }
 

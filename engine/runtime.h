@@ -64,6 +64,10 @@ struct SceneInfo {
 // solver name, tick rate or thread count (threads: 1 or 2; 0 keeps the scene's).
 Scene load_runtime_scene(const std::string& file, const std::string& solver, double tick_hz,
                          const std::string& material = "", int threads = 0);
+// The same overrides on a scene already loaded or made in code (`origin` names it in errors): a material
+// preset keeps the scene's weave angle and must be weft/warp where the scene has creases.
+void apply_runtime_overrides(Scene& scene, const std::string& origin, const std::string& solver, double tick_hz,
+                             const std::string& material, int threads);
 // The built-in table scene as plain data: 0.8 m cloth (25 x 25 vertices) on a table, floor and table
 // as colliders.
 Scene builtin_table_scene();

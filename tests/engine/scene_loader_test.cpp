@@ -257,3 +257,27 @@ TEST_CASE("a creased scene run with a springs material is refused naming the sce
   CHECK_THROWS_WITH_AS(load_runtime_scene(file, "", 0, "isotropic"), doctest::Contains(expected.c_str()), std::invalid_argument);
   CHECK(load_runtime_scene(file, "", 0, "silk").creases.size() == 1);  // another weave keeps the creases
 }
+
+TEST_CASE("a scene made in code takes --material, --solver and --tick-hz as a scene file does") {
+  // The stress and --grid paths build their scenes in code: the same rules as a loaded file apply.
+  Scene creased = load_scene(kScenes + "creased_napkin.json");
+  creased.material.weave.angle_deg = 30.f;
+  RuntimeOptions options;
+  options.material = "isotropic";
+  CHECK_THROWS_WITH_AS(Runtime(options, creased, "generated napkin"),
+                       doctest::Contains("generated napkin: /cloth/creases: crease lines need a weft_warp material; --material isotropic"),
+                       std::invalid_argument);
+
+  Scene silk = creased;
+  apply_runtime_overrides(silk, "generated napkin", "cg", 480, "silk", 2);
+  CHECK(silk.material.weave.angle_deg == 30.f);  // the scene's weave orientation stays
+  CHECK(silk.material.stretch_model == StretchModel::WeftWarp);
+  CHECK(silk.creases.size() == 1);
+  CHECK(silk.world.integrator == IntegratorKind::ConjugateGradient);
+  CHECK(silk.world.tick_hz == 480);
+  CHECK(silk.world.solver.mg_threads == 2);
+
+  Scene grid = hanging_grid_scene(8);
+  CHECK_THROWS_WITH_AS(apply_runtime_overrides(grid, "hanging grid 8", "", 5000, "", 0),
+                       doctest::Contains("outside 60 to 2000 Hz"), std::invalid_argument);
+}
