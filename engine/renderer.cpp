@@ -26,6 +26,7 @@ static_assert(sizeof(FrameConstants) <= 128, "push constants must fit the guaran
 struct SolidInstance {
   glm::mat4 model;
   glm::vec4 color;  // rgb albedo, a emissive boost
+  glm::vec4 shape{0.f};  // x: 0 unit cube, 1 unit sphere or capsule; y: a capsule's half length / radius
 };
 
 VkDeviceSize align16(VkDeviceSize v) { return (v + 15) & ~VkDeviceSize(15); }
@@ -135,12 +136,12 @@ Renderer::Renderer(VulkanContext& ctx, VkFormat color_format, const SnapshotMesh
   floor_ = make_pipeline("floor.vert", "floor.frag", no_input, true, false);
 
   const VkVertexInputBindingDescription solid_binding{0, sizeof(SolidInstance), VK_VERTEX_INPUT_RATE_INSTANCE};
-  VkVertexInputAttributeDescription solid_attrs[5];
-  for (uint32_t i = 0; i < 5; ++i) solid_attrs[i] = {i, 0, VK_FORMAT_R32G32B32A32_SFLOAT, i * 16};
+  VkVertexInputAttributeDescription solid_attrs[6];
+  for (uint32_t i = 0; i < 6; ++i) solid_attrs[i] = {i, 0, VK_FORMAT_R32G32B32A32_SFLOAT, i * 16};
   VkPipelineVertexInputStateCreateInfo solid_input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
   solid_input.vertexBindingDescriptionCount = 1;
   solid_input.pVertexBindingDescriptions = &solid_binding;
-  solid_input.vertexAttributeDescriptionCount = 5;
+  solid_input.vertexAttributeDescriptionCount = 6;
   solid_input.pVertexAttributeDescriptions = solid_attrs;
   solid_ = make_pipeline("solid.vert", "solid.frag", solid_input, true, false);
 }
@@ -268,7 +269,27 @@ void Renderer::upload(uint32_t slot, const ClothSnapshot& snap) {
     const glm::mat4 pose = glm::translate(glm::mat4(1.f), g.position) * glm::mat4_cast(g.orientation);
     inst[count++] = {glm::scale(pose, glm::vec3(0.04f)), glm::vec4(0.85f, 0.2f, 0.9f, g.grabbing ? 0.5f : 0.1f)};
   }
+  // Colliders slate blue, rigid boxes ochre: boxes with the cubes, then the round ones.
+  const uint32_t solids = std::min<uint32_t>(snap.solid_count, ClothSnapshot::kMaxSolids);
+  auto solid_color = [](const SolidGizmo& g) {
+    return g.rigid ? glm::vec4(0.80f, 0.55f, 0.20f, 0.f) : glm::vec4(0.20f, 0.30f, 0.55f, 0.f);
+  };
+  for (uint32_t k = 0; k < solids && count < kMaxInstances; ++k) {
+    const SolidGizmo& g = snap.solids[k];
+    if (g.shape != SolidShape::Box) continue;
+    const glm::mat4 pose = glm::translate(glm::mat4(1.f), g.position) * glm::mat4_cast(g.orientation);
+    inst[count++] = {glm::scale(pose, 2.f * g.size), solid_color(g)};
+  }
   s.instance_count = count;
+  for (uint32_t k = 0; k < solids && count < kMaxInstances; ++k) {
+    const SolidGizmo& g = snap.solids[k];
+    if (g.shape == SolidShape::Box) continue;
+    const float radius = std::max(g.size.x, 1e-4f);
+    const glm::mat4 pose = glm::translate(glm::mat4(1.f), g.position) * glm::mat4_cast(g.orientation);
+    const float half_length = g.shape == SolidShape::Capsule ? g.size.y / radius : 0.f;
+    inst[count++] = {glm::scale(pose, glm::vec3(radius)), solid_color(g), glm::vec4(1.f, half_length, 0.f, 0.f)};
+  }
+  s.round_count = count - s.instance_count;
 }
 
 void Renderer::record(VkCommandBuffer cmd, uint32_t slot, const TargetImage& target, const RenderView& view,
@@ -330,10 +351,11 @@ void Renderer::record(VkCommandBuffer cmd, uint32_t slot, const TargetImage& tar
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, floor_);
   vkCmdDraw(cmd, 6, 1, 0, 0);
 
-  if (s.instance_count > 0) {
+  if (s.instance_count + s.round_count > 0) {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, solid_);
     vkCmdBindVertexBuffers(cmd, 0, 1, &s.vertices.buffer, &off_instances_);
-    vkCmdDraw(cmd, 36, s.instance_count, 0, 0);
+    if (s.instance_count > 0) vkCmdDraw(cmd, 36, s.instance_count, 0, 0);
+    if (s.round_count > 0) vkCmdDraw(cmd, kRoundVertices, s.round_count, 0, s.instance_count);
   }
 
   if (index_count_ > 0) {

@@ -28,7 +28,11 @@ struct RenderSettings {
 
 class Renderer {
  public:
-  static constexpr uint32_t kMaxInstances = 32;  // table parts + hands + trackers
+  // table parts + hands + trackers + the snapshot's solids (colliders and rigid boxes)
+  static constexpr uint32_t kMaxInstances = 48;
+  // A sphere or capsule: bands of quads around its axis (shaders/solid.vert, whose numbers these are).
+  static constexpr uint32_t kRoundSegments = 24, kRoundRings = 8;  // around; per hemisphere
+  static constexpr uint32_t kRoundVertices = (2 * kRoundRings + 1) * kRoundSegments * 6;
 
   // color_format: the format of every target image this renderer will draw into. depth_format: that
   // of the depth images targets bring (VK_FORMAT_UNDEFINED: the renderer picks, see depth_formats()).
@@ -58,7 +62,8 @@ class Renderer {
  private:
   struct Slot {
     HostBuffer vertices;     // position, normal, strain, grasped, then instances (see offsets below)
-    uint32_t instance_count = 0;
+    uint32_t instance_count = 0;  // boxes first (cube draws), then
+    uint32_t round_count = 0;     // spheres and capsules (round draws)
   };
   VkPipeline make_pipeline(const char* vert, const char* frag, const VkPipelineVertexInputStateCreateInfo& input,
                            bool depth_write, bool min_blend);

@@ -11,6 +11,7 @@
 
 #include "engine/material_loader.h"
 #include "engine/scene_loader.h"
+#include "engine/snapshot_builder.h"
 #include "sim/mesh_generators.h"
 
 namespace weft {
@@ -24,20 +25,19 @@ uint64_t fnv1a(const char* data, size_t n) {
   return h;
 }
 
-// Floor and table the renderer draws, from the scene's colliders: the plane is the floor, the first box
-// is the table.
+// Floor and table the renderer draws, from the scene's colliders: the plane is the floor, the first
+// still box is the table (the other colliders come with every snapshot: fill_solids).
 SceneProps props_from_colliders(const Scene& scene) {
   SceneProps props;
   for (const Collider& c : scene.colliders)
     if (c.shape == ColliderShape::Plane) props.floor_height = c.pose.position.y;
-  for (const Collider& c : scene.colliders) {
-    if (c.shape != ColliderShape::Box) continue;
+  if (const int table = table_collider_index(scene.colliders); table >= 0) {
+    const Collider& c = scene.colliders[size_t(table)];
     TableProp t;
     t.center_xz = glm::vec2(c.pose.position.x, c.pose.position.z);
     t.size_xz = 2.f * glm::vec2(c.half_extents.x, c.half_extents.z);
     t.top_height = c.pose.position.y + c.half_extents.y - props.floor_height;
     props.table = t;
-    break;
   }
   return props;
 }

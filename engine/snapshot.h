@@ -29,6 +29,17 @@ struct DeviceGizmo {
   glm::quat orientation{1.f, 0.f, 0.f, 0.f};
 };
 
+// A collider or rigid box as the renderer draws it, at the end of the tick. The floor plane and the box
+// drawn as the table (SceneProps) are not among them.
+enum class SolidShape : uint8_t { Box, Sphere, Capsule };
+struct SolidGizmo {
+  SolidShape shape = SolidShape::Box;
+  bool rigid = false;         // a simulated rigid box (else a collider)
+  glm::vec3 position{0.f};    // m, world
+  glm::quat orientation{1.f, 0.f, 0.f, 0.f};
+  glm::vec3 size{0.f};        // box: half extents; sphere, capsule: {radius, half length along local y, 0}
+};
+
 // Timing and input statistics published by the sim thread with every snapshot, cumulative since the
 // thread started. Step time is World::step alone; lateness is a tick's start minus its deadline.
 struct TickStats {
@@ -79,6 +90,10 @@ struct ClothSnapshot {
   std::vector<uint8_t> grasped;     // bit 0: left hand, bit 1: right hand, bit 2: tracker or pin (nvert)
   std::array<DeviceGizmo, 2> hands;        // left, right
   std::array<DeviceGizmo, 4> trackers;     // up to 4 trackers
+  static constexpr size_t kMaxSolids = 16;
+  std::array<SolidGizmo, kMaxSolids> solids;  // the first solid_count colliders and rigid boxes
+  uint32_t solid_count = 0;
+  uint32_t solids_left_out = 0;             // beyond kMaxSolids: not drawn
   TickStats stats;
 
   void resize(size_t vertex_count);

@@ -29,6 +29,44 @@ void compute_vertex_strain(const ClothModel& model, const std::vector<glm::vec3>
   }
 }
 
+int table_collider_index(const std::vector<Collider>& colliders) {
+  for (size_t k = 0; k < colliders.size(); ++k) {
+    const Collider& c = colliders[k];
+    if (c.shape == ColliderShape::Box && !c.follows && c.linear_velocity == glm::vec3(0.f) &&
+        c.angular_velocity == glm::vec3(0.f) && c.pose.orientation == glm::quat(1.f, 0.f, 0.f, 0.f))
+      return int(k);
+  }
+  return -1;
+}
+
+void fill_solids(const World& world, ClothSnapshot& snapshot) {
+  const std::vector<Collider>& colliders = world.colliders();
+  const int table = table_collider_index(colliders);
+  snapshot.solid_count = snapshot.solids_left_out = 0;
+  auto add = [&](const SolidGizmo& g) {
+    if (snapshot.solid_count < ClothSnapshot::kMaxSolids) snapshot.solids[snapshot.solid_count++] = g;
+    else ++snapshot.solids_left_out;
+  };
+  for (size_t k = 0; k < colliders.size(); ++k) {
+    const Collider& c = colliders[k];
+    if (c.shape == ColliderShape::Plane || int(k) == table) continue;
+    SolidGizmo g;
+    g.position = c.pose.position;
+    g.orientation = c.pose.orientation;
+    if (c.shape == ColliderShape::Box) {
+      g.shape = SolidShape::Box;
+      g.size = c.half_extents;
+    } else {
+      g.shape = c.shape == ColliderShape::Sphere ? SolidShape::Sphere : SolidShape::Capsule;
+      g.size = {c.radius, c.shape == ColliderShape::Capsule ? c.half_length : 0.f, 0.f};
+    }
+    add(g);
+  }
+  for (const RigidBox& b : world.rigid_boxes())
+    add({.shape = SolidShape::Box, .rigid = true, .position = b.pose.position, .orientation = b.pose.orientation,
+         .size = b.half_extents});
+}
+
 void fill_snapshot(const World& world, ClothSnapshot& snapshot) {
   const ClothModel& model = world.model();
   const ClothState& state = world.state();
@@ -40,6 +78,7 @@ void fill_snapshot(const World& world, ClothSnapshot& snapshot) {
   compute_vertex_normals(state.position, model.triangle, snapshot.normal);
   compute_vertex_strain(model, state.position, snapshot.strain);
   world.grasp_mask(snapshot.grasped.data());  // bit 0 left hand, bit 1 right hand, bit 2 tracker or pin
+  fill_solids(world, snapshot);
 }
 
 }  // namespace weft

@@ -15,6 +15,14 @@ void compute_vertex_normals(const std::vector<glm::vec3>& position,
 // larger in magnitude, the most compressed): what the strain heat map shows.
 void compute_vertex_strain(const ClothModel& model, const std::vector<glm::vec3>& position, std::vector<float>& strain);
 
+// The collider drawn as the table (SceneProps::table): the first box that is not turned and neither
+// follows a device nor moves by its own velocities; -1 if none.
+int table_collider_index(const std::vector<Collider>& colliders);
+
+// The solids the renderer draws: every sphere, capsule and box collider but the table, then the rigid
+// boxes, at their poses now (the first ClothSnapshot::kMaxSolids; the rest counted).
+void fill_solids(const World& world, ClothSnapshot& snapshot);
+
 // Everything a snapshot needs from the world, grasp bits included (World::grasp_mask); hand and tracker
 // gizmos untouched (the sim thread fills them from the poses it applied).
 void fill_snapshot(const World& world, ClothSnapshot& snapshot);

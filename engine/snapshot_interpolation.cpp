@@ -15,6 +15,9 @@ double interpolate_snapshot(SnapshotBuffer& buffer, double t, ClothSnapshot& out
   out.tick = s.tick;
   out.hands = s.hands;
   out.trackers = s.trackers;
+  out.solids = s.solids;
+  out.solid_count = s.solid_count;
+  out.solids_left_out = s.solids_left_out;
   out.stats = s.stats;
   out.grasped = s.grasped;
   out.strain = s.strain;
@@ -31,6 +34,13 @@ double interpolate_snapshot(SnapshotBuffer& buffer, double t, ClothSnapshot& out
     const float len = glm::length(n);
     out.normal[i] = len > 1e-12f ? n / len : s.normal[i];
   }
+  // Moving colliders and rigid boxes blend with the cloth they touch (the same solids in the same order
+  // in both, unless one was added in between).
+  if (prev->solid_count == s.solid_count)
+    for (uint32_t k = 0; k < std::min<uint32_t>(s.solid_count, ClothSnapshot::kMaxSolids); ++k) {
+      out.solids[k].position = glm::mix(prev->solids[k].position, s.solids[k].position, w);
+      out.solids[k].orientation = glm::slerp(prev->solids[k].orientation, s.solids[k].orientation, w);
+    }
   out.sim_time = prev->sim_time + a * (s.sim_time - prev->sim_time);
   return out.sim_time;
 }

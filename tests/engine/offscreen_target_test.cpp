@@ -129,3 +129,80 @@ TEST_CASE("lifting two corners raises the cloth's silhouette") {
 }
 
 }  // namespace weft
+
+namespace weft {
+namespace {
+// Colliders are slate blue (renderer.cpp): blue well over red and green, unlike the grey floor, the sky,
+// the cyan hand and the cloth.
+bool is_collider_blue(Rgb c) { return c.b > c.r + 40 && c.b > c.g + 20; }
+}  // namespace
+
+TEST_CASE("the scene's sphere, capsule, turned box and rigid box are drawn where they are") {
+  WEFT_SKIP_IF(!test::vulkan_available(), "no usable Vulkan device");
+  // The built-in table scene with solids placed in front of the table, on the camera's side (+z).
+  Scene scene = builtin_table_scene();
+  Collider sphere, capsule, box;
+  sphere.shape = ColliderShape::Sphere;
+  sphere.pose.position = {-0.45f, 0.25f, 0.75f};
+  sphere.radius = 0.15f;
+  capsule.shape = ColliderShape::Capsule;
+  capsule.pose.position = {0.45f, 0.25f, 0.75f};
+  capsule.pose.orientation = glm::angleAxis(glm::radians(90.f), glm::vec3(0, 0, 1));  // lying along x
+  capsule.radius = 0.08f;
+  capsule.half_length = 0.15f;
+  box.shape = ColliderShape::Box;
+  box.pose.position = {0.f, 0.15f, 0.9f};
+  box.pose.orientation = glm::angleAxis(glm::radians(30.f), glm::vec3(0, 1, 0));
+  box.half_extents = {0.1f, 0.15f, 0.1f};
+  scene.colliders.insert(scene.colliders.end(), {sphere, capsule, box});
+  RigidBox crate;  // resting on the floor beside the table
+  crate.half_extents = glm::vec3(0.08f);
+  crate.pose.position = {0.8f, 0.08f, 0.2f};
+  scene.rigid_boxes.push_back(crate);
+  RuntimeOptions options;
+  options.lockstep = true;
+  ScriptedSession demo(std::make_unique<Runtime>(options, scene, "solids"), false);
+  const ClothSnapshot& snap = demo.snapshot();
+  // The table (the first box, not turned) is a prop, not a solid; the floor is neither.
+  REQUIRE(snap.solid_count == 4);
+  CHECK(snap.solids_left_out == 0);
+  CHECK(snap.solids[0].shape == SolidShape::Sphere);
+  CHECK(snap.solids[1].shape == SolidShape::Capsule);
+  CHECK(snap.solids[1].size == glm::vec3(0.08f, 0.15f, 0.f));
+  CHECK(snap.solids[2].shape == SolidShape::Box);
+  CHECK(snap.solids[2].orientation == box.pose.orientation);
+  CHECK(!snap.solids[2].rigid);
+  CHECK(snap.solids[3].rigid);
+  CHECK(snap.solids[3].size == crate.half_extents);
+
+  VulkanContext ctx(test::validated_options());
+  ctx.create_device();
+  Renderer renderer(ctx, OffscreenTarget::kFormat, demo.runtime().mesh(), demo.scene().props);
+  OffscreenTarget target(ctx, {kW, kH});
+  const RenderView view = demo.scene().camera.view(float(kW) / kH);
+  const std::vector<uint8_t> px = target.render(renderer, snap, view, RenderSettings{});
+  auto blue_at = [&](glm::vec3 p) {
+    const glm::vec2 c = to_pixel(view, p);
+    return is_collider_blue(pixel(px, int(c.x), int(c.y)));
+  };
+  CHECK(blue_at(sphere.pose.position));
+  CHECK(blue_at(sphere.pose.position + glm::vec3(0.f, 0.1f, 0.f)));
+  CHECK(blue_at(capsule.pose.position + glm::vec3(0.17f, 0.f, 0.f)));   // a cap, beyond the cylinder
+  CHECK(blue_at(capsule.pose.position - glm::vec3(0.17f, 0.f, 0.f)));
+  CHECK(!blue_at(capsule.pose.position + glm::vec3(0.f, 0.14f, 0.f)));  // above it: the floor behind
+  CHECK(blue_at(box.pose.position + glm::vec3(0.f, 0.1f, 0.f)));
+  const glm::vec2 crate_px = to_pixel(view, crate.pose.position + glm::vec3(0.f, 0.07f, 0.f));  // its top, ochre
+  const Rgb ochre = pixel(px, int(crate_px.x), int(crate_px.y));
+  CHECK(ochre.r > ochre.b + 60);
+  CHECK(ochre.g > ochre.b + 20);
+
+  // Without them, the same pixels show the floor.
+  ClothSnapshot bare = snap;
+  bare.solid_count = 0;
+  const std::vector<uint8_t> floor_px = target.render(renderer, bare, view, RenderSettings{});
+  const glm::vec2 c = to_pixel(view, sphere.pose.position);
+  CHECK(!is_collider_blue(pixel(floor_px, int(c.x), int(c.y))));
+  CHECK(ctx.validation_errors() == 0);
+}
+
+}  // namespace weft

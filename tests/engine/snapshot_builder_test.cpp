@@ -28,4 +28,41 @@ TEST_CASE("snapshot builder: unit normals along the triangle winding, signed per
   CHECK(snap.strain[2] == doctest::Approx(0.f));
 }
 
+TEST_CASE("snapshot solids: every collider but the floor and the table, rigid boxes after, the rest counted") {
+  GridSpec g;
+  g.columns = g.rows = 2;
+  World world(build_cloth_model(make_grid(g), Material{}), WorldConfig{});
+  Collider floor, table, turned, moving, sphere;
+  table.shape = turned.shape = moving.shape = ColliderShape::Box;
+  table.pose.position = {0.f, -2.f, 0.f};
+  turned.pose.orientation = glm::angleAxis(0.3f, glm::vec3(0, 1, 0));
+  turned.pose.position = moving.pose.position = sphere.pose.position = glm::vec3(5.f);  // away from the cloth
+  moving.linear_velocity = {0.f, 0.f, 1.f};
+  sphere.shape = ColliderShape::Sphere;
+  // A turned or moving box is not the table, even before the still one.
+  CHECK(table_collider_index({floor, turned, moving, table}) == 3);
+  CHECK(table_collider_index({floor, sphere}) == -1);
+  for (const Collider& c : {floor, turned, moving, table, sphere}) world.add_collider(c);
+  RigidBox crate;
+  crate.pose.position = glm::vec3(-5.f);
+  world.rigid_boxes().push_back(crate);
+  ClothSnapshot snap;
+  fill_snapshot(world, snap);
+  REQUIRE(snap.solid_count == 4);
+  CHECK(snap.solids[0].orientation == turned.pose.orientation);
+  CHECK(snap.solids[1].position == moving.pose.position);
+  CHECK(snap.solids[2].shape == SolidShape::Sphere);
+  CHECK(snap.solids[2].size.x == sphere.radius);
+  CHECK(snap.solids[3].rigid);
+  CHECK(snap.solids[3].position == crate.pose.position);
+  world.step();  // the moving box's pose advances, and the snapshot follows it
+  fill_snapshot(world, snap);
+  CHECK(snap.solids[1].position.z == doctest::Approx(5.f + float(world.time_step())));
+
+  for (int k = 0; k < int(ClothSnapshot::kMaxSolids); ++k) world.add_collider(sphere);
+  fill_snapshot(world, snap);
+  CHECK(snap.solid_count == ClothSnapshot::kMaxSolids);
+  CHECK(snap.solids_left_out == 4);
+}
+
 }  // namespace weft
