@@ -233,6 +233,13 @@ void Runtime::init(Scene scene, uint64_t content_hash) {
                  "weft: warning: scene '%s' starts with %llu pairs of cloth triangles crossing each other; "
                  "self-collision leaves them out and draws them apart\n",
                  scene.name.c_str(), (unsigned long long)sc->tangled_at_scan());
+  {
+    ClothSnapshot probe;  // what the renderer will be given of the colliders (no vertex arrays)
+    fill_solids(world, probe);
+    if (probe.solids_left_out > 0)
+      std::fprintf(stderr, "weft: warning: scene '%s' has %u colliders and rigid boxes; the first %zu are drawn\n",
+                   scene.name.c_str(), probe.solid_count + probe.solids_left_out, ClothSnapshot::kMaxSolids);
+  }
   info_ = describe(scene, world);
   info_.content_hash = content_hash;
   const RuntimeOptions& options = options_;
