@@ -39,7 +39,8 @@ void expect_error(const std::string& text, const std::string& place, const std::
 }  // namespace
 
 TEST_CASE("the shipped scenes load, build and step") {
-  for (const char* name : {"table.json", "hanging.json", "tracker_corner.json", "cube_drop.json", "creased_napkin.json"}) {
+  for (const char* name :
+       {"table.json", "hanging.json", "tracker_corner.json", "cube_drop.json", "creased_napkin.json", "ball_drape.json"}) {
     INFO(name);
     const Scene scene = load_scene(kScenes + name);
     World world = build_world(scene);
@@ -61,6 +62,11 @@ TEST_CASE("the shipped scenes load, build and step") {
   CHECK(tracker.trackers[0].device == Device::Tracker0);
   CHECK(tracker.trackers[0].vertices.size() >= 1);
   CHECK(tracker.world.interaction.elastic.tau == doctest::Approx(0.03f));
+  const Scene ball = load_scene(kScenes + "ball_drape.json");  // the shipped OBJ mesh, scaled, over round colliders
+  CHECK(ball.mesh.vertex_count() == 625);
+  REQUIRE(ball.colliders.size() == 3);
+  CHECK(ball.colliders[1].shape == ColliderShape::Sphere);
+  CHECK(ball.colliders[2].shape == ColliderShape::Capsule);
   const Scene napkin = load_scene(kScenes + "creased_napkin.json");
   REQUIRE(napkin.creases.size() == 1);
   CHECK(napkin.creases[0].rest_angle_deg == doctest::Approx(90.f));
@@ -83,7 +89,7 @@ TEST_CASE("the shipped scenes load, build and step") {
 
 TEST_CASE("every shipped scene's cloth and every shipped mesh colours validly for the Gauss-Seidel solver") {
   std::vector<Mesh> meshes;
-  for (const char* name : {"table.json", "hanging.json", "tracker_corner.json", "cube_drop.json"})
+  for (const char* name : {"table.json", "hanging.json", "tracker_corner.json", "cube_drop.json", "ball_drape.json"})
     meshes.push_back(load_scene(kScenes + name).mesh);
   for (const auto& entry : std::filesystem::directory_iterator(std::string(WEFT_SOURCE_DIR) + "/assets/meshes"))
     if (entry.path().extension() == ".obj") meshes.push_back(load_obj_mesh(entry.path().string()));

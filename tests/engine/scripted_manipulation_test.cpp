@@ -46,7 +46,8 @@ TEST_CASE("scripted two-hand demo: grabs both corners, lifts, releases, and the 
 // (the limiter's 1e-3 band allowed). table.json (self-collision, 20 s) is checked in the validation test
 // below. cube_drop.json ended at 10.27 % when its rigid box acted after the last limiting pass.
 TEST_CASE("every shipped scene's scripted demo ends with no edge over 10 %") {
-  for (const char* name : {"", "hanging.json", "tracker_corner.json", "cube_drop.json", "creased_napkin.json"}) {
+  for (const char* name :
+       {"", "hanging.json", "tracker_corner.json", "cube_drop.json", "creased_napkin.json", "ball_drape.json"}) {
     RuntimeOptions options;
     if (*name) options.scene_file = std::string(WEFT_SOURCE_DIR) + "/assets/scenes/" + name;
     ScriptedSession demo(options);
