@@ -35,7 +35,9 @@ void DesktopController::mouse_button(MouseButton button, bool pressed, glm::vec2
   }
   const RenderView v = view();
   const Ray ray = ray_through_pixel(v, cursor, viewport_);
-  const auto hit = pick_triangle(ray, snapshot_.position, mesh_.triangles);
+  auto hit = pick_triangle(ray, snapshot_.position, mesh_.triangles);
+  // A collider or rigid box drawn in front of the cloth hides it: what you see is what you grab.
+  if (const auto solid = nearest_solid_hit(ray, snapshot_); hit && solid && *solid < hit->distance) hit.reset();
   if (hit) {
     d.position = hit->point;
     d.plane_normal = glm::normalize(camera_.target - camera_.eye());

@@ -1,6 +1,7 @@
 #pragma once
 // Desktop mouse and keyboard -> camera moves and hand input. Left button grabs the cloth under the
-// cursor with the left hand (ray pick), right button with the right hand; dragging moves that hand in
+// cursor with the left hand (ray pick; not through a collider drawn in front of it), right button with
+// the right hand; dragging moves that hand in
 // the view plane, the wheel moves it in depth. Off the cloth, left drag orbits, right or middle drag
 // pans, the wheel zooms. Hand input goes only through the InputSink, as XR hands do. No GLFW here:
 // the window forwards its callbacks, so tests can drive this with synthetic events too.
