@@ -102,7 +102,7 @@ std::optional<float> ray_solid_distance(const Ray& ray, const SolidGizmo& solid)
 
 std::optional<float> nearest_solid_hit(const Ray& ray, const ClothSnapshot& snapshot) {
   std::optional<float> best;
-  for (uint32_t k = 0; k < std::min<uint32_t>(snapshot.solid_count, ClothSnapshot::kMaxSolids); ++k)
+  for (uint32_t k = 0; k < snapshot.solid_count; ++k)
     if (const auto t = ray_solid_distance(ray, snapshot.solids[k]); t && (!best || *t < *best)) best = t;
   return best;
 }

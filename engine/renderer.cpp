@@ -41,6 +41,10 @@ VkShaderModule make_module(VkDevice device, const char* name) {
   return module;
 }
 
+glm::mat4 pose_transform(const glm::vec3& position, const glm::quat& orientation) {
+  return glm::translate(glm::mat4(1.f), position) * glm::mat4_cast(orientation);
+}
+
 glm::mat4 box_transform(glm::vec3 center, glm::vec3 size) {
   return glm::scale(glm::translate(glm::mat4(1.f), center), size);
 }
@@ -259,33 +263,32 @@ void Renderer::upload(uint32_t slot, const ClothSnapshot& snap) {
   for (int h = 0; h < 2; ++h) {
     const DeviceGizmo& g = snap.hands[h];
     if (!g.active) continue;
-    const glm::mat4 pose = glm::translate(glm::mat4(1.f), g.position) * glm::mat4_cast(g.orientation);
+    const glm::mat4 pose = pose_transform(g.position, g.orientation);
     const float s_grab = g.grabbing ? 0.7f : 1.f;  // a closed hand is smaller
     inst[count++] = {glm::scale(pose, glm::vec3(0.06f, 0.025f, 0.08f) * s_grab),
                      glm::vec4(hand_color[h], g.grabbing ? 0.6f : 0.1f)};
   }
   for (const DeviceGizmo& g : snap.trackers) {
     if (!g.active || count >= kMaxInstances) continue;
-    const glm::mat4 pose = glm::translate(glm::mat4(1.f), g.position) * glm::mat4_cast(g.orientation);
+    const glm::mat4 pose = pose_transform(g.position, g.orientation);
     inst[count++] = {glm::scale(pose, glm::vec3(0.04f)), glm::vec4(0.85f, 0.2f, 0.9f, g.grabbing ? 0.5f : 0.1f)};
   }
   // Colliders slate blue, rigid boxes ochre: boxes with the cubes, then the round ones.
-  const uint32_t solids = std::min<uint32_t>(snap.solid_count, ClothSnapshot::kMaxSolids);
   auto solid_color = [](const SolidGizmo& g) {
     return g.rigid ? glm::vec4(0.80f, 0.55f, 0.20f, 0.f) : glm::vec4(0.20f, 0.30f, 0.55f, 0.f);
   };
-  for (uint32_t k = 0; k < solids && count < kMaxInstances; ++k) {
+  for (uint32_t k = 0; k < snap.solid_count && count < kMaxInstances; ++k) {
     const SolidGizmo& g = snap.solids[k];
     if (g.shape != SolidShape::Box) continue;
-    const glm::mat4 pose = glm::translate(glm::mat4(1.f), g.position) * glm::mat4_cast(g.orientation);
+    const glm::mat4 pose = pose_transform(g.position, g.orientation);
     inst[count++] = {glm::scale(pose, 2.f * g.size), solid_color(g)};
   }
   s.instance_count = count;
-  for (uint32_t k = 0; k < solids && count < kMaxInstances; ++k) {
+  for (uint32_t k = 0; k < snap.solid_count && count < kMaxInstances; ++k) {
     const SolidGizmo& g = snap.solids[k];
     if (g.shape == SolidShape::Box) continue;
     const float radius = std::max(g.size.x, 1e-4f);
-    const glm::mat4 pose = glm::translate(glm::mat4(1.f), g.position) * glm::mat4_cast(g.orientation);
+    const glm::mat4 pose = pose_transform(g.position, g.orientation);
     const float half_length = g.shape == SolidShape::Capsule ? g.size.y / radius : 0.f;
     inst[count++] = {glm::scale(pose, glm::vec3(radius)), solid_color(g), glm::vec4(1.f, half_length, 0.f, 0.f)};
   }

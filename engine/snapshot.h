@@ -92,7 +92,7 @@ struct ClothSnapshot {
   std::array<DeviceGizmo, 4> trackers;     // up to 4 trackers
   static constexpr size_t kMaxSolids = 16;
   std::array<SolidGizmo, kMaxSolids> solids;  // the first solid_count colliders and rigid boxes
-  uint32_t solid_count = 0;
+  uint32_t solid_count = 0;                 // <= kMaxSolids (fill_solids)
   uint32_t solids_left_out = 0;             // beyond kMaxSolids: not drawn
   TickStats stats;
 

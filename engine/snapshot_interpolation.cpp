@@ -37,7 +37,7 @@ double interpolate_snapshot(SnapshotBuffer& buffer, double t, ClothSnapshot& out
   // Moving colliders and rigid boxes blend with the cloth they touch (the same solids in the same order
   // in both, unless one was added in between).
   if (prev->solid_count == s.solid_count)
-    for (uint32_t k = 0; k < std::min<uint32_t>(s.solid_count, ClothSnapshot::kMaxSolids); ++k) {
+    for (uint32_t k = 0; k < s.solid_count; ++k) {
       out.solids[k].position = glm::mix(prev->solids[k].position, s.solids[k].position, w);
       out.solids[k].orientation = glm::slerp(prev->solids[k].orientation, s.solids[k].orientation, w);
     }
