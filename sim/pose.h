@@ -5,6 +5,8 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "sim/device.h"
+
 namespace weft {
 
 struct Pose {
@@ -16,11 +18,6 @@ struct Pose {
     return glm::conjugate(orientation) * (world - position);
   }
 };
-
-// Devices that drive the cloth. Trackers follow the hands; kDeviceCount bounds every per-device array.
-enum class Device : uint8_t { LeftHand = 0, RightHand = 1, Tracker0 = 2, Tracker1 = 3, Tracker2 = 4, Tracker3 = 5 };
-inline constexpr int kDeviceCount = 6;
-inline constexpr int device_index(Device d) { return int(d); }
 
 struct PoseSample {
   double time = 0;      // s, on the simulation clock

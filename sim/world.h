@@ -10,6 +10,7 @@
 #include "sim/cloth_model.h"
 #include "sim/cloth_state.h"
 #include "sim/collider.h"
+#include "sim/device.h"
 #include "sim/elastic_constraint.h"
 #include "sim/grasp.h"
 #include "sim/grasp_saturation.h"
@@ -76,9 +77,6 @@ struct WorldConfig {
   // Cloth against itself (issue 8); off unless the scene asks, it costs a BVH refit and a pair search.
   SelfCollisionConfig self_collision{.enabled = false};
 };
-
-enum class Hand : uint8_t { Left = 0, Right = 1 };
-inline constexpr Device hand_device(Hand h) { return h == Hand::Left ? Device::LeftHand : Device::RightHand; }
 
 // Wall time of the parts of the last step, for the interaction benchmark.
 struct StepTiming {
