@@ -20,12 +20,13 @@ TEST_CASE("snapshot builder: unit normals along the triangle winding, signed per
   CHECK(snap.grasped[1] == 0);
 
   // Stretch the last column by 10 % of a cell along x: its vertices report +0.1 strain.
-  ClothState& st = world.mutable_state();
-  for (size_t i = 0; i < st.position.size(); ++i)
-    if (i % 5 == 4) st.position[i].x += 0.1f * 0.25f;
-  fill_snapshot(world, snap);
-  CHECK(snap.strain[4] == doctest::Approx(0.1f).epsilon(0.02));
-  CHECK(snap.strain[2] == doctest::Approx(0.f));
+  std::vector<glm::vec3> stretched = world.state().position;
+  for (size_t i = 0; i < stretched.size(); ++i)
+    if (i % 5 == 4) stretched[i].x += 0.1f * 0.25f;
+  std::vector<float> strain;
+  compute_vertex_strain(world.model(), stretched, strain);
+  CHECK(strain[4] == doctest::Approx(0.1f).epsilon(0.02));
+  CHECK(strain[2] == doctest::Approx(0.f));
 }
 
 TEST_CASE("snapshot solids: every collider but the floor and the table, rigid boxes after, the rest counted") {
@@ -45,7 +46,7 @@ TEST_CASE("snapshot solids: every collider but the floor and the table, rigid bo
   for (const Collider& c : {floor, turned, moving, table, sphere}) world.add_collider(c);
   RigidBox crate;
   crate.pose.position = glm::vec3(-5.f);
-  world.rigid_boxes().push_back(crate);
+  world.add_rigid_box(crate);
   ClothSnapshot snap;
   fill_snapshot(world, snap);
   REQUIRE(snap.solid_count == 4);
@@ -59,8 +60,12 @@ TEST_CASE("snapshot solids: every collider but the floor and the table, rigid bo
   fill_snapshot(world, snap);
   CHECK(snap.solids[1].position.z == doctest::Approx(5.f + float(world.time_step())));
 
-  for (int k = 0; k < int(ClothSnapshot::kMaxSolids); ++k) world.add_collider(sphere);
-  fill_snapshot(world, snap);
+  // More solids than a snapshot carries: the first kMaxSolids, the rest counted.
+  World crowded(build_cloth_model(make_grid(g), Material{}), WorldConfig{});
+  for (const Collider& c : {floor, turned, moving, table, sphere}) crowded.add_collider(c);
+  crowded.add_rigid_box(crate);
+  for (int k = 0; k < int(ClothSnapshot::kMaxSolids); ++k) crowded.add_collider(sphere);
+  fill_snapshot(crowded, snap);
   CHECK(snap.solid_count == ClothSnapshot::kMaxSolids);
   CHECK(snap.solids_left_out == 4);
 }
