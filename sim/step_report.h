@@ -2,6 +2,7 @@
 // What the last step measured of itself: wall time per stage and the counts of its correction passes.
 // Outputs of a step, read by benchmarks, the runtime's --json and replay --trace; never inputs to one.
 #include "sim/collider.h"
+#include "sim/failsafe.h"
 #include "sim/strain_limit.h"
 
 namespace weft {
@@ -21,6 +22,7 @@ struct StepReport {
   StepTiming timing;
   StrainLimitStats strain;       // every limiting pass of the step, summed
   CollisionStats collision;      // the colliders' and rigid boxes' contacts
+  FailsafeStats failsafe;        // what the last line of defence clamped
 };
 
 }  // namespace weft

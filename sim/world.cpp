@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/failsafe.h"
 #include "sim/plasticity.h"
 #include "sim/world_stages.h"
 
@@ -35,6 +36,9 @@ void World::step() {
   running_ = true;
   const float h = float(time_step());
   const auto t0 = Clock::now();
+  const bool guard = model_.config.failsafe.enabled;
+  FailsafeBaseline baseline;
+  if (guard) baseline = failsafe_baseline(model_, state_, energy_cached_ ? &stats_.failsafe.energy : nullptr);
   move_solids(model_, state_, h);
   apply_elastics(model_, state_, scratch_, h);
   const auto t1 = Clock::now();
@@ -44,6 +48,8 @@ void World::step() {
   stats_.timing.self_collision_ms = 0;
   if (self_collision_) resolve_self_contacts(model_, state_, *self_collision_, scratch_, h, stats_);
   update_plasticity(model_.cloth, state_.cloth, h);  // weave creases and set (no-op unless the material has plasticity)
+  if (guard) apply_failsafe(model_, model_.config.failsafe, baseline, h, state_, stats_.failsafe);
+  energy_cached_ = guard && stats_.failsafe.energy_known;
   const auto t3 = Clock::now();
   stats_.timing.elastic_ms = ms_between(t0, t1);
   stats_.timing.integrator_ms = ms_between(t1, t2);
@@ -66,6 +72,7 @@ void World::reset() {
   state_.colliders = model_.colliders;
   state_.boxes = model_.boxes;
   if (self_collision_) self_collision_->request_tangle_scan();  // the state jumped
+  energy_cached_ = false;
 }
 
 // --- assembly
@@ -226,12 +233,14 @@ void World::detach(Device device) {
   }
   state_.held[d].clear();
   state_.tethers[d].active = false;
+  energy_cached_ = false;
 }
 
 void World::add_velocity(const glm::vec3& dv, uint32_t first, uint32_t count) {
   std::vector<glm::vec3>& v = state_.cloth.velocity;
   const size_t end = first + std::min<size_t>(count, v.size());
   for (size_t i = first; i < std::min(end, v.size()); ++i) v[i] += dv;
+  energy_cached_ = false;
 }
 
 void World::move_collider(size_t index, const Pose& pose) {

@@ -94,6 +94,7 @@ class World {
   const StepReport& step_report() const { return stats_; }
   const StepStats& integrator_stats() const { return integrator_->stats(); }
   const CollisionStats& collision_stats() const { return stats_.collision; }
+  const FailsafeStats& failsafe_stats() const { return stats_.failsafe; }
   // Null while self-collision is off.
   const SelfCollision* self_collision() const { return self_collision_.get(); }
 
@@ -114,6 +115,7 @@ class World {
   std::unique_ptr<SelfCollision> self_collision_;  // built when enabled
   StepReport stats_;  // what the last step measured
   bool running_ = false;  // a step was taken: the model is fixed
+  bool energy_cached_ = false;  // stats_.failsafe.energy is the state's energy now (saves the next tick a pass)
 };
 
 }  // namespace weft

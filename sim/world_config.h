@@ -32,6 +32,16 @@ struct InteractionConfig {
   float release_speed_slack = 0.1f;
 };
 
+// The last line of defence (sim/failsafe.h): what it lets through.
+struct FailsafeConfig {
+  bool enabled = false;  // off until the scene key and the counters reach the runtime
+  float drive_margin = 1.5f;       // a vertex may move this many times faster than the fastest driver
+  float speed_slack = 0.5f;        // m/s over either speed bound
+  float energy_tolerance = 1e-3f;  // rise of the mechanical energy accepted on a passive tick, relative to
+                                   // the kinetic and elastic energy at its start
+  float energy_floor = 1e-5f;      // J: a rise always accepted (round-off on a cloth at rest)
+};
+
 struct WorldConfig {
   double tick_hz = 240;  // fixed step h = 1 / tick_hz
   // The runtime's default integrator: Kang & Cho's linearised backward Euler solved by multigrid-
@@ -59,6 +69,7 @@ struct WorldConfig {
     return o;
   }
   InteractionConfig interaction;
+  FailsafeConfig failsafe;
   // Cloth against itself (issue 8); off unless the scene asks, it costs a BVH refit and a pair search.
   SelfCollisionConfig self_collision{.enabled = false};
 };

@@ -16,7 +16,9 @@
 //   5. resolve_self_contacts  the cloth against itself after the colliders (the layers touching a collider
 //                       are held by it), alternated with the colliders, then the limiter again, last;
 //   6. update_plasticity reads the corrected shape (sim/plasticity.h): a stretch the limiter takes back
-//                       must not set.
+//                       must not set;
+//   7. apply_failsafe   last (sim/failsafe.h): whatever the stages before did, no vertex leaves the tick
+//                       faster than the drivers and gravity allow, and a passive cloth gains no energy.
 #include <vector>
 
 #include <glm/glm.hpp>
