@@ -51,7 +51,7 @@ TEST_CASE("material presets: in-plane plasticity keys") {
   CHECK(m.weave.plasticity.shear_yield_strain == doctest::Approx(0.03f));  // defaults to yield_strain
   CHECK(m.weave.plasticity.strain_relaxation_time == doctest::Approx(5.f));
   CHECK_THROWS_WITH_AS(parse_material(head + R"({"in_plane": true}}})", "x.json"),
-                       doctest::Contains("x.json: /weave/plasticity: in_plane needs 'yield_strain'"), MaterialFileError);
+                       doctest::Contains("x.json:2: /weave/plasticity: in_plane needs 'yield_strain'"), MaterialFileError);
   CHECK_THROWS_WITH_AS(parse_material(head + R"({"in_plane": 1, "yield_strain": 0.03}}})", "x.json"),
                        doctest::Contains("/weave/plasticity/in_plane: expected true or false"), MaterialFileError);
   CHECK_THROWS_WITH_AS(parse_material(head + R"({"in_plane": true, "yield_strain": -1}}})", "x.json"),

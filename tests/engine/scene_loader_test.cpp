@@ -23,17 +23,19 @@ std::string scene_text(const std::string& extra = "") {
   return s + "}";
 }
 
-// Parses `text`, expects a SceneError, and checks the place and part of the problem.
-void expect_error(const std::string& text, const std::string& place, const std::string& problem_part) {
+// Parses `text`, expects a SceneError `test.json:line: place: problem`, and checks the line, the place
+// and part of the problem.
+void expect_error(const std::string& text, const std::string& place, const std::string& problem_part, size_t line = 1) {
   try {
     parse_scene(text, "test.json");
     FAIL("no error for: " << text);
   } catch (const SceneError& e) {
     INFO(e.what());
     CHECK(e.file() == "test.json");
+    CHECK(e.line() == line);
     CHECK(e.place() == place);
     CHECK(e.problem().find(problem_part) != std::string::npos);
-    CHECK(std::string(e.what()).find("test.json: " + place) == 0);
+    if (e.column() == 0) CHECK(std::string(e.what()).find("test.json:" + std::to_string(line) + ": " + place + ": ") == 0);
   }
 }
 }  // namespace
@@ -110,7 +112,9 @@ TEST_CASE("every shipped scene's cloth and every shipped mesh colours validly fo
 }
 
 TEST_CASE("scene errors name the file, the place and the problem") {
-  expect_error("{\"cloth\": {\n  \"mesh\": [1, 2,]\n}}", "line 2, column 17", "JSON syntax error");
+  expect_error("{\"cloth\": {\n  \"mesh\": [1, 2,]\n}}", "/cloth/mesh", "invalid JSON: syntax error", 2);
+  CHECK_THROWS_WITH_AS(parse_scene("{\"cloth\": {\n  \"mesh\": [1, 2,]\n}}", "test.json"),
+                       doctest::Contains("test.json:2:17: /cloth/mesh: invalid JSON: syntax error"), SceneError);
   expect_error("{}", "/", "missing key 'cloth'");
   expect_error(scene_text(R"("colour": 3)"), "/colour", "unknown key 'colour'");
   expect_error(R"({"cloth": {"mesh": {"type": "grid", "columns": "ten"}}})", "/cloth/mesh/columns", "expected an integer");
@@ -247,7 +251,7 @@ TEST_CASE("crease lines load from the scene's cloth, checked against the mesh an
     }
     return std::string("no error");
   };
-  CHECK(error_of(R"([{"from": [0.2, 0], "to": [0.2, 0.4]}])").find("test.json: /cloth/creases/0: missing key 'angle_deg'") == 0);
+  CHECK(error_of(R"([{"from": [0.2, 0], "to": [0.2, 0.4]}])").find("test.json:2: /cloth/creases/0: missing key 'angle_deg'") == 0);
   CHECK(error_of(R"([{"from": [0.2, 0], "to": [0.2, 0.4], "angle_deg": 200}])").find("/cloth/creases/0/angle_deg: value 200 out of range") != std::string::npos);
   CHECK(error_of(R"([{"from": [0.2], "to": [0.2, 0.4], "angle_deg": 20}])").find("/cloth/creases/0/from: expected an array of 2") != std::string::npos);
   CHECK(error_of(R"([{"from": [0.25, 0], "to": [0.25, 0.4], "angle_deg": 20}])").find("/cloth/creases/0: the segment lies on no interior edge") != std::string::npos);
