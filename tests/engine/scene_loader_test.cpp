@@ -142,6 +142,29 @@ TEST_CASE("scene errors name the file, the place and the problem") {
   expect_error(scene_text(R"("hands": {"left": {"position": [0, "a", 0]}})"), "/hands/left/position/1", "expected a number");
 }
 
+TEST_CASE("scene errors name the line of the key, in the file and in its material") {
+  // a value out of range on line 5, an unknown key on line 3, a number beyond a double on line 4
+  const std::string head = "{\"cloth\": {\"mesh\": {\"type\": \"grid\", \"columns\": 4, \"rows\": 4}},\n"
+                           "  \"colliders\": [\n";
+  expect_error(head + "    {\"type\": \"plane\"},\n    {\"type\": \"sphere\",\n     \"radius\": -1}]}", "/colliders/1/radius",
+               "value -1 out of range [0.0001, 100]", 5);
+  expect_error(head + "    {\"type\": \"plane\", \"colour\": 1}]}", "/colliders/0/colour", "unknown key 'colour'", 3);
+  expect_error(head + "    {\"type\": \"plane\"},\n    {\"type\": \"sphere\", \"radius\": 1e999}]}", "/colliders/1",
+               "number overflow parsing '1e999'", 4);
+  // an inline material is read by the presets' parser, at the scene's lines
+  expect_error("{\"cloth\": {\"mesh\": {\"type\": \"grid\"},\n  \"material\": {\"stretch_model\": \"weft_warp\",\n"
+               "    \"weave\": {\"weft\": {\"strain\": [0, 1], \"stress\": [0, 1]}, \"warp\": {\"strain\": [0, 1], \"stress\": [0, 1]},\n"
+               "              \"shear\": {\"strain\": [0, 1], \"stress\": [0, 1]}, \"weft_bending\": 11}}}}",
+               "/cloth/material/weave/weft_bending", "value 11 out of range [0, 10]", 4);
+  // a load names the path it was given
+  const auto dir = std::filesystem::temp_directory_path() / "weft_scene_loader_line_test";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "bad.json").string();
+  std::ofstream(path) << "{\n  \"name\": \"bad\",\n  \"cloth\": {\"mesh\": {\"type\": \"grid\", \"rows\": 0}}\n}\n";
+  CHECK_THROWS_WITH_AS(load_scene(path), (path + ":3: /cloth/mesh/rows: value 0 out of range [1, 1024]").c_str(), SceneError);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("self-collision is off unless the scene turns it on") {
   CHECK_FALSE(parse_scene(scene_text(), "test.json").world.self_collision.enabled);
   const Scene on = parse_scene(scene_text(R"("self_collision": {"thickness": 0.006, "friction": 0.2})"), "test.json");
