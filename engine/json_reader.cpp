@@ -162,7 +162,8 @@ class JsonLineRecorder {
     at = at ? at - 1 : 0;
     while (at > 0 && at < text_.size() && is_space(text_[at])) --at;  // an unexpected end: the last thing there
     // a number too large ends at `at`: point at its first digit
-    if (!syntax && !token.empty() && token.size() <= at + 1 && text_.compare(at + 1 - token.size(), token.size(), token) == 0)
+    if (!syntax && !token.empty() && token.size() <= at + 1 &&
+        text_.compare(at + 1 - token.size(), token.size(), token) == 0)
       at -= token.size() - 1;
     size_t line = doc_.first_line_, line_start = 0;
     for (size_t i = 0; i < at && i < text_.size(); ++i)
@@ -273,7 +274,8 @@ double JsonDocument::number(const json& v, const std::string& pointer, double lo
   if (!v.is_number()) fail(pointer, "expected a number");
   const double x = v.get<double>();
   if (!std::isfinite(x)) fail(pointer, "expected a finite number");
-  if (x < lo || x > hi) fail(pointer, "value " + number_text(x) + " out of range [" + number_text(lo) + ", " + number_text(hi) + "]");
+  if (x < lo || x > hi)
+    fail(pointer, "value " + number_text(x) + " out of range [" + number_text(lo) + ", " + number_text(hi) + "]");
   return x;
 }
 

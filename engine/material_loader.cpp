@@ -57,7 +57,8 @@ constexpr JsonKey kWeaveKeys[] = {
 constexpr JsonObjectSpec kWeave{"material.weave", kWeaveKeys, &kNotes, &kSourcedNumber};
 
 constexpr JsonKey kCurveKeys[] = {{"strain", T::Array}, {"stress", T::Array}};
-constexpr JsonObjectSpec kCurve{"material.weave.weft, material.weave.warp, material.weave.shear", kCurveKeys, &kNotes, &kSourcedNumber};
+constexpr JsonObjectSpec kCurve{"material.weave.weft, material.weave.warp, material.weave.shear", kCurveKeys, &kNotes,
+                                &kSourcedNumber};
 
 constexpr JsonKey kPlasticityKeys[] = {
     {"enabled", T::Boolean},                            // bending (hinges)

@@ -379,12 +379,14 @@ Scene read_scene(const JsonDocument& doc, const std::string& base_dir) {
   scene.material.weave.angle_deg = float(cloth.number("weave_angle_deg", scene.material.weave.angle_deg));
   scene.creases = read_creases(cloth, scene.mesh, scene.material);
   if (root.has("interaction")) read_interaction(root.object("interaction", kInteraction), scene);
-  if (root.has("self_collision")) read_self_collision(root.object("self_collision", kSelfCollision), scene.world.self_collision);
+  if (root.has("self_collision"))
+    read_self_collision(root.object("self_collision", kSelfCollision), scene.world.self_collision);
   for_each_object(root, "pins", kPin, [&](const JsonObject& j) {
     for (uint32_t v : read_vertices(j, scene.mesh)) scene.pins.push_back(v);
   });
   for_each_object(root, "colliders", kCollider, [&](const JsonObject& j) { scene.colliders.push_back(read_collider(j)); });
-  for_each_object(root, "rigid_boxes", kRigidBox, [&](const JsonObject& j) { scene.rigid_boxes.push_back(read_rigid_box(j)); });
+  for_each_object(root, "rigid_boxes", kRigidBox,
+                  [&](const JsonObject& j) { scene.rigid_boxes.push_back(read_rigid_box(j)); });
   if (root.has("stage")) scene.stage = read_pose(root.object("stage", kPlacement));
   if (root.has("hands")) {
     const JsonObject hands = root.object("hands", kHands);

@@ -45,7 +45,8 @@ DocTables read_doc(const std::string& path) {
       tables[section];
     } else if (!section.empty() && line.starts_with("| `")) {
       std::vector<std::string> cells;
-      for (size_t a = 1, b; (b = line.find('|', a)) != std::string::npos; a = b + 1) cells.push_back(trim(line.substr(a, b - a)));
+      for (size_t a = 1, b; (b = line.find('|', a)) != std::string::npos; a = b + 1)
+        cells.push_back(trim(line.substr(a, b - a)));
       REQUIRE_MESSAGE(cells.size() >= 3, line);
       tables[section][cells[0]] = {cells[1], cells[2]};
     }
@@ -69,8 +70,8 @@ TEST_CASE("docs/scene_format.md lists every key the scene and material readers a
       continue;
     }
     for (const JsonKey& key : spec->keys) {
-      INFO("`" << name << "` key `" << key.name << "`: | `" << key.name << "` | " << std::string(json_type_name(key.type)) << " | "
-                << json_key_range(key) << " |");
+      INFO("`" << name << "` key `" << key.name << "`: | `" << key.name << "` | "
+                << std::string(json_type_name(key.type)) << " | " << json_key_range(key) << " |");
       const auto row = section->second.find(std::string(key.name));
       if (row == section->second.end()) {
         FAIL_CHECK("the loader accepts the key, the document does not list it");
