@@ -167,7 +167,6 @@ class SimThread {
   StreamMeter meter_;
   std::array<PoseSample, kDeviceCount> last_pose_{};
   std::array<bool, kDeviceCount> pose_seen_{};
-  std::array<bool, 2> grabbing_{};
 };
 
 }  // namespace weft

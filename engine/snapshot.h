@@ -21,10 +21,12 @@ struct SnapshotMesh {
 };
 SnapshotMesh make_snapshot_mesh(const ClothModel& model);
 
-// A hand or tracker as the renderer draws it.
+// A hand or tracker as the renderer draws it. Whether it holds cloth is the sim's truth at the end of the
+// tick (World::held_vertices), not what the input side asked for: a grab that caught nothing holds nothing.
 struct DeviceGizmo {
   bool active = false;        // pose known this tick
-  bool grabbing = false;      // holds cloth
+  bool grabbing = false;      // holds cloth: a hand's grasp or a tracker clipped on (held_vertices > 0)
+  uint32_t held_vertices = 0; // vertices the device holds
   glm::vec3 position{0.f};    // m, world
   glm::quat orientation{1.f, 0.f, 0.f, 0.f};
 };
