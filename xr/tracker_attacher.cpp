@@ -3,7 +3,7 @@
 namespace weft::xr {
 
 void TrackerAttacher::update(Device tracker, bool active, XrSpaceLocationFlags flags, const Pose& pose, double time,
-                             XrInputSink& sink) {
+                             InputSink& sink) {
   const size_t i = slot(tracker);
   if (!active) {
     if (connected_[i]) ++disconnects_;
@@ -18,15 +18,15 @@ void TrackerAttacher::update(Device tracker, bool active, XrSpaceLocationFlags f
   s.pose = pose;
   sink.submit_pose(s);
   if (!attached_[i]) {
-    sink.attach_tracker(tracker, pose, radius_);
+    sink.attach(tracker, pose, radius_);
     attached_[i] = true;
   }
 }
 
-void TrackerAttacher::detach_all(XrInputSink& sink) {
+void TrackerAttacher::detach_all(InputSink& sink) {
   for (size_t i = 0; i < attached_.size(); ++i)
     if (attached_[i]) {
-      sink.detach_tracker(Device(device_index(Device::Tracker0) + int(i)));
+      sink.detach(Device(device_index(Device::Tracker0) + int(i)));
       attached_[i] = false;
     }
 }

@@ -7,7 +7,7 @@
 
 #include <openxr/openxr.h>
 
-#include "xr/input_sink.h"
+#include "engine/input_sink.h"
 #include "xr/location_validity.h"
 #include "xr/tracker_roles.h"
 
@@ -18,8 +18,8 @@ class TrackerAttacher {
   explicit TrackerAttacher(float radius_m = 0.03f) : radius_(radius_m) {}
   // One located tracker pose; active false means the runtime reports it disconnected.
   void update(Device tracker, bool active, XrSpaceLocationFlags flags, const Pose& pose, double time,
-              XrInputSink& sink);
-  void detach_all(XrInputSink& sink);
+              InputSink& sink);
+  void detach_all(InputSink& sink);
 
   bool attached(Device tracker) const { return attached_[slot(tracker)]; }
   bool connected(Device tracker) const { return connected_[slot(tracker)]; }

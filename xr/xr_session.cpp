@@ -619,7 +619,7 @@ void note_profiles(XrSessionRunner::Impl& m) {
 // Input for one predicted time: hands (runtime or replay) and trackers. Runtime input exists only
 // while FOCUSED; the replay stream stands in for motionless hands whenever the session runs (a
 // headless session is never focused).
-static void process_input(XrSessionRunner::Impl& m, XrTime time, double t, XrInputSink& sink, bool focused) {
+static void process_input(XrSessionRunner::Impl& m, XrTime time, double t, InputSink& sink, bool focused) {
   if (focused) {
     XrActiveActionSet active{m.action_set, XR_NULL_PATH};
     XrActionsSyncInfo si = xr_struct<XrActionsSyncInfo>(XR_TYPE_ACTIONS_SYNC_INFO);
@@ -664,7 +664,7 @@ static void process_input(XrSessionRunner::Impl& m, XrTime time, double t, XrInp
     }
 }
 
-bool XrSessionRunner::iterate(XrInputSink& sink, double& time_s) {
+bool XrSessionRunner::iterate(InputSink& sink, double& time_s) {
   Impl& m = *impl_;
   // 1. Events until the queue is empty.
   for (;;) {
