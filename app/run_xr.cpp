@@ -70,7 +70,6 @@ void add_xr_keys(nlohmann::json& j, const xr::XrRunStats& s, uint64_t iterations
   j["iterations"] = iterations;
   j["hand_poses_received"] = s.hand_poses_received;
   j["grab_requests"] = s.grabs;
-  j["invalid_poses"] = s.invalid_poses;
   j["haptic_pulses"] = s.haptic_pulses;
   j["tracker_poses_received"] = s.tracker_poses_received;
   j["trackers"] = s.trackers;
@@ -190,11 +189,11 @@ int run_xr(const RunOptions& o) {
   if (!o.out_dir.empty() && !headless) j["left_eye_pngs"] = pngs;
   print_run_summary(j);
   std::fprintf(stderr,
-               "weft: xr: %llu hand poses (%llu replayed, %llu handoffs), %llu grab requests, %llu invalid poses, "
-               "%llu haptic pulses, depth layers %s, Vulkan validation %s (%llu errors)\n",
+               "weft: xr: %llu hand poses (%llu replayed, %llu handoffs), %llu grab requests, %llu haptic "
+               "pulses, depth layers %s, Vulkan validation %s (%llu errors)\n",
                (unsigned long long)st.hand_poses_received, (unsigned long long)st.replayed_hand_frames,
                (unsigned long long)st.replay_handoffs, (unsigned long long)st.grabs,
-               (unsigned long long)st.invalid_poses, (unsigned long long)st.haptic_pulses,
+               (unsigned long long)st.haptic_pulses,
                st.depth_submitted ? "on" : "off", st.validation ? "on" : "off",
                (unsigned long long)st.validation_errors);
   if (o.json) std::printf("%s\n", j.dump(2).c_str());

@@ -12,7 +12,7 @@ class InputSink {
  public:
   virtual ~InputSink() = default;
   // A hand or tracker pose, time on the runtime clock. The sim thread checks it (PoseSample::valid, numbers,
-  // conditioning) and counts what it rejects.
+  // conditioning) and counts what it rejects: the producer forwards what it has.
   virtual void submit_pose(const PoseSample& sample) = 0;
   // The hand takes hold of the cloth within radius of pose.position / lets go.
   virtual void grab(Hand hand, const Pose& pose, float radius) = 0;

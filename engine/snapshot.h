@@ -58,9 +58,11 @@ struct TickStats {
   uint64_t events_unhandled = 0;  // parameter changes nobody handles
   uint64_t poses_applied = 0;     // pose samples handed to the world
   uint64_t poses_overwritten = 0; // pose samples replaced before the sim read them
-  uint64_t poses_invalid = 0;     // pose samples the world rejected (NaN, non-unit quaternion, ...)
+  uint64_t poses_invalid = 0;     // pose samples the world rejected (NaN, non-unit quaternion, ...; see below)
   uint64_t input_stalls = 0;      // lockstep: wakes that waited for the input horizon
-  uint64_t poses_conditioned_out = 0;  // pose samples the conditioner rejected (outliers, bad quaternions, ...)
+  // Pose samples the conditioner rejected (outliers, bad quaternions, ...). A sample is counted once: the world
+  // sees, and counts in poses_invalid, only what the conditioner let through (engine/sim_thread.h).
+  uint64_t poses_conditioned_out = 0;
   uint64_t grabs = 0;             // grab events that caught at least one vertex
   uint64_t grab_misses = 0;       // grab events that caught nothing
   uint64_t releases = 0;          // release events

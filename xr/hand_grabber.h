@@ -1,6 +1,7 @@
 #pragma once
-// Controller hands to grabs: the located grip pose goes to the sim when its flags say valid, the
-// squeeze value through a hysteresis latch grabs and releases, and a grab asks for a haptic pulse.
+// Controller hands to grabs: every located grip pose goes to the sim, flagged invalid when the runtime
+// does not vouch for it (the sim thread checks and counts it); the squeeze value through a hysteresis latch
+// grabs and releases, and a grab asks for a haptic pulse.
 #include <array>
 #include <cstdint>
 
@@ -27,8 +28,7 @@ struct GrabConfig {
 };
 
 struct HandCounters {
-  uint64_t poses_received = 0;  // trusted and sent to the sim
-  uint64_t invalid_poses = 0;   // rejected: flags or numbers
+  uint64_t poses_received = 0;  // located and sent to the sim (which rejects and counts the invalid ones)
   uint64_t grabs = 0;            // grab requests sent (whether they catch cloth is known on the sim thread)
   uint64_t releases = 0;
 };

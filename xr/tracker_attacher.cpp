@@ -11,13 +11,14 @@ void TrackerAttacher::update(Device tracker, bool active, XrSpaceLocationFlags f
     return;
   }
   connected_[i] = true;
-  if (!validity_.check(flags, pose)) return;
   PoseSample s;
   s.time = time;
   s.device = tracker;
   s.pose = pose;
+  s.valid = location_flags_valid(flags);
   sink.submit_pose(s);
-  if (!attached_[i]) {
+  ++poses_received_;
+  if (!attached_[i] && s.valid && pose_finite_unit(pose)) {
     sink.attach(tracker, pose, radius_);
     attached_[i] = true;
   }

@@ -1,7 +1,9 @@
 #pragma once
 // Trackers as persistent attachments: a tracker's first trusted pose clips it onto the cloth there;
 // later poses drive the attachment. Losing the tracker keeps the attachment at its last pose and a
-// reconnecting tracker (same role, same slot) drives it again. Invalid poses are rejected and counted.
+// reconnecting tracker (same role, same slot) drives it again. Every located pose goes to the sim, flagged
+// invalid when the runtime does not vouch for it (the sim thread checks and counts it); only a pose it
+// vouches for, in numbers the sim takes, clips a tracker on.
 #include <array>
 #include <cstdint>
 
@@ -23,15 +25,14 @@ class TrackerAttacher {
 
   bool attached(Device tracker) const { return attached_[slot(tracker)]; }
   bool connected(Device tracker) const { return connected_[slot(tracker)]; }
-  uint64_t poses_received() const { return validity_.accepted; }
-  uint64_t invalid_poses() const { return validity_.rejected; }
+  uint64_t poses_received() const { return poses_received_; }  // sent to the sim
   uint64_t disconnects() const { return disconnects_; }
 
  private:
   static size_t slot(Device d) { return size_t(device_index(d) - device_index(Device::Tracker0)); }
   float radius_;
   std::array<bool, 4> attached_{}, connected_{};
-  PoseValidity validity_;
+  uint64_t poses_received_ = 0;
   uint64_t disconnects_ = 0;
 };
 

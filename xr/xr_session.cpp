@@ -192,7 +192,6 @@ struct XrSessionRunner::Impl {
   HandGrabber grabber;
   TrackerAttacher trackers;
   MotionWatch motion;
-  PoseValidity tracker_validity;
   XrTime time0 = 0;
   double last_time = 0;  // of the last iteration, on the caller's clock
 
@@ -768,7 +767,6 @@ const XrRunStats& XrSessionRunner::stats() {
   m.stats.grabs = c.grabs;
   m.stats.releases = c.releases;
   m.stats.tracker_poses_received = m.trackers.poses_received();
-  m.stats.invalid_poses = c.invalid_poses + m.trackers.invalid_poses();
   m.stats.instance_lost = machine_.instance_lost();
   if (m.vk) m.stats.validation_errors = m.vk->validation_errors();
   return m.stats;

@@ -65,7 +65,6 @@ struct XrRunStats {
   uint64_t grabs = 0;                           // grab requests (whether they caught cloth: the sim's counters)
   uint64_t releases = 0;
   uint64_t haptic_pulses = 0;                   // live hands only: a replayed grab never vibrates a real controller
-  uint64_t invalid_poses = 0;
   uint64_t replayed_hand_frames = 0;            // hand samples that came from the replay stream
   uint64_t replay_handoffs = 0;                 // hands that live input took over from the replay
   bool instance_lost = false;

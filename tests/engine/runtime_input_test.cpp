@@ -3,6 +3,8 @@
 // snapshot says what the sim did with them (which hands hold cloth, which trackers are clipped on).
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "engine/runtime.h"
 #include "engine/snapshot_interpolation.h"
 #include "sim/mesh_generators.h"
@@ -172,4 +174,24 @@ TEST_CASE("live controllers taking over from the replay: no sample is rejected b
   CHECK(handoff_rejections(true) == 0);
   // Without the device reset the conditioner takes the jump for an outlier and rejects until it re-acquires.
   CHECK(handoff_rejections(false) > 10);
+}
+
+TEST_CASE("a flagged or broken pose is rejected and counted once, on the sim thread") {
+  Runtime rt(lockstep(), small_scene(), "test:small");
+  InputSink& in = rt.input();
+  const double hz = rt.scene().tick_hz;
+  rt.start();
+  for (uint64_t k = 0; k < 6; ++k) {
+    rt.begin_tick(k);
+    PoseSample s = sample(Device::LeftHand, {0.f, 0.2f, 0.1f}, double(k) / hz);
+    if (k == 2) s.valid = false;                    // the tracking system says it does not know
+    if (k == 4) s.pose.position.x = std::nanf("");  // a runtime's broken numbers
+    in.submit_pose(s);
+    rt.end_tick(k);
+  }
+  rt.run_to(6);
+  rt.stop();
+  const TickStats st = rt.stats();
+  CHECK(st.poses_applied == 6);
+  CHECK(st.poses_conditioned_out + st.poses_invalid == 2);
 }

@@ -60,24 +60,26 @@ TEST_CASE("squeeze grabs once with a haptic request - letting go releases") {
   CHECK(hg.counters().grabs == 1);
 }
 
-TEST_CASE("invalid poses are counted and never reach the sim - a squeeze waits for a trusted pose") {
+TEST_CASE("untrusted poses go to the sim for it to reject and count - a squeeze waits for a trusted pose") {
   RecordingSink sink;
   HandGrabber hg;
   CHECK_FALSE(hg.update(Hand::Left, sample(0.0, 1.f, XR_SPACE_LOCATION_ORIENTATION_VALID_BIT), sink));
   HandSample nan = sample(0.01, 1.f);
   nan.grip.position.y = std::nanf("");
   CHECK_FALSE(hg.update(Hand::Left, nan, sink));
-  CHECK(sink.poses.empty());
+  REQUIRE(sink.poses.size() == 2);
+  CHECK_FALSE(sink.poses[0].valid);  // flagged: the runtime does not vouch for it
+  CHECK(sink.poses[1].valid);        // flagged valid, broken numbers: the sim's checks find them
+  CHECK(std::isnan(sink.poses[1].pose.position.y));
   CHECK(sink.grabs.empty());
-  CHECK(hg.counters().invalid_poses == 2);
   CHECK(hg.update(Hand::Left, sample(0.02, 1.f), sink));  // still squeezed, now tracked: grab
   CHECK(sink.grabs.size() == 1);
-  // The controller goes away while holding: released.
+  // The controller goes away while holding: released, and nothing is sent for a hand that is not there.
   HandSample gone;
   gone.time = 0.03;
   hg.update(Hand::Left, gone, sink);
   CHECK(sink.releases.size() == 1);
-  CHECK(hg.counters().invalid_poses == 2);  // a disconnected hand is not an invalid pose
+  CHECK(sink.poses.size() == 3);
 }
 
 TEST_CASE("the replayed stream grabs and releases each hand once per period") {
@@ -120,7 +122,8 @@ TEST_CASE("trackers attach on their first trusted pose and stay attached across 
   p.position = {0.5f, 0.9f, 0.f};
   ta.update(Device::Tracker1, true, XR_SPACE_LOCATION_POSITION_VALID_BIT, p, 0.0, sink);  // orientation invalid
   CHECK(sink.attaches.empty());
-  CHECK(ta.invalid_poses() == 1);
+  REQUIRE(sink.poses.size() == 1);
+  CHECK_FALSE(sink.poses[0].valid);  // sent flagged: the sim rejects and counts it
   ta.update(Device::Tracker1, true, kValid, p, 0.01, sink);
   CHECK(sink.attaches == std::vector<Device>{Device::Tracker1});
   ta.update(Device::Tracker1, false, 0, p, 0.02, sink);
@@ -129,8 +132,8 @@ TEST_CASE("trackers attach on their first trusted pose and stay attached across 
   CHECK(ta.disconnects() == 1);
   ta.update(Device::Tracker1, true, kValid, p, 0.03, sink);
   CHECK(sink.attaches.size() == 1);  // reconnect drives the same attachment
-  CHECK(ta.poses_received() == 2);
-  CHECK(sink.poses.size() == 2);
+  CHECK(ta.poses_received() == 3);
+  CHECK(sink.poses.size() == 3);
   ta.detach_all(sink);
   CHECK(sink.detaches == std::vector<Device>{Device::Tracker1});
 }

@@ -122,7 +122,6 @@ TEST_CASE("OpenXR runtime: a headless session runs states - bindings and the rep
   CHECK(s.frames_rendered == 0);
   CHECK(s.hand_poses_received > 0);
   CHECK(s.grabs >= 2);
-  CHECK(s.invalid_poses == 0);
   CHECK(sink.poses == s.hand_poses_received + s.tracker_poses_received);
   CHECK(sink.grabs == s.grabs);
   CHECK(sink.invalid == 0);
@@ -158,7 +157,6 @@ void graphics_session(bool depth_layers) {
   CHECK(source.asked == s.frames_rendered);
   CHECK(s.rejected_profiles.empty());
   CHECK(s.session_states.back() == "XR_SESSION_STATE_EXITING");
-  CHECK(s.invalid_poses == 0);
   CHECK(sink.invalid == 0);
   CHECK(s.validation);
   CHECK(s.validation_errors == 0);
