@@ -29,6 +29,30 @@ TEST_CASE("snapshot builder: unit normals along the triangle winding, signed per
   CHECK(strain[2] == doctest::Approx(0.f));
 }
 
+TEST_CASE("snapshot gizmos hold what the world holds: a grab that caught nothing holds nothing") {
+  GridSpec g;
+  g.columns = g.rows = 4;
+  World world(build_cloth_model(make_grid(g), Material{}), WorldConfig{});
+  const glm::vec3 corner = world.model().rest_position[0];
+  REQUIRE(world.grab(Hand::Left, Pose{corner, {1, 0, 0, 0}}, 0.02f) > 0);
+  CHECK(world.grab(Hand::Right, Pose{corner + glm::vec3(0.f, 0.f, 1.f), {1, 0, 0, 0}}, 0.02f) == 0);
+  REQUIRE(world.attach(Device::Tracker3, {24, 23}, Pose{}) == 2);
+  ClothSnapshot snap;
+  fill_snapshot(world, snap);
+  CHECK(snap.hands[0].grabbing);
+  CHECK(snap.hands[0].held_vertices == world.held_vertices(Device::LeftHand).size());
+  CHECK_FALSE(snap.hands[1].grabbing);
+  CHECK(snap.hands[1].held_vertices == 0);
+  CHECK(snap.trackers[3].grabbing);
+  CHECK(snap.trackers[3].held_vertices == 2);
+  for (size_t k = 0; k < 3; ++k) CHECK_FALSE(snap.trackers[k].grabbing);
+  world.release(Hand::Left);
+  world.detach(Device::Tracker3);
+  fill_snapshot(world, snap);
+  CHECK_FALSE(snap.hands[0].grabbing);
+  CHECK_FALSE(snap.trackers[3].grabbing);
+}
+
 TEST_CASE("snapshot solids: every collider but the floor and the table, rigid boxes after, the rest counted") {
   GridSpec g;
   g.columns = g.rows = 2;
