@@ -18,6 +18,8 @@ nlohmann::json stream_summary(const TickStats& st) {
           {"kinetic_energy_peak_j", st.stream.kinetic_energy_peak},
           {"vertex_speed_peak_m_s", st.stream.vertex_speed_peak},
           {"nonfinite_ticks", st.stream.nonfinite_ticks},
+          {"speed_clamps", st.speed_clamps},
+          {"energy_clamps", st.energy_clamps},
           {"height_span_end_m", st.stream.height_span_end},
           {"grabs", st.grabs},
           {"held_vertices_min", st.held_vertices_min},
@@ -81,6 +83,14 @@ nlohmann::json run_summary(const std::string& mode, const Runtime& runtime, cons
   return out;
 }
 
+void print_failsafe_notice(uint64_t speed_clamps, uint64_t energy_clamps) {
+  if (speed_clamps == 0 && energy_clamps == 0) return;
+  std::fprintf(stderr,
+               "weft: the fail-safe engaged: %llu vertex speeds clamped, kinetic energy taken back on %llu ticks "
+               "(sim/failsafe.h; a scene's \"sim\": {\"failsafe\": false} turns it off)\n",
+               (unsigned long long)speed_clamps, (unsigned long long)energy_clamps);
+}
+
 void print_run_summary(const nlohmann::json& j) {
   const auto& s = j["stream"];
   std::fprintf(stderr,
@@ -99,6 +109,7 @@ void print_run_summary(const nlohmann::json& j) {
                s["kinetic_energy_peak_j"].get<double>(), s["vertex_speed_peak_m_s"].get<double>(),
                (unsigned long long)s["grabs"].get<uint64_t>(), (unsigned long long)s["grab_misses"].get<uint64_t>(),
                (unsigned long long)s["poses_rejected"].get<uint64_t>());
+  print_failsafe_notice(s["speed_clamps"].get<uint64_t>(), s["energy_clamps"].get<uint64_t>());
   if (j.contains("self_collision")) {
     const auto& c = j["self_collision"];
     std::fprintf(stderr,

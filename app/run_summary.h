@@ -17,7 +17,9 @@ nlohmann::json run_summary(const std::string& mode, const Runtime& runtime, cons
 nlohmann::json stream_summary(const TickStats& stats);
 // Self-collision per tick (contacts, zones, largest zone, tangled pairs, ms, caps), for a world that has it.
 nlohmann::json self_collision_summary(const TickStats& stats);
-// A short human summary of the same on stderr.
+// One line on stderr when the fail-safe (sim/failsafe.h) engaged during the run, nothing otherwise.
+void print_failsafe_notice(uint64_t speed_clamps, uint64_t energy_clamps);
+// A short human summary of the same on stderr (the fail-safe notice included).
 void print_run_summary(const nlohmann::json& summary);
 std::string hex64(uint64_t v);
 

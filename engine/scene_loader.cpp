@@ -39,6 +39,7 @@ constexpr JsonKey kSimKeys[] = {
     {"mg_tolerance", T::Number, 1e-8, 0.5},
     {"mg_max_iterations", T::Integer, 1, 10000},
     {"threads", T::Integer, 1, 2},
+    {"failsafe", T::Boolean},
 };
 constexpr JsonObjectSpec kSim{"sim", kSimKeys};
 
@@ -321,6 +322,7 @@ void read_sim(const JsonObject& j, WorldConfig& world) {
   so.mg_tolerance = float(j.number("mg_tolerance", so.mg_tolerance));
   so.mg_max_iterations = int(j.integer("mg_max_iterations", so.mg_max_iterations));
   so.mg_threads = int(j.integer("threads", so.mg_threads));
+  world.failsafe.enabled = j.boolean("failsafe", world.failsafe.enabled);
   if (so.iterations % 2 == 0) j.fail("iterations", "must be odd (Kang & Cho 4.2)");
 }
 

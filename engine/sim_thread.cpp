@@ -297,6 +297,11 @@ bool SimThread::tick_once() {
   world_.step();
   step_hist_.record(ms_between(t0, Clock::now()));
   meter_.observe(world_.model(), world_.state());
+  const FailsafeStats& guard = world_.failsafe_stats();
+  counters_.speed_clamps += guard.speed_clamps;
+  counters_.energy_clamps += guard.energy_clamps;
+  if ((guard.speed_clamps || guard.energy_clamps) && counters_.failsafe_first_tick == 0)
+    counters_.failsafe_first_tick = tick_ + 1;
   if (const SelfCollision* sc = world_.self_collision()) {
     const SelfCollisionStats& st = sc->stats();
     counters_.self_contacts_max = std::max(counters_.self_contacts_max, st.vertex_triangle + st.edge_edge);

@@ -71,6 +71,9 @@ struct TickStats {
   uint64_t attaches = 0;          // tracker attach events that caught at least one vertex (misses: grab_misses)
   uint64_t input_log_dropped = 0; // applied inputs the input log had no room for (the recording is incomplete)
   StreamMetrics stream;           // strain, energy and speed over the whole run
+  uint64_t speed_clamps = 0;      // vertices the fail-safe slowed (sim/failsafe.h), summed over the ticks
+  uint64_t energy_clamps = 0;     // ticks on which the fail-safe took kinetic energy back
+  uint64_t failsafe_first_tick = 0;  // the first tick either engaged (0: never)
   uint64_t self_contacts_max = 0; // most self-collision contacts (vertex-triangle + edge-edge) in one tick
   uint64_t self_zones_max = 0;    // most impact zones in one tick
   uint64_t self_contacts_sum = 0; // self-collision contacts summed over the ticks (mean: / ticks)

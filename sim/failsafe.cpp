@@ -20,12 +20,12 @@ FailsafeBaseline failsafe_baseline(const WorldModel& model, const WorldState& st
   const ClothState& c = state.cloth;
   const float g = glm::length(m.material.gravity);
   const glm::vec3 up = g > 0.f ? -m.material.gravity / g : glm::vec3(0.f, 1.f, 0.f);
+  // The fastest vertex falling from the highest one's height: its speed then bounds every vertex's
+  // (its rise is in its speed already).
   float fastest2 = 0.f, top = -INFINITY;
   for (size_t i = 0; i < m.vertex_count(); ++i) {
-    const glm::vec3 v = c.velocity[i];
-    fastest2 = std::max(fastest2, glm::dot(v, v));
-    const float rise = std::max(0.f, glm::dot(v, up));
-    top = std::max(top, glm::dot(c.position[i], up) + (g > 0.f ? 0.5f * rise * rise / g : 0.f));
+    fastest2 = std::max(fastest2, glm::dot(c.velocity[i], c.velocity[i]));
+    top = std::max(top, glm::dot(c.position[i], up));
   }
   b.fastest = std::sqrt(fastest2);
   b.top = top;
@@ -37,6 +37,11 @@ FailsafeBaseline failsafe_baseline(const WorldModel& model, const WorldState& st
   b.passive = !driven;
   if (b.passive) b.energy = cached ? *cached : compute_energy(m, c.position.data(), c.velocity.data());
   return b;
+}
+
+void failsafe_after_solve(const WorldModel& model, const WorldState& state, FailsafeBaseline& baseline) {
+  if (baseline.passive)
+    baseline.solved = compute_energy(model.cloth, state.cloth.position.data(), state.cloth.velocity.data());
 }
 
 void apply_failsafe(const WorldModel& model, const FailsafeConfig& config, const FailsafeBaseline& baseline,
@@ -71,15 +76,12 @@ void apply_failsafe(const WorldModel& model, const FailsafeConfig& config, const
   }
 
   if (!baseline.passive) return;
-  // Kinetic energy may rise by what gravity and the cloth's stored elastic energy gave up this tick; what
-  // the corrections did to the potential energies (a table pushing the cloth up out of its contact layer)
-  // is not held against it.
   Energy end = compute_energy(m, c.position.data(), c.velocity.data());
-  const Energy& start = baseline.energy;
-  const double released = std::max(0.0, start.gravity - end.gravity) + std::max(0.0, start.elastic - end.elastic);
-  const double accepted = start.kinetic + released +
-                          std::max(double(config.energy_floor), config.energy_tolerance * (start.kinetic + start.elastic));
-  const double excess = end.kinetic - accepted;
+  const Energy &start = baseline.energy, &solved = baseline.solved;
+  const double tolerance =
+      std::max(double(config.energy_floor), config.energy_tolerance * (start.kinetic + start.elastic));
+  const double excess = std::max(0.0, solved.total() - start.total() - tolerance) +
+                        std::max(0.0, end.kinetic - solved.kinetic - tolerance);
   if (excess > 0.0) {
     // Taken back from the free vertices' motion, evenly (one factor): the shape the step reached stays.
     double free_kinetic = 0.0;

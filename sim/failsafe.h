@@ -6,9 +6,11 @@
 //     boxes) move, with a margin, or than the fastest vertex at the start of the tick plus a fall from the
 //     cloth's top and one tick of gravity; faster ones are scaled back to that bound;
 //   - energy: on a passive tick (nothing held, nothing moving the cloth from outside: no hand or tracker
-//     holding, no moving collider or rigid box, no elastic pin, seam, wind or plasticity) the cloth's
-//     kinetic energy rises by no more than gravity and its stored elastic energy gave up (sim/force_field.h);
-//     a rise beyond that and a small tolerance is taken back from the free vertices' motion.
+//     holding, no moving collider or rigid box, no elastic pin, seam, wind or plasticity) the implicit step
+//     may not raise the cloth's mechanical energy (kinetic + gravity + elastic, sim/force_field.h: backward
+//     Euler only dissipates), and the corrections after it may move the cloth (a table pushing it out of
+//     its contact layer raises its potential energy) but not speed it up. What goes past either, beyond a
+//     small tolerance, is taken back from the free vertices' motion.
 #include <cstdint>
 
 #include "sim/force_field.h"
@@ -20,9 +22,10 @@ namespace weft {
 // What the start of the tick measured, for the end-of-tick checks.
 struct FailsafeBaseline {
   float fastest = 0;       // the fastest vertex, m/s
-  float top = 0;           // the highest vertex with its ballistic rise (y + max(0, v_y)^2 / 2g), m
+  float top = 0;           // the highest vertex's height, m
   bool passive = false;    // nothing puts energy into the cloth this tick
   Energy energy;           // at the start (only when passive), J
+  Energy solved;           // after the implicit step, before the corrections (failsafe_after_solve)
 };
 
 struct FailsafeStats {
@@ -37,7 +40,11 @@ struct FailsafeStats {
 // changed the state since (saves a pass over the cloth), else null.
 FailsafeBaseline failsafe_baseline(const WorldModel& model, const WorldState& state, const Energy* cached);
 
-// After every other stage: clamps and counts.
+// After the implicit step (stage 3), on a passive tick: the energy the corrections start from.
+void failsafe_after_solve(const WorldModel& model, const WorldState& state, FailsafeBaseline& baseline);
+
+// After every other stage: clamps and counts. Only velocities change: the positions the corrections
+// reached stay (moving a vertex back would undo its strain limit and could cross it through a layer).
 void apply_failsafe(const WorldModel& model, const FailsafeConfig& config, const FailsafeBaseline& baseline,
                     float h, WorldState& state, FailsafeStats& stats);
 

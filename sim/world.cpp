@@ -43,6 +43,7 @@ void World::step() {
   apply_elastics(model_, state_, scratch_, h);
   const auto t1 = Clock::now();
   integrate(model_, state_, *integrator_, self_collision_.get(), scratch_, h);
+  if (guard) failsafe_after_solve(model_, state_, baseline);
   const auto t2 = Clock::now();
   resolve_contacts(model_, state_, scratch_, h, stats_);
   stats_.timing.self_collision_ms = 0;

@@ -34,7 +34,7 @@ struct InteractionConfig {
 
 // The last line of defence (sim/failsafe.h): what it lets through.
 struct FailsafeConfig {
-  bool enabled = false;  // off until the scene key and the counters reach the runtime
+  bool enabled = true;
   float drive_margin = 1.5f;       // a vertex may move this many times faster than the fastest driver
   float speed_slack = 0.5f;        // m/s over either speed bound
   float energy_tolerance = 1e-3f;  // rise of the mechanical energy accepted on a passive tick, relative to
