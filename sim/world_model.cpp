@@ -3,7 +3,9 @@
 namespace weft {
 
 WorldModel make_world_model(ClothModel cloth, const WorldConfig& config) {
-  WorldModel m{.cloth = std::move(cloth), .config = config};
+  WorldModel m;
+  m.cloth = std::move(cloth);
+  m.config = config;
   const size_t n = m.cloth.vertex_count();
   m.adjacency = build_adjacency(m.cloth);
   m.flat_pieces = find_flat_pieces(m.cloth, m.adjacency);
