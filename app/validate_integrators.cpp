@@ -12,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/check_report.h"
-#include "app/commands.h"
+#include "app/required_checks.h"
+#include "app/validation_suites.h"
 #include "sim/integrator.h"
 #include "sim/mesh_generators.h"
 #include "sim/runge_kutta45.h"
@@ -177,22 +177,6 @@ nlohmann::json validate_integrators(float seconds, float tol, const std::string&
   const bool pass = required_checks_pass(checks);
   return {{"experiment", "volino-thalmann 2005 fig. 5 integrator energy"}, {"seconds", seconds}, {"rk_tolerance", tol},
           {"plot", svg}, {"runs", runs}, {"checks", checks}, {"pass", pass}};
-}
-
-void register_validate_integrators(CLI::App& validate) {
-  struct Args {
-    bool json = false;
-    float seconds = 2.f;
-    float tol = 1e-5f;
-    std::string svg = "weft_integrators.svg";
-  };
-  auto args = std::make_shared<Args>();
-  auto* cmd = validate.add_subcommand("integrators", "Volino 2005 Fig. 5: energy of BE (alpha 1, 0.5), BDF-2 and RK45 on a swinging cloth");
-  cmd->add_flag("--json", args->json, "Print the results as JSON on stdout");
-  cmd->add_option("--seconds", args->seconds, "Simulated time per run")->check(CLI::Range(0.1, 60.0));
-  cmd->add_option("--tolerance", args->tol, "RK45 error per sub-step, m")->check(CLI::Range(1e-9, 1e-2));
-  cmd->add_option("--svg", args->svg, "Energy plot (SVG); empty to skip");
-  cmd->callback([args] { report_checks(validate_integrators(args->seconds, args->tol, args->svg), args->json); });
 }
 
 }  // namespace weft::app

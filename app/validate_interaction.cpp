@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/check_report.h"
-#include "app/commands.h"
 #include "app/interaction_validation.h"
+#include "app/required_checks.h"
+#include "app/validation_suites.h"
 #include "sim/mesh_generators.h"
 
 namespace weft::app {
@@ -74,96 +74,58 @@ nlohmann::json check(const std::string& name, double value, double bound, bool p
 
 }  // namespace
 
-void register_validate_interaction(CLI::App& validate) {
-  struct Args {
-    bool json = false;
-    uint32_t quads = 127;
-    std::string solver = "mg";
-    int cg_max_iterations = 3000;
-    float mg_tolerance = 0;
-    int mg_iterations = 0, mg_smoothing = 0;
-    bool no_reference = false;
-  };
-  auto args = std::make_shared<Args>();
-  auto* cmd = validate.add_subcommand(
-      "interaction", "Two hands lift, pull, shake and drop a 16k-vertex cotton cloth: the solver against CG at 1e-6");
-  cmd->add_flag("--json", args->json, "Print the runs and checks as JSON on stdout");
-  cmd->add_option("--quads", args->quads, "Grid quads per side (default 127: 16 384 vertices)")->check(CLI::Range(8, 400));
-  cmd->add_option("--solver", args->solver, "Solver under test: mg (default, the runtime's), gs, approx or cg")
-      ->check(CLI::IsMember({"mg", "gs", "approx", "cg"}));
-  cmd->add_option("--cg-max-iterations", args->cg_max_iterations, "Iteration cap of the CG reference (default 3000)")
-      ->check(CLI::Range(10, 100000));
-  cmd->add_option("--mg-tolerance", args->mg_tolerance, "mg: relative error of dv (energy norm, estimated) its CG stops at (default: the runtime's)");
-  cmd->add_option("--mg-iterations", args->mg_iterations, "mg: iteration cap (default: the runtime's)");
-  cmd->add_option("--mg-smoothing", args->mg_smoothing, "mg: Gauss-Seidel sweeps per level and direction");
-  cmd->add_flag("--no-reference", args->no_reference,
-                "Skip the CG reference (half an hour at 16k) and the two checks that compare with it");
-  cmd->callback([args] {
-    InteractionSetup setup;
-    if (args->mg_tolerance > 0) setup.options.mg_tolerance = args->mg_tolerance;
-    if (args->mg_iterations > 0) setup.options.mg_max_iterations = args->mg_iterations;
-    if (args->mg_smoothing > 0) setup.options.mg_smoothing_sweeps = args->mg_smoothing;
-    setup.quads = args->quads;
-    setup.solver = parse_integrator_kind(args->solver);
-    const char* name = args->solver.c_str();
-    std::fprintf(stderr, "validate interaction: %u vertices, solver %s\n", (args->quads + 1) * (args->quads + 1), name);
-    const InteractionResult test = run_interaction(setup);
-    std::fprintf(stderr, "validate interaction: %s without damping\n", name);
-    InteractionSetup undamped = setup;
-    undamped.damping = false;
-    const InteractionResult free = run_interaction(undamped);
-    InteractionResult ref;
-    if (!args->no_reference) {
-      std::fprintf(stderr, "validate interaction: reference, CG to 1e-6 (slow)\n");
-      InteractionSetup reference = setup;
-      reference.solver = IntegratorKind::ConjugateGradient;
-      reference.options.cg_tolerance = 1e-6f;
-      reference.options.cg_max_iterations = args->cg_max_iterations;
-      ref = run_interaction(reference);
-    }
-    std::fprintf(stderr, "validate interaction: hanging soft paper against CG at 1e-6\n");
-    const double soft_rms = hanging_soft_rms(setup.solver, setup.options);
+nlohmann::json validate_interaction(const InteractionValidationOptions& o) {
+  InteractionSetup setup;
+  if (o.mg_tolerance > 0) setup.options.mg_tolerance = o.mg_tolerance;
+  if (o.mg_iterations > 0) setup.options.mg_max_iterations = o.mg_iterations;
+  if (o.mg_smoothing > 0) setup.options.mg_smoothing_sweeps = o.mg_smoothing;
+  setup.quads = o.quads;
+  setup.solver = parse_integrator_kind(o.solver);
+  const char* name = o.solver.c_str();
+  std::fprintf(stderr, "validate interaction: %u vertices, solver %s\n", (o.quads + 1) * (o.quads + 1), name);
+  const InteractionResult test = run_interaction(setup);
+  std::fprintf(stderr, "validate interaction: %s without damping\n", name);
+  InteractionSetup undamped = setup;
+  undamped.damping = false;
+  const InteractionResult free = run_interaction(undamped);
+  InteractionResult ref;
+  if (!o.no_reference) {
+    std::fprintf(stderr, "validate interaction: reference, CG to 1e-6 (slow)\n");
+    InteractionSetup reference = setup;
+    reference.solver = IntegratorKind::ConjugateGradient;
+    reference.options.cg_tolerance = 1e-6f;
+    reference.options.cg_max_iterations = o.cg_max_iterations;
+    ref = run_interaction(reference);
+  }
+  std::fprintf(stderr, "validate interaction: hanging soft paper against CG at 1e-6\n");
+  const double soft_rms = hanging_soft_rms(setup.solver, setup.options);
 
-    nlohmann::json checks = nlohmann::json::array();
-    checks.push_back(check("finite (both damping settings)", test.finite && free.finite, 1, test.finite && free.finite));
-    if (!args->no_reference) {
-      checks.push_back(check("peak elastic energy / reference", test.peak_elastic / ref.peak_elastic, 2.0,
-                             test.peak_elastic <= 2.0 * ref.peak_elastic));
-      checks.push_back(check("peak kinetic energy / reference", test.peak_kinetic / ref.peak_kinetic, 1.2,
-                             test.peak_kinetic <= 1.2 * ref.peak_kinetic));
-    }
-    checks.push_back(check("free vertex above the higher hand (m)", test.max_height_above_hand, 0.01,
-                           test.max_height_above_hand <= 0.01));
-    checks.push_back(check("peak vertex speed while holding (m/s)", test.max_speed_held, 1.5, test.max_speed_held <= 1.5));
-    checks.push_back(check("KE under 1 % of peak after release (s)", test.settle_time, 0.5,
-                           test.settle_time >= 0 && test.settle_time <= 0.5));
-    // Without damping, no work is done on the cloth while the hands are still and after the release: its
-    // total energy must not rise then, beyond 1 % of what the hands put in.
-    const double allowed = 0.01 * free.energy_input;
-    checks.push_back(check("damping 0: energy rise, hands still / input", free.hold_energy_rise / free.energy_input,
-                           0.01, free.hold_energy_rise <= allowed));
-    checks.push_back(check("damping 0: energy rise after release / input", free.release_energy_rise / free.energy_input,
-                           0.01, free.release_energy_rise <= allowed));
-    checks.push_back(check("edge strain p99 while held", test.strain_p99, 0.01, test.strain_p99 <= 0.01));
-    checks.push_back(check("edge strain max while held", test.strain_max, 0.03, test.strain_max <= 0.03));
-    checks.push_back(check("hanging soft paper: RMS from CG, worst tick (m)", soft_rms, 0.001, soft_rms <= 0.001));
-    nlohmann::json runs = {to_json(test, name, true), to_json(free, name, false)};
-    if (!args->no_reference) runs.push_back(to_json(ref, "cg", true));
-    nlohmann::json out = {{"runs", runs},
-                          {"checks", checks},
-                          {"pass", required_checks_pass(checks)}};
-    if (!args->json)
-      for (const auto& run : out["runs"])
-        std::printf("%-4s damping %-3s peak E %.4g J, peak K %.4g J, above hand %+.4f m, speed %.3f m/s, settle %.3f s, "
-                    "strain p99 %.4f max %.4f, step %.2f ms, iterations %.1f\n",
-                    run["solver"].get<std::string>().c_str(), run["damping"].get<bool>() ? "on" : "off",
-                    run["peak_elastic_J"].get<double>(), run["peak_kinetic_J"].get<double>(),
-                    run["max_height_above_hand_m"].get<double>(), run["max_speed_held_m_s"].get<double>(),
-                    run["settle_time_s"].get<double>(), run["strain_p99_held"].get<double>(),
-                    run["strain_max_held"].get<double>(), run["mean_step_ms"].get<double>(),
-                    run["mean_solver_iterations"].get<double>());
-    report_checks(out, args->json);
-  });
+  nlohmann::json checks = nlohmann::json::array();
+  checks.push_back(check("finite (both damping settings)", test.finite && free.finite, 1, test.finite && free.finite));
+  if (!o.no_reference) {
+    checks.push_back(check("peak elastic energy / reference", test.peak_elastic / ref.peak_elastic, 2.0,
+                           test.peak_elastic <= 2.0 * ref.peak_elastic));
+    checks.push_back(check("peak kinetic energy / reference", test.peak_kinetic / ref.peak_kinetic, 1.2,
+                           test.peak_kinetic <= 1.2 * ref.peak_kinetic));
+  }
+  checks.push_back(check("free vertex above the higher hand (m)", test.max_height_above_hand, 0.01,
+                         test.max_height_above_hand <= 0.01));
+  checks.push_back(check("peak vertex speed while holding (m/s)", test.max_speed_held, 1.5, test.max_speed_held <= 1.5));
+  checks.push_back(check("KE under 1 % of peak after release (s)", test.settle_time, 0.5,
+                         test.settle_time >= 0 && test.settle_time <= 0.5));
+  // Without damping, no work is done on the cloth while the hands are still and after the release: its
+  // total energy must not rise then, beyond 1 % of what the hands put in.
+  const double allowed = 0.01 * free.energy_input;
+  checks.push_back(check("damping 0: energy rise, hands still / input", free.hold_energy_rise / free.energy_input,
+                         0.01, free.hold_energy_rise <= allowed));
+  checks.push_back(check("damping 0: energy rise after release / input", free.release_energy_rise / free.energy_input,
+                         0.01, free.release_energy_rise <= allowed));
+  checks.push_back(check("edge strain p99 while held", test.strain_p99, 0.01, test.strain_p99 <= 0.01));
+  checks.push_back(check("edge strain max while held", test.strain_max, 0.03, test.strain_max <= 0.03));
+  checks.push_back(check("hanging soft paper: RMS from CG, worst tick (m)", soft_rms, 0.001, soft_rms <= 0.001));
+  nlohmann::json runs = {to_json(test, name, true), to_json(free, name, false)};
+  if (!o.no_reference) runs.push_back(to_json(ref, "cg", true));
+  return {{"runs", runs}, {"checks", checks}, {"pass", required_checks_pass(checks)}};
 }
 
 }  // namespace weft::app

@@ -8,10 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/check_report.h"
-#include "app/commands.h"
+#include "app/required_checks.h"
 #include "app/scenarios.h"
 #include "app/trajectory.h"
+#include "app/validation_suites.h"
 #include "sim/plausibility.h"
 
 namespace weft::app {
@@ -159,28 +159,6 @@ nlohmann::json validate_kang(int checks, uint32_t quads, bool resolution_sweep, 
   out["checks"] = checks_out;
   out["pass"] = pass;
   return out;
-}
-
-void register_validate_kang(CLI::App& validate) {
-  struct Args {
-    bool json = false;
-    bool quick = false;
-    int checks = 43;
-    uint32_t quads = 16;
-    bool no_sweep = false;
-  };
-  auto args = std::make_shared<Args>();
-  auto* cmd = validate.add_subcommand("kang", "Kang & Cho section 7: E and S of the approximate and CG solvers");
-  cmd->add_flag("--json", args->json, "Print the results as JSON on stdout");
-  cmd->add_flag("--quick", args->quick, "12 check points instead of 43");
-  cmd->add_option("--checks", args->checks, "Check points (1/30 s apart)")->check(CLI::Range(1, 1000));
-  cmd->add_option("--quads", args->quads, "Grid quads per side (default 16)")->check(CLI::Range(2, 200));
-  cmd->add_flag("--no-sweep", args->no_sweep, "Skip the mesh resolution sweep (8 to 24 quads per side)");
-  cmd->callback([args] {
-    const int checks = args->quick ? 12 : args->checks;
-    const nlohmann::json out = validate_kang(checks, args->quads, !args->no_sweep, true);
-    report_checks(out, args->json);
-  });
 }
 
 }  // namespace weft::app

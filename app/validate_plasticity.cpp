@@ -13,8 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/check_report.h"
-#include "app/commands.h"
+#include "app/required_checks.h"
+#include "app/validation_suites.h"
 #include "sim/integrator.h"
 #include "sim/mesh_generators.h"
 #include "sim/plasticity.h"
@@ -218,18 +218,6 @@ nlohmann::json validate_plasticity(float tau) {
                         {"permanent_elongation_m", kept_elongation}, {"analytic_elongation_m", stretched.analytic},
                         {"fitted_tau_s", strain_fitted}, {"relaxation_curve", strain_curve}}},
           {"checks", checks}, {"pass", pass}};
-}
-
-void register_validate_plasticity(CLI::App& validate) {
-  struct Args {
-    bool json = false;
-    float tau = 2.f;
-  };
-  auto args = std::make_shared<Args>();
-  auto* cmd = validate.add_subcommand("plasticity", "Volino 1995 plasticity: a folded strip keeps a crease, a stretched strip its elongation; both relax");
-  cmd->add_flag("--json", args->json, "Print the results as JSON on stdout");
-  cmd->add_option("--tau", args->tau, "Relaxation time constant (bending and in plane), s")->check(CLI::Range(0.2, 20.0));
-  cmd->callback([args] { report_checks(validate_plasticity(args->tau), args->json); });
 }
 
 }  // namespace weft::app

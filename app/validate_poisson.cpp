@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/check_report.h"
-#include "app/commands.h"
+#include "app/required_checks.h"
+#include "app/validation_suites.h"
 #include "sim/integrator.h"
 #include "sim/mesh_generators.h"
 
@@ -140,21 +140,6 @@ nlohmann::json validate_poisson(uint32_t quads, bool verbose) {
   }
   const bool pass = required_checks_pass(checks);
   return {{"experiment", "volino-thalmann 1997 fig. 4"}, {"runs", runs}, {"checks", checks}, {"pass", pass}};
-}
-
-void register_validate_poisson(CLI::App& validate) {
-  struct Args {
-    bool json = false;
-    uint32_t quads = 16;
-  };
-  auto args = std::make_shared<Args>();
-  auto* cmd = validate.add_subcommand("poisson", "Volino 1997 Fig. 4: effective Poisson ratio versus alpha");
-  cmd->add_flag("--json", args->json, "Print the results as JSON on stdout");
-  cmd->add_option("--quads", args->quads, "Quads per side of the square")->check(CLI::Range(4, 100));
-  cmd->callback([args] {
-    const nlohmann::json out = validate_poisson(args->quads, true);
-    report_checks(out, args->json);
-  });
 }
 
 }  // namespace weft::app

@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/commands.h"
 #include "app/scenarios.h"
 #include "app/trajectory.h"
+#include "app/validation_suites.h"
 #include "sim/world.h"
 
 namespace weft::app {
@@ -67,33 +67,6 @@ nlohmann::json validate_stability(double seconds, bool verbose) {
                       {"required", true}});
   }
   return {{"runs", runs}, {"checks", checks}, {"pass", pass}};
-}
-
-void register_validate_stability(CLI::App& validate) {
-  struct Args {
-    bool json = false;
-    double seconds = 10;
-  };
-  auto args = std::make_shared<Args>();
-  auto* cmd = validate.add_subcommand("stability", "Hanging cloth for 10 s at every h from 1/1000 to 1/30 s");
-  cmd->add_flag("--json", args->json, "Print the results as JSON on stdout");
-  cmd->add_option("--seconds", args->seconds, "Simulated seconds per run")->check(CLI::Range(0.1, 100.0));
-  cmd->callback([args] {
-    const nlohmann::json out = validate_stability(args->seconds, true);
-    if (args->json) {
-      std::cout << out.dump(2) << "\n";
-    } else {
-      // 98 checks: only the failures, one line each (the per-run lines went to stderr).
-      int failed = 0;
-      for (const auto& c : out["checks"])
-        if (!c["pass"].get<bool>()) {
-          ++failed;
-          std::printf("FAIL %s (late energy gain %g J)\n", c["check"].get<std::string>().c_str(), c["value"].get<double>());
-        }
-      std::printf("%zu checks: %d failed\n", out["checks"].size(), failed);
-    }
-    if (!out["pass"].get<bool>()) throw CLI::RuntimeError(1);
-  });
 }
 
 }  // namespace weft::app

@@ -11,9 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/check_report.h"
-#include "app/commands.h"
+#include "app/required_checks.h"
 #include "app/tensile_test.h"
+#include "app/validation_suites.h"
 #include "engine/material_loader.h"
 #include "sim/mesh_generators.h"
 
@@ -136,27 +136,6 @@ nlohmann::json validate_tensile(uint32_t quads, uint32_t fine, bool presets, con
   const bool pass = required_checks_pass(checks);
   return {{"experiment", "volino-thalmann 2005 sec. 2.2.3 virtual tensile test"}, {"quads", quads}, {"runs", runs},
           {"presets", preset_rows}, {"checks", checks}, {"pass", pass}};
-}
-
-void register_validate_tensile(CLI::App& validate) {
-  struct Args {
-    bool json = false;
-    uint32_t quads = 20;
-    uint32_t fine = 60;
-    bool no_presets = false;
-    std::string material_dir;
-  };
-  auto args = std::make_shared<Args>();
-  auto* cmd = validate.add_subcommand("tensile", "Volino 2005 virtual tensile test of the weft/warp model, and the presets' stiffness");
-  cmd->add_flag("--json", args->json, "Print the results as JSON on stdout");
-  cmd->add_option("--quads", args->quads, "Quads per side of the sample")->check(CLI::Range(2, 100));
-  cmd->add_option("--fine", args->fine, "Quads per side of the off-axis reference mesh")->check(CLI::Range(2, 200));
-  cmd->add_flag("--no-presets", args->no_presets, "Skip the fabric presets");
-  cmd->add_option("--materials", args->material_dir, "Folder of the fabric presets (default: assets/materials)");
-  cmd->callback([args] {
-    const nlohmann::json out = validate_tensile(args->quads, args->fine, !args->no_presets, args->material_dir);
-    report_checks(out, args->json);
-  });
 }
 
 }  // namespace weft::app
