@@ -1,8 +1,8 @@
 #include <cstdio>
 #include <iostream>
 
-#include "app/bench_suites.h"
 #include "app/commands.h"
+#include "lab/bench_suites.h"
 
 namespace weft::app {
 

@@ -1,6 +1,6 @@
 #pragma once
 // Prints the result of a `weft validate` suite: {"checks": [...], "pass": bool}, each check
-// {"check", "value", "bound", "pass"} and optionally "required": false (app/required_checks.h).
+// {"check", "value", "bound", "pass"} and optionally "required": false (lab/required_checks.h).
 #include <nlohmann/json.hpp>
 
 namespace weft::app {

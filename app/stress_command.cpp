@@ -9,8 +9,8 @@
 
 #include "app/commands.h"
 #include "app/run_summary.h"
-#include "app/stress.h"
 #include "engine/pose_noise.h"
+#include "lab/stress.h"
 
 namespace weft::app {
 namespace {

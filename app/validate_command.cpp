@@ -1,5 +1,5 @@
 // `weft validate <suite>`: each suite's options; the experiments and their checks are in
-// app/validation_suites.h and sim/grasp_validation.h, the printing in app/check_report.h.
+// lab/validation_suites.h and lab/grasp_validation.h, the printing in app/check_report.h.
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -9,8 +9,8 @@
 
 #include "app/check_report.h"
 #include "app/commands.h"
-#include "app/validation_suites.h"
-#include "sim/grasp_validation.h"
+#include "lab/grasp_validation.h"
+#include "lab/validation_suites.h"
 
 namespace weft::app {
 namespace {

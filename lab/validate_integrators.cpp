@@ -12,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/required_checks.h"
-#include "app/validation_suites.h"
+#include "lab/required_checks.h"
+#include "lab/validation_suites.h"
 #include "sim/integrator.h"
 #include "sim/mesh_generators.h"
 #include "sim/runge_kutta45.h"

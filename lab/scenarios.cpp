@@ -1,4 +1,4 @@
-#include "app/scenarios.h"
+#include "lab/scenarios.h"
 
 #include <glm/gtc/matrix_transform.hpp>
 

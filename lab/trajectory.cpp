@@ -1,4 +1,4 @@
-#include "app/trajectory.h"
+#include "lab/trajectory.h"
 
 #include <algorithm>
 #include <cmath>

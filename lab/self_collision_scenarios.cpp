@@ -1,4 +1,4 @@
-#include "app/self_collision_scenarios.h"
+#include "lab/self_collision_scenarios.h"
 
 #include <algorithm>
 #include <array>

@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "app/tensile_test.h"
+#include "lab/tensile_test.h"
 #include "sim/mesh_generators.h"
 
 namespace weft::app {

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "app/stress.h"
+#include "lab/stress.h"
 
 using namespace weft::app;
 

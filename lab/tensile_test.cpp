@@ -1,4 +1,4 @@
-#include "app/tensile_test.h"
+#include "lab/tensile_test.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
-// Issue 16's hostile-input scenarios of `weft validate grasp` (sim/grasp_validation.cpp) as unit tests, the
+// Issue 16's hostile-input scenarios of `weft validate grasp` (lab/grasp_validation.cpp) as unit tests, the
 // quick ones in the default suite, each on CG and on the approximate solver. (Kept apart from
 // grasp_validation_test.cpp, which holds issue 3's checks.)
 #include <doctest/doctest.h>
 
-#include "sim/grasp_validation.h"
+#include "lab/grasp_validation.h"
 
 using namespace weft;
 

@@ -1,6 +1,6 @@
 #pragma once
 // The acceptance scenarios of the interaction physics (issue 3), each a small scene built inline and
-// measured against its bound. `weft validate grasp` prints them; tests/sim/grasp_validation_test.cpp
+// measured against its bound. `weft validate grasp` prints them; tests/lab/grasp_validation_test.cpp
 // runs each as a unit test.
 #include <limits>
 #include <string>

@@ -8,11 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/required_checks.h"
-#include "app/scenarios.h"
-#include "app/trajectory.h"
-#include "app/validation_suites.h"
-#include "sim/plausibility.h"
+#include "lab/plausibility.h"
+#include "lab/required_checks.h"
+#include "lab/scenarios.h"
+#include "lab/trajectory.h"
+#include "lab/validation_suites.h"
 
 namespace weft::app {
 namespace {

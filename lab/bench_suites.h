@@ -20,8 +20,8 @@ struct BenchOptions {
   int threads = 1;        // interaction and self-collision suites: SolverOptions::mg_threads (issue 14 times one core)
 };
 
-nlohmann::json bench_solvers(const BenchOptions& options);         // app/bench_solvers.cpp (issue 2)
-nlohmann::json bench_interaction(const BenchOptions& options);     // app/bench_interaction.cpp (issue 3)
-nlohmann::json bench_self_collision(const BenchOptions& options);  // app/bench_self_collision.cpp (issue 8)
+nlohmann::json bench_solvers(const BenchOptions& options);         // lab/bench_solvers.cpp (issue 2)
+nlohmann::json bench_interaction(const BenchOptions& options);     // lab/bench_interaction.cpp (issue 3)
+nlohmann::json bench_self_collision(const BenchOptions& options);  // lab/bench_self_collision.cpp (issue 8)
 
 }  // namespace weft::app

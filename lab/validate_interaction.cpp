@@ -1,4 +1,4 @@
-// `weft validate interaction`: issue 14's bars for the runtime solver under two hands (app/interaction_validation.h),
+// `weft validate interaction`: issue 14's bars for the runtime solver under two hands (lab/interaction_validation.h),
 // against CG solved to a 1e-6 residual on the same scene and step.
 #include <cstdio>
 #include <memory>
@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/interaction_validation.h"
-#include "app/required_checks.h"
-#include "app/validation_suites.h"
+#include "lab/interaction_validation.h"
+#include "lab/required_checks.h"
+#include "lab/validation_suites.h"
 #include "sim/mesh_generators.h"
 
 namespace weft::app {

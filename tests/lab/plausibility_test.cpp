@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "sim/plausibility.h"
+#include "lab/plausibility.h"
 
 using namespace weft;
 

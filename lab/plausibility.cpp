@@ -1,4 +1,4 @@
-#include "sim/plausibility.h"
+#include "lab/plausibility.h"
 
 #include <cmath>
 

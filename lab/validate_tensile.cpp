@@ -11,10 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/required_checks.h"
-#include "app/tensile_test.h"
-#include "app/validation_suites.h"
 #include "engine/material_loader.h"
+#include "lab/required_checks.h"
+#include "lab/tensile_test.h"
+#include "lab/validation_suites.h"
 #include "sim/mesh_generators.h"
 
 namespace weft::app {

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "app/stress.h"
 #include "engine/png_writer.h"
+#include "lab/stress.h"
 
 namespace weft::app {
 namespace {

@@ -1,4 +1,4 @@
-// Each acceptance check of `weft validate grasp` (sim/grasp_validation.cpp) as a unit test, run on every
+// Each acceptance check of `weft validate grasp` (lab/grasp_validation.cpp) as a unit test, run on every
 // implicit solver the runtime offers (`weft run --solver approx|cg`): the runtime default (`WorldConfig{}`,
 // whatever it is), CG and Kang & Cho's approximate solver, the last two with the runtime's settings
 // (WorldConfig::runtime_solver_options()). A solver that is the default already runs once.
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/grasp_validation.h"
+#include "lab/grasp_validation.h"
 
 using namespace weft;
 

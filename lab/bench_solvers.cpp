@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "app/bench_suites.h"
-#include "app/scenarios.h"
+#include "lab/bench_suites.h"
+#include "lab/scenarios.h"
 #include "sim/integrator.h"
 
 namespace weft::app {

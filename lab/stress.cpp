@@ -1,4 +1,4 @@
-#include "app/stress.h"
+#include "lab/stress.h"
 
 #include <algorithm>
 #include <chrono>
@@ -9,11 +9,11 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "app/scenarios.h"
 #include "engine/pose_conditioner.h"
-#include "engine/runtime.h"
 #include "engine/pose_noise.h"
+#include "engine/runtime.h"
 #include "engine/stream_metrics.h"
+#include "lab/scenarios.h"
 #include "sim/mesh_generators.h"
 #include "sim/strain_limit.h"
 #include "sim/world.h"

@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/scenarios.h"
-#include "app/trajectory.h"
-#include "app/validation_suites.h"
+#include "lab/scenarios.h"
+#include "lab/trajectory.h"
+#include "lab/validation_suites.h"
 #include "sim/world.h"
 
 namespace weft::app {

@@ -12,8 +12,8 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "app/bench_suites.h"
-#include "app/self_collision_scenarios.h"
+#include "lab/bench_suites.h"
+#include "lab/self_collision_scenarios.h"
 #include "sim/intersection_count.h"
 #include "sim/mesh_generators.h"
 #include "sim/world.h"

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "app/self_collision_scenarios.h"
+#include "lab/self_collision_scenarios.h"
 
 using namespace weft::app;
 

@@ -1,4 +1,4 @@
-#include "sim/grasp_validation.h"
+#include "lab/grasp_validation.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,12 +1,12 @@
-// `weft validate self-collision`: the experiments of issues 8 and 15 (app/self_collision_scenarios.h).
+// `weft validate self-collision`: the experiments of issues 8 and 15 (lab/self_collision_scenarios.h).
 #include <cstdio>
 #include <string>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
-#include "app/self_collision_scenarios.h"
-#include "app/validation_suites.h"
+#include "lab/self_collision_scenarios.h"
+#include "lab/validation_suites.h"
 
 namespace weft::app {
 

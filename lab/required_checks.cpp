@@ -1,4 +1,4 @@
-#include "app/required_checks.h"
+#include "lab/required_checks.h"
 
 namespace weft::app {
 

@@ -1,4 +1,4 @@
-#include "app/interaction_validation.h"
+#include "lab/interaction_validation.h"
 
 #include <algorithm>
 #include <chrono>

@@ -10,8 +10,8 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "app/bench_suites.h"
 #include "engine/material_loader.h"
+#include "lab/bench_suites.h"
 #include "sim/mesh_generators.h"
 #include "sim/world.h"
 
