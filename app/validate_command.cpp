@@ -32,7 +32,7 @@ void register_validate_kang(CLI::App& validate) {
   cmd->add_flag("--no-sweep", args->no_sweep, "Skip the mesh resolution sweep (8 to 24 quads per side)");
   cmd->callback([args] {
     const int checks = args->quick ? 12 : args->checks;
-    const nlohmann::json out = validate_kang(checks, args->quads, !args->no_sweep, true);
+    const nlohmann::json out = lab::validate_kang(checks, args->quads, !args->no_sweep, true);
     report_checks(out, args->json);
   });
 }
@@ -47,7 +47,7 @@ void register_validate_poisson(CLI::App& validate) {
   cmd->add_flag("--json", args->json, "Print the results as JSON on stdout");
   cmd->add_option("--quads", args->quads, "Quads per side of the square")->check(CLI::Range(4, 100));
   cmd->callback([args] {
-    const nlohmann::json out = validate_poisson(args->quads, true);
+    const nlohmann::json out = lab::validate_poisson(args->quads, true);
     report_checks(out, args->json);
   });
 }
@@ -62,7 +62,7 @@ void register_validate_stability(CLI::App& validate) {
   cmd->add_flag("--json", args->json, "Print the results as JSON on stdout");
   cmd->add_option("--seconds", args->seconds, "Simulated seconds per run")->check(CLI::Range(0.1, 100.0));
   cmd->callback([args] {
-    const nlohmann::json out = validate_stability(args->seconds, true);
+    const nlohmann::json out = lab::validate_stability(args->seconds, true);
     if (args->json) {
       std::cout << out.dump(2) << "\n";
     } else {
@@ -99,10 +99,10 @@ void register_validate_grasp(CLI::App& validate) {
     WorldConfig base;  // the runtime's solver options
     base.integrator = parse_integrator_kind(args->solver);
     std::fprintf(stderr, "validate grasp: running the checks on solver %s\n", args->solver.c_str());
-    const std::vector<GraspCheck> checks = run_grasp_validation(base);
+    const std::vector<lab::GraspCheck> checks = lab::run_grasp_validation(base);
     bool all = true;
     nlohmann::json out = nlohmann::json::array();
-    for (const GraspCheck& c : checks) {
+    for (const lab::GraspCheck& c : checks) {
       all = all && c.pass;
       out.push_back({{"check", c.check}, {"value", c.value}, {"bound", c.bound}, {"pass", c.pass},
                      {"detail", c.detail}, {"solver", args->solver}});
@@ -110,7 +110,7 @@ void register_validate_grasp(CLI::App& validate) {
     if (args->json) {
       std::cout << out.dump(2) << "\n";
     } else {
-      for (const GraspCheck& c : checks)
+      for (const lab::GraspCheck& c : checks)
         std::printf("%-4s %-24s value %-12.6g bound %-10.4g %s\n", c.pass ? "ok" : "FAIL", c.check.c_str(), c.value,
                     c.bound, c.detail.c_str());
       std::printf("%s\n", all ? "all grasp checks pass" : "some grasp checks FAIL");
@@ -144,12 +144,12 @@ void register_validate_self_collision(CLI::App& validate) {
                   "as the 16k crumple's other trajectory")
       ->check(CLI::Range(1, 2));
   cmd->callback([args] {
-    ScenarioOptions options;
+    lab::ScenarioOptions options;
     options.reduced = args->reduced;
     options.self_collision = !args->no_self;
     options.integrator = parse_integrator_kind(args->solver);
     options.threads = args->threads;
-    const nlohmann::json out = validate_self_collision(options, args->scene);
+    const nlohmann::json out = lab::validate_self_collision(options, args->scene);
     const bool all_pass = out["pass"].get<bool>();
     if (args->json) std::cout << out.dump(2) << "\n";
     else std::cout << (all_pass ? "self-collision: all checks pass\n" : "self-collision: some checks FAIL\n");
@@ -173,7 +173,7 @@ void register_validate_tensile(CLI::App& validate) {
   cmd->add_flag("--no-presets", args->no_presets, "Skip the fabric presets");
   cmd->add_option("--materials", args->material_dir, "Folder of the fabric presets (default: assets/materials)");
   cmd->callback([args] {
-    const nlohmann::json out = validate_tensile(args->quads, args->fine, !args->no_presets, args->material_dir);
+    const nlohmann::json out = lab::validate_tensile(args->quads, args->fine, !args->no_presets, args->material_dir);
     report_checks(out, args->json);
   });
 }
@@ -187,7 +187,7 @@ void register_validate_plasticity(CLI::App& validate) {
   auto* cmd = validate.add_subcommand("plasticity", "Volino 1995 plasticity: a folded strip keeps a crease, a stretched strip its elongation; both relax");
   cmd->add_flag("--json", args->json, "Print the results as JSON on stdout");
   cmd->add_option("--tau", args->tau, "Relaxation time constant (bending and in plane), s")->check(CLI::Range(0.2, 20.0));
-  cmd->callback([args] { report_checks(validate_plasticity(args->tau), args->json); });
+  cmd->callback([args] { report_checks(lab::validate_plasticity(args->tau), args->json); });
 }
 
 void register_validate_integrators(CLI::App& validate) {
@@ -203,13 +203,13 @@ void register_validate_integrators(CLI::App& validate) {
   cmd->add_option("--seconds", args->seconds, "Simulated time per run")->check(CLI::Range(0.1, 60.0));
   cmd->add_option("--tolerance", args->tol, "RK45 error per sub-step, m")->check(CLI::Range(1e-9, 1e-2));
   cmd->add_option("--svg", args->svg, "Energy plot (SVG); empty to skip");
-  cmd->callback([args] { report_checks(validate_integrators(args->seconds, args->tol, args->svg), args->json); });
+  cmd->callback([args] { report_checks(lab::validate_integrators(args->seconds, args->tol, args->svg), args->json); });
 }
 
 void register_validate_interaction(CLI::App& validate) {
   struct Args {
     bool json = false;
-    InteractionValidationOptions options;
+    lab::InteractionValidationOptions options;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = validate.add_subcommand(
@@ -226,7 +226,7 @@ void register_validate_interaction(CLI::App& validate) {
   cmd->add_flag("--no-reference", args->options.no_reference,
                 "Skip the CG reference (half an hour at 16k) and the two checks that compare with it");
   cmd->callback([args] {
-    const nlohmann::json out = validate_interaction(args->options);
+    const nlohmann::json out = lab::validate_interaction(args->options);
     if (!args->json)
       for (const auto& run : out["runs"])
         std::printf("%-4s damping %-3s peak E %.4g J, peak K %.4g J, above hand %+.4f m, speed %.3f m/s, settle %.3f s, "

@@ -15,7 +15,7 @@
 #include "sim/mesh_generators.h"
 #include "sim/world.h"
 
-namespace weft::app {
+namespace weft::lab {
 namespace {
 
 struct InteractionRun {
@@ -175,4 +175,4 @@ nlohmann::json bench_interaction(const BenchOptions& options) {
   return out;
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab

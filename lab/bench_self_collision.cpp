@@ -18,7 +18,7 @@
 #include "sim/mesh_generators.h"
 #include "sim/world.h"
 
-namespace weft::app {
+namespace weft::lab {
 namespace {
 
 // The floor plane y = 0 with high friction, so a pile does not slide apart.
@@ -314,4 +314,4 @@ nlohmann::json bench_self_collision(const BenchOptions& options) {
   return out;
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab

@@ -9,7 +9,7 @@
 #include "lab/scenarios.h"
 #include "sim/integrator.h"
 
-namespace weft::app {
+namespace weft::lab {
 namespace {
 
 struct Timing {
@@ -112,4 +112,4 @@ nlohmann::json bench_solvers(const BenchOptions& options) {
   return {{"runs", runs}, {"growth_exponent", growth}, {"threads", 1}};
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace weft::app {
+namespace weft::lab {
 
 struct BenchOptions {
   bool quick = false;     // smaller meshes and fewer steps (used by tests)
@@ -24,4 +24,4 @@ nlohmann::json bench_solvers(const BenchOptions& options);         // lab/bench_
 nlohmann::json bench_interaction(const BenchOptions& options);     // lab/bench_interaction.cpp (issue 3)
 nlohmann::json bench_self_collision(const BenchOptions& options);  // lab/bench_self_collision.cpp (issue 8)
 
-}  // namespace weft::app
+}  // namespace weft::lab

@@ -11,7 +11,7 @@
 #include "sim/mesh_generators.h"
 #include "sim/world.h"
 
-namespace weft {
+namespace weft::lab {
 namespace {
 
 constexpr float kPi = 3.14159265358979f;
@@ -719,4 +719,4 @@ std::vector<GraspCheck> run_grasp_validation(const WorldConfig& base) {
   return checks;
 }
 
-}  // namespace weft
+}  // namespace weft::lab

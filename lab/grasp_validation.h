@@ -8,7 +8,7 @@
 
 #include "sim/world.h"
 
-namespace weft {
+namespace weft::lab {
 
 struct GraspCheck {
   std::string check;   // name
@@ -72,4 +72,4 @@ GraspCheck check_two_hand_demo_strain(const WorldConfig& base = {});
 // sets a field itself.
 std::vector<GraspCheck> run_grasp_validation(const WorldConfig& base = {});
 
-}  // namespace weft
+}  // namespace weft::lab

@@ -11,7 +11,7 @@
 #include "sim/force_field.h"
 #include "sim/mesh_generators.h"
 
-namespace weft::app {
+namespace weft::lab {
 namespace {
 
 double ease(double s) { return s <= 0 ? 0 : s >= 1 ? 1 : 0.5 - 0.5 * std::cos(M_PI * s); }
@@ -166,4 +166,4 @@ InteractionResult run_interaction(const InteractionSetup& setup, const Interacti
   return r;
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab

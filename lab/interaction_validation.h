@@ -7,7 +7,7 @@
 
 #include "sim/world.h"
 
-namespace weft::app {
+namespace weft::lab {
 
 struct InteractionSetup {
   uint32_t quads = 127;  // grid quads per side: (quads + 1)^2 vertices, 16 384 at 127
@@ -47,4 +47,4 @@ struct InteractionResult {
 
 InteractionResult run_interaction(const InteractionSetup& setup, const InteractionTimeline& timeline = {});
 
-}  // namespace weft::app
+}  // namespace weft::lab

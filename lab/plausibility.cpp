@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace weft {
+namespace weft::lab {
 
 Plausibility compare_motion(const glm::vec3* dref, const glm::vec3* dexp, size_t n, const uint8_t* skip,
                             double min_motion) {
@@ -27,4 +27,4 @@ Plausibility compare_motion(const glm::vec3* dref, const glm::vec3* dexp, size_t
   return out;
 }
 
-}  // namespace weft
+}  // namespace weft::lab

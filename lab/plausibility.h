@@ -6,7 +6,7 @@
 
 #include <glm/glm.hpp>
 
-namespace weft {
+namespace weft::lab {
 
 struct Plausibility {
   double error = 0;       // E, mean of |dx_ref - dx_exp|^2 / |dx_ref|^2
@@ -20,4 +20,4 @@ struct Plausibility {
 Plausibility compare_motion(const glm::vec3* dref, const glm::vec3* dexp, size_t n, const uint8_t* skip,
                             double min_motion = 1e-9);
 
-}  // namespace weft
+}  // namespace weft::lab

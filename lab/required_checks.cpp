@@ -1,6 +1,6 @@
 #include "lab/required_checks.h"
 
-namespace weft::app {
+namespace weft::lab {
 
 bool required_checks_pass(const nlohmann::json& checks) {
   bool pass = true;
@@ -9,4 +9,4 @@ bool required_checks_pass(const nlohmann::json& checks) {
   return pass;
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab

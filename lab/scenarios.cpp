@@ -2,7 +2,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-namespace weft::app {
+namespace weft::lab {
 
 HangingCloth make_hanging_grid(uint32_t quads, float size, bool horizontal) {
   HangingCloth c;
@@ -32,4 +32,4 @@ Material cotton_material() {
   return m;
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab

@@ -5,7 +5,7 @@
 #include "sim/cloth_model.h"
 #include "sim/mesh_generators.h"
 
-namespace weft::app {
+namespace weft::lab {
 
 // A square cloth of side `size`, hanging in the vertical x-y plane or, when `horizontal`, lying flat at
 // y = 1 (x-z plane); pinned at the two corners of one edge (the top edge, or the z = 0 edge when flat).
@@ -18,4 +18,4 @@ HangingCloth make_hanging_grid(uint32_t quads, float size, bool horizontal);
 // Cotton-like material: 0.15 kg/m^2, stiff edge springs, soft bending springs, light damping.
 Material cotton_material();
 
-}  // namespace weft::app
+}  // namespace weft::lab

@@ -14,7 +14,7 @@
 #include "sim/mesh_generators.h"
 #include "sim/world.h"
 
-namespace weft::app {
+namespace weft::lab {
 namespace {
 
 constexpr float kTick = 1.f / 240.f;
@@ -294,4 +294,4 @@ size_t grab_with_both_hands(World& world, const std::array<glm::vec3, 2>& start,
   return held;
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab

@@ -10,7 +10,7 @@
 #include "sim/integrator.h"
 #include "sim/world.h"
 
-namespace weft::app {
+namespace weft::lab {
 
 struct ScenarioCheck {
   std::string check;  // name, "<scenario>.<quantity>"
@@ -45,4 +45,4 @@ PoseSample hand_sample(Hand hand, double t, const glm::vec3& p);
 // number of vertices held.
 size_t grab_with_both_hands(World& world, const std::array<glm::vec3, 2>& start, float radius);
 
-}  // namespace weft::app
+}  // namespace weft::lab

@@ -18,7 +18,7 @@
 #include "sim/strain_limit.h"
 #include "sim/world.h"
 
-namespace weft::app {
+namespace weft::lab {
 namespace {
 
 constexpr double kDeviceHz = 90;       // tracking rate; the sim ticks at 240 Hz
@@ -444,4 +444,4 @@ std::vector<StressRun> run_stress_matrix(const StressOptions& options, const Str
   return runs;
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab

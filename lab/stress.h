@@ -10,7 +10,7 @@
 
 #include "engine/snapshot.h"
 
-namespace weft::app {
+namespace weft::lab {
 
 // Pass/fail bounds of one run (docs/stress.md).
 struct StressBounds {
@@ -84,4 +84,4 @@ void write_stress_plot(const std::string& path, const std::vector<const StressRu
 // The colour of noise level k in the plots (RGB).
 void stress_plot_colour(size_t k, uint8_t rgb[3]);
 
-}  // namespace weft::app
+}  // namespace weft::lab

@@ -7,7 +7,7 @@
 #include "engine/png_writer.h"
 #include "lab/stress.h"
 
-namespace weft::app {
+namespace weft::lab {
 namespace {
 
 struct Canvas {
@@ -97,4 +97,4 @@ void write_stress_plot(const std::string& path, const std::vector<const StressRu
   write_png(path, c.rgba, c.w, c.h);
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab

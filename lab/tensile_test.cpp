@@ -6,7 +6,7 @@
 #include "sim/block_system.h"
 #include "sim/static_equilibrium.h"
 
-namespace weft::app {
+namespace weft::lab {
 
 Material paper_tensile_material(Membrane membrane) {
   std::vector<float> e, s;
@@ -89,4 +89,4 @@ std::vector<TensilePoint> run_tensile_test(const Mesh& sample, Material material
   return out;
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab

@@ -8,7 +8,7 @@
 #include "sim/material.h"
 #include "sim/mesh.h"
 
-namespace weft::app {
+namespace weft::lab {
 
 struct TensilePoint {
   double strain = 0;         // clamp elongation / width
@@ -30,4 +30,4 @@ std::vector<TensilePoint> run_tensile_test(const Mesh& sample, Material material
 // membrane the weft curve at e for any angle).
 double homogeneous_tensile_force(const WeaveMaterial& weave, double angle_rad, double strain);
 
-}  // namespace weft::app
+}  // namespace weft::lab

@@ -5,7 +5,7 @@
 
 #include "sim/force_field.h"
 
-namespace weft::app {
+namespace weft::lab {
 
 Trajectory simulate(const ClothModel& model, IntegratorKind kind, const SolverOptions& options, double h,
                     double check_interval, int checks) {
@@ -38,4 +38,4 @@ Trajectory simulate(const ClothModel& model, IntegratorKind kind, const SolverOp
   return out;
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab

@@ -8,7 +8,7 @@
 #include "sim/cloth_model.h"
 #include "sim/integrator.h"
 
-namespace weft::app {
+namespace weft::lab {
 
 struct Trajectory {
   std::vector<std::vector<glm::vec3>> checkpoints;  // positions at t = 0, dt, 2 dt, ... (checks + 1)
@@ -25,4 +25,4 @@ struct Trajectory {
 Trajectory simulate(const ClothModel& model, IntegratorKind kind, const SolverOptions& options, double h,
                     double check_interval, int checks);
 
-}  // namespace weft::app
+}  // namespace weft::lab

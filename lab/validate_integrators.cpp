@@ -18,7 +18,7 @@
 #include "sim/mesh_generators.h"
 #include "sim/runge_kutta45.h"
 
-namespace weft::app {
+namespace weft::lab {
 namespace {
 
 struct SwingRun {
@@ -179,4 +179,4 @@ nlohmann::json validate_integrators(float seconds, float tol, const std::string&
           {"plot", svg}, {"runs", runs}, {"checks", checks}, {"pass", pass}};
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab

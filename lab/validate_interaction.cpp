@@ -11,7 +11,7 @@
 #include "lab/validation_suites.h"
 #include "sim/mesh_generators.h"
 
-namespace weft::app {
+namespace weft::lab {
 namespace {
 
 nlohmann::json to_json(const InteractionResult& r, const char* solver, bool damping) {
@@ -128,4 +128,4 @@ nlohmann::json validate_interaction(const InteractionValidationOptions& o) {
   return {{"runs", runs}, {"checks", checks}, {"pass", required_checks_pass(checks)}};
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab

@@ -14,7 +14,7 @@
 #include "lab/trajectory.h"
 #include "lab/validation_suites.h"
 
-namespace weft::app {
+namespace weft::lab {
 namespace {
 
 struct KangSetup {
@@ -161,4 +161,4 @@ nlohmann::json validate_kang(int checks, uint32_t quads, bool resolution_sweep, 
   return out;
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab

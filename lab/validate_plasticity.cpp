@@ -20,7 +20,7 @@
 #include "sim/plasticity.h"
 #include "sim/world.h"
 
-namespace weft::app {
+namespace weft::lab {
 namespace {
 
 constexpr float kFoldX = 0.1f, kFold = 1.2f, kYield = 30.f;
@@ -220,4 +220,4 @@ nlohmann::json validate_plasticity(float tau) {
           {"checks", checks}, {"pass", pass}};
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab

@@ -13,7 +13,7 @@
 #include "sim/integrator.h"
 #include "sim/mesh_generators.h"
 
-namespace weft::app {
+namespace weft::lab {
 namespace {
 
 struct PoissonResult {
@@ -142,4 +142,4 @@ nlohmann::json validate_poisson(uint32_t quads, bool verbose) {
   return {{"experiment", "volino-thalmann 1997 fig. 4"}, {"runs", runs}, {"checks", checks}, {"pass", pass}};
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab

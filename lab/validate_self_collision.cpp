@@ -8,7 +8,7 @@
 #include "lab/self_collision_scenarios.h"
 #include "lab/validation_suites.h"
 
-namespace weft::app {
+namespace weft::lab {
 
 nlohmann::json validate_self_collision(const ScenarioOptions& options, const std::string& scene) {
   nlohmann::json checks = nlohmann::json::array();
@@ -27,4 +27,4 @@ nlohmann::json validate_self_collision(const ScenarioOptions& options, const std
   return {{"checks", checks}, {"pass", all_pass}};
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab

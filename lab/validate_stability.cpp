@@ -13,7 +13,7 @@
 #include "lab/validation_suites.h"
 #include "sim/world.h"
 
-namespace weft::app {
+namespace weft::lab {
 
 nlohmann::json validate_stability(double seconds, bool verbose) {
   const HangingCloth cloth = make_hanging_grid(20, 1.f, true);
@@ -69,4 +69,4 @@ nlohmann::json validate_stability(double seconds, bool verbose) {
   return {{"runs", runs}, {"checks", checks}, {"pass", pass}};
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab

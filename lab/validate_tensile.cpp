@@ -17,7 +17,7 @@
 #include "lab/validation_suites.h"
 #include "sim/mesh_generators.h"
 
-namespace weft::app {
+namespace weft::lab {
 namespace {
 
 double relative(double a, double b) { return std::abs(a - b) / std::max(std::abs(b), 1e-12); }
@@ -138,4 +138,4 @@ nlohmann::json validate_tensile(uint32_t quads, uint32_t fine, bool presets, con
           {"presets", preset_rows}, {"checks", checks}, {"pass", pass}};
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab

@@ -9,7 +9,7 @@
 
 #include "lab/self_collision_scenarios.h"
 
-namespace weft::app {
+namespace weft::lab {
 
 // lab/validate_kang.cpp (issue 2)
 nlohmann::json validate_kang(int checks, uint32_t quads, bool resolution_sweep, bool verbose);
@@ -40,4 +40,4 @@ struct InteractionValidationOptions {
 };
 nlohmann::json validate_interaction(const InteractionValidationOptions& options);
 
-}  // namespace weft::app
+}  // namespace weft::lab

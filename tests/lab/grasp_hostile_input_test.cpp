@@ -6,6 +6,7 @@
 #include "lab/grasp_validation.h"
 
 using namespace weft;
+using namespace weft::lab;
 
 namespace {
 void require_pass(const GraspCheck& c) {

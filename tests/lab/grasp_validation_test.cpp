@@ -11,6 +11,7 @@
 #include "lab/grasp_validation.h"
 
 using namespace weft;
+using namespace weft::lab;
 
 namespace {
 

@@ -3,6 +3,7 @@
 #include "lab/plausibility.h"
 
 using namespace weft;
+using namespace weft::lab;
 
 TEST_CASE("E and S on hand-made motions (Kang & Cho Eq. 35-37)") {
   const glm::vec3 ref[3] = {{1, 0, 0}, {0, 2, 0}, {0, 0, 0}};

@@ -2,7 +2,7 @@
 
 #include "lab/self_collision_scenarios.h"
 
-using namespace weft::app;
+using namespace weft::lab;
 
 namespace {
 void check_all(const std::vector<ScenarioCheck>& checks) {

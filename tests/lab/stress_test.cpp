@@ -2,7 +2,7 @@
 
 #include "lab/stress.h"
 
-using namespace weft::app;
+using namespace weft::lab;
 
 namespace {
 StressOptions small() {

@@ -5,7 +5,7 @@
 #include "lab/tensile_test.h"
 #include "sim/mesh_generators.h"
 
-namespace weft::app {
+namespace weft::lab {
 TEST_CASE("tensile test: the isotropic membrane follows the curve off-axis, Eq. 4 strains do not") {
   const Mesh sample = make_irregular({.width = 0.1f, .height = 0.1f, .columns = 8, .rows = 8, .seed = 3});
   const Material iso = paper_tensile_material(Membrane::Isotropic), weave = paper_tensile_material(Membrane::WeftWarp);
@@ -27,4 +27,4 @@ TEST_CASE("tensile test: the isotropic membrane follows the curve off-axis, Eq. 
   }
 }
 
-}  // namespace weft::app
+}  // namespace weft::lab
