@@ -7,6 +7,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "engine/scripted_manipulation.h"
 #include "sim/force_field.h"
 #include "sim/mesh_generators.h"
 #include "sim/world.h"
@@ -663,31 +664,21 @@ GraspCheck check_two_hand_demo_strain(const WorldConfig& base) {
   World w(flat_cloth(0.8f, n, kTableTop + 0.01f), base);
   w.add_collider(plane());
   w.add_collider(table_box());
-  const glm::vec3 corner[2] = {w.state().position[grid_index(n, 0, 0)], w.state().position[grid_index(n, 0, n)]};
-  // TwoHandScript's phases (s): grab 0.4, lift to 1.4, stretch to 1.9, shake (3 Hz) to 2.9, hands away.
-  auto hand = [&](int k, double t) {
-    const float side = k == 0 ? -1.f : 1.f;
-    glm::vec3 p = corner[k] + glm::vec3(0.f, 0.25f * (1.f - ease01(0.0, 0.4, t)), 0.f);
-    p += glm::vec3(0.f, 0.55f, -0.45f) * ease01(0.4, 1.4, t);
-    p += glm::vec3(side * 0.10f, 0.f, 0.f) * ease01(1.4, 1.9, t);
-    if (t > 1.9 && t < 2.9) {
-      const double s = t - 1.9, w3 = 2.0 * kPi * 3.0 * s;
-      p += float(std::sin(kPi * s)) * glm::vec3(0.f, 0.06f * float(std::sin(w3)), 0.03f * float(std::sin(2.0 * w3)));
-    }
-    return p + glm::vec3(side * 0.15f, 0.25f, 0.f) * ease01(2.9, 3.4, t);
-  };
+  // The demo's own motion and grab and release times (engine/scripted_manipulation.h), fed to the World
+  // here instead of through the runtime.
+  const TwoHandScript script(w.state().position[grid_index(n, 0, 0)], w.state().position[grid_index(n, 0, n)]);
   bool grabbed = false, released = false;
   float worst_held = 0.f;
-  while (w.state().time < 4.2 + 1.5) {
+  while (w.state().time < TwoHandScript::kEnd + 1.5) {
     const double t = w.state().time;
-    submit(w, Device::LeftHand, t, hand(0, t));
-    submit(w, Device::RightHand, t, hand(1, t));
-    if (!grabbed && t >= 0.4) {
+    submit(w, Device::LeftHand, t, script.hand_position(0, t));
+    submit(w, Device::RightHand, t, script.hand_position(1, t));
+    if (!grabbed && t >= TwoHandScript::kGrabTime) {
       grabbed = true;
-      w.grab(Hand::Left, at(hand(0, t)), 0.05f);
-      w.grab(Hand::Right, at(hand(1, t)), 0.05f);
+      w.grab(Hand::Left, at(script.hand_position(0, t)), 0.05f);
+      w.grab(Hand::Right, at(script.hand_position(1, t)), 0.05f);
     }
-    if (!released && t >= 2.9) {
+    if (!released && t >= TwoHandScript::kShakeEnd) {
       released = true;
       w.release(Hand::Left);
       w.release(Hand::Right);

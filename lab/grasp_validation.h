@@ -63,7 +63,7 @@ GraspCheck check_thin_plate_swept(const WorldConfig& base = {});   // a cloth th
 GraspCheck check_grab_jitter(const WorldConfig& base = {});        // same catch outcome for >= 99 % of 200 jittered closes
 GraspCheck check_hand_twist(const WorldConfig& base = {});         // 90 degree twist in 0.1 s: no vertex over 3 m/s
 GraspCheck check_spikes_stay_on_stage(const WorldConfig& base = {});  // 2 % 1 km spikes, no conditioning: on stage
-// The scripted demo's motion (engine/scripted_manipulation.cpp) in the sim alone: two hands lift a cloth's
+// The scripted demo's motion (TwoHandScript, engine/scripted_manipulation.h) on a World: two hands lift a cloth's
 // near corners off a table, pull them 0.2 m further apart than the cloth is wide, shake, let go; max edge
 // strain at the end, when the cloth has fallen back, <= 10 % (+ the limiter's 1e-3 band).
 GraspCheck check_two_hand_demo_strain(const WorldConfig& base = {});
