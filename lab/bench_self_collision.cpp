@@ -176,8 +176,7 @@ nlohmann::json run_hand_fold(const BenchOptions& options, IntegratorKind kind) {
   bool finite = true;
   for (int s = 0; s < fold_steps + hold_steps + after_steps; ++s) {
     if (s < fold_steps) {
-      const float th = glm::pi<float>() * float(s + 1) / float(fold_steps);
-      const glm::vec3 d(radius - radius * std::cos(th), land * float(s + 1) / float(fold_steps) + lift * std::sin(th), 0.f);
+      const glm::vec3 d = fold_offset(s + 1, fold_steps, radius, lift, land);
       for (int k = 0; k < 2; ++k) world.submit_pose(hand_sample(hands[k], world.state().time + double(tick), start[k] + d));
     } else if (s == fold_steps + hold_steps) {
       world.release(Hand::Left);

@@ -197,10 +197,9 @@ std::vector<ScenarioCheck> run_hand_fold(const ScenarioOptions& options) {
   for (int s = 0; s < fold_steps + rest_steps; ++s) {
     if (s < fold_steps) {
       // The hand pose at the end of this tick, on the sim clock.
-      const float th = glm::pi<float>() * float(s + 1) / float(fold_steps);
-      const float dx = radius - radius * std::cos(th), dy = land * float(s + 1) / float(fold_steps) + lift * std::sin(th);
+      const glm::vec3 d = fold_offset(s + 1, fold_steps, radius, lift, land);
       for (int k = 0; k < 2; ++k)
-        world.submit_pose(hand_sample(hands[k], world.state().time + double(kTick), start[k] + glm::vec3(dx, dy, 0.f)));
+        world.submit_pose(hand_sample(hands[k], world.state().time + double(kTick), start[k] + d));
     } else if (s == fold_steps) {
       world.release(Hand::Left);
       world.release(Hand::Right);
@@ -272,6 +271,12 @@ std::vector<ScenarioCheck> run_hand_crumple(const ScenarioOptions& options) {
        double(final_count) - double(at_start), 0},
       {"hand_crumple.max_self_contacts", double(scene.max_contacts), 1, true},
   };
+}
+
+glm::vec3 fold_offset(int step, int steps, float radius, float lift, float land) {
+  const float th = glm::pi<float>() * float(step) / float(steps);
+  const float dx = radius - radius * std::cos(th), dy = land * float(step) / float(steps) + lift * std::sin(th);
+  return glm::vec3(dx, dy, 0.f);
 }
 
 PoseSample hand_sample(Hand hand, double t, const glm::vec3& p) {

@@ -39,6 +39,10 @@ std::vector<ScenarioCheck> run_hand_fold(const ScenarioOptions& options);
 // Issue 15: a 16k-vertex sheet bunched up by two hands for 5 s then let go; no new intersections at the end.
 std::vector<ScenarioCheck> run_hand_crumple(const ScenarioOptions& options);
 
+// The two-hand fold's motion (run_hand_fold, and `weft bench --suite self-collision --case fold`): after fold
+// step `step` of `steps` (1..steps) the hands' offset from where they grabbed, on a half-ellipse of the given
+// radius (along +x) and lift (up) that ends `land` above its start.
+glm::vec3 fold_offset(int step, int steps, float radius, float lift, float land);
 // A tracked hand's sample at time t, position p (identity orientation).
 PoseSample hand_sample(Hand hand, double t, const glm::vec3& p);
 // Both hands grab at start[k] with the given radius and report their first pose there; returns the
