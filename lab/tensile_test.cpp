@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "lab/static_equilibrium.h"
 #include "sim/block_system.h"
-#include "sim/static_equilibrium.h"
 
 namespace weft::lab {
 

@@ -1,4 +1,4 @@
-#include "sim/static_equilibrium.h"
+#include "lab/static_equilibrium.h"
 
 #include <algorithm>
 
