@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace weft {
+namespace weft::lab {
 
 EquilibriumResult solve_static_equilibrium(const ClothModel& model, ClothState& state, ForceBuffers& forces,
                                            BlockSystem& system, const EquilibriumOptions& o,
@@ -29,4 +29,4 @@ EquilibriumResult solve_static_equilibrium(const ClothModel& model, ClothState& 
   return r;
 }
 
-}  // namespace weft
+}  // namespace weft::lab

@@ -6,7 +6,7 @@
 #include "sim/block_system.h"
 #include "sim/cloth_state.h"
 
-namespace weft {
+namespace weft::lab {
 
 struct EquilibriumOptions {
   float tolerance = 1e-6f;   // stop when max |f| on free vertices <= tolerance x force_scale
@@ -28,4 +28,4 @@ EquilibriumResult solve_static_equilibrium(const ClothModel& model, ClothState& 
                                            BlockSystem& system, const EquilibriumOptions& options,
                                            std::vector<glm::vec3>& scratch_dx);
 
-}  // namespace weft
+}  // namespace weft::lab
