@@ -73,8 +73,10 @@ nlohmann::json validate_tensile(uint32_t quads, uint32_t fine, bool presets, con
                         {"max_error_vs_curve", err_curve}, {"max_error_vs_fine_mesh", err_fine},
                         {"max_error_vs_uniform_stretch", err_model}, {"strain_within_1pct_of_curve", within_1pct},
                         {"converged", converged}});
-        const std::string tag = std::string(membrane_name) + ", " + nm.name +
-                                (thread ? (angle == 0.f ? " weft" : " warp") : " " + std::to_string(int(angle)) + " deg");
+        // Built by appending: GCC 12 warns falsely (-Wrestrict, its bug 105329) on "literal" + std::string&&.
+        std::string tag = std::string(membrane_name) + ", " + nm.name;
+        if (thread) tag += angle == 0.f ? " weft" : " warp";
+        else tag.append(" ").append(std::to_string(int(angle))).append(" deg");
         checks.push_back({{"check", "equilibrium converged (" + tag + ")"}, {"value", converged ? 1 : 0}, {"bound", "1"},
                           {"pass", converged}});
         if (thread) {
@@ -125,7 +127,8 @@ nlohmann::json validate_tensile(uint32_t quads, uint32_t fine, bool presets, con
       row["bias_uniaxial_N_per_m"] = free_sides;
       row["bias_uniform_stretch_N_per_m"] = clamped_uniform;
       checks.push_back({{"check", "preset " + name + " bias between uniaxial and uniform"}, {"value", bias},
-                        {"bound", "[" + std::to_string(int(free_sides)) + ", " + std::to_string(int(clamped_uniform)) + "]"},
+                        {"bound", std::string("[").append(std::to_string(int(free_sides))).append(", ")
+                                   .append(std::to_string(int(clamped_uniform))).append("]")},
                         {"pass", bias >= 0.99 * free_sides && bias <= 1.01 * clamped_uniform}});
       std::fprintf(stderr, "validate tensile: preset %-12s at 2 %%: weft %8.1f N/m (curve %8.1f)  warp %8.1f (curve %8.1f)  bias %8.1f (uniaxial %8.1f, uniform %8.1f)\n",
                    name.c_str(), row["weft_measured_N_per_m"].get<double>(), row["weft_curve_N_per_m"].get<double>(),
