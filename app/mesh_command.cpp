@@ -1,4 +1,4 @@
-// `weft mesh`: generate a cloth mesh (regular or irregular) to OBJ, or check an OBJ file (engine/mesh_check.h:
+// `weft mesh`: generate a cloth mesh (grid, irregular grid, annulus or disc) to OBJ, or check an OBJ file (engine/mesh_check.h:
 // degenerate and sliver, non-manifold, flipped and overlapping triangles, with counts and line numbers).
 #include <cstdio>
 #include <iostream>
@@ -24,10 +24,13 @@ void register_mesh(CLI::App& app) {
     bool json = false;
     bool folded_over = false;
     float gap = 0.004f, amplitude = 0.01f;
+    float radius = 0.4f, inner_radius = 0.1f, edge = 0.03f;
+    uint32_t rings = 12;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("mesh", "Generate a cloth mesh as OBJ, or check an OBJ file");
-  cmd->add_option("--type", args->type, "grid | irregular")->check(CLI::IsMember({"grid", "irregular"}));
+  cmd->add_option("--type", args->type, "grid | irregular | annulus | disc (concentric rings zipped by triangles)")
+      ->check(CLI::IsMember({"grid", "irregular", "annulus", "disc"}));
   cmd->add_option("--out", args->out, "Write the generated mesh to this OBJ file");
   cmd->add_option("--check", args->check,
                   "Load and check this OBJ file: statistics, then degenerate/sliver, non-manifold, flipped and "
@@ -38,6 +41,11 @@ void register_mesh(CLI::App& app) {
   cmd->add_option("--columns", args->columns, "Quads along x")->check(CLI::Range(1, 1024));
   cmd->add_option("--rows", args->rows, "Quads along y")->check(CLI::Range(1, 1024));
   cmd->add_option("--seed", args->seed, "Irregular mesh seed");
+  cmd->add_option("--radius", args->radius, "annulus, disc: outer radius, m")->check(CLI::Range(1e-3, 50.0));
+  cmd->add_option("--inner-radius", args->inner_radius, "annulus: inner radius, m (below --radius)")
+      ->check(CLI::Range(1e-3, 50.0));
+  cmd->add_option("--rings", args->rings, "annulus, disc: rings of triangles")->check(CLI::Range(1, 1024));
+  cmd->add_option("--edge", args->edge, "annulus, disc: edge length along a ring, m")->check(CLI::Range(1e-4, 10.0));
   cmd->add_flag("--folded-over", args->folded_over,
                 "Grid folded in half onto itself with a wavy upper half whose troughs cross the lower half "
                 "(overlapping layers, a tangled mesh for self-collision); see --gap, --amplitude");
@@ -84,6 +92,13 @@ void register_mesh(CLI::App& app) {
                                .amplitude = args->amplitude});
       const IntersectionCount crossing = count_self_intersections(build_cloth_model(mesh, Material{}), mesh.positions);
       std::printf("folded over: %llu pairs of triangles cross\n", (unsigned long long)crossing.triangle_pairs);
+    } else if (args->type == "annulus" || args->type == "disc") {
+      const float inner = args->type == "disc" ? 0.f : args->inner_radius;
+      if (inner >= args->radius) throw CLI::ValidationError("mesh", "--inner-radius must be below --radius");
+      if (2.0 * 3.14159265 * args->radius / args->edge > 1e6)
+        throw CLI::ValidationError("mesh", "--edge is too small for --radius (over a million vertices a ring)");
+      mesh = make_annulus({.inner_radius = inner, .outer_radius = args->radius, .rings = args->rings,
+                           .edge = args->edge, .seed = args->seed});
     } else if (args->type == "grid") {
       mesh = make_grid({.width = args->width, .height = args->height, .columns = args->columns, .rows = args->rows});
     } else {

@@ -2,10 +2,12 @@
 // (XR_MND_headless: sessions, input and the sim without graphics), on the one runtime
 // (engine/runtime.h): the scene's World runs on the sim thread, free on the wall clock; this thread
 // only runs the XR frame loop. It pushes hand and tracker poses, grabs, releases and tracker clips
-// into the runtime, stamped on the runtime clock (an XR time T becomes clock_now() + (T - XR now):
-// the session's XrSessionConfig::clock), and the eyes draw the newest snapshots interpolated to the
-// frame's display time, never waiting for the sim. The scene sits in the stage space: its coordinates
-// are the reference space's (floor at y = 0), shifted so the user stands at the scene's "stage" pose.
+// into the runtime's one input seam (Runtime::input()), stamped on the runtime clock (an XR time T
+// becomes clock_now() + (T - XR now): the session's XrSessionConfig::clock), and the eyes draw the
+// newest snapshots interpolated to the frame's display time, never waiting for the sim; what the hands
+// and trackers hold is the snapshot's (the sim's truth), never what was asked for. The scene sits in
+// the stage space: its coordinates are the reference space's (floor at y = 0), shifted so the user
+// stands at the scene's "stage" pose.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -18,8 +20,8 @@
 #include "app/run_summary.h"
 #include "engine/frame_stats.h"
 #include "engine/png_writer.h"
+#include "engine/runtime.h"
 #include "engine/snapshot_interpolation.h"
-#include "xr/engine_input_sink.h"
 #include "xr/scene_eye_renderer.h"
 #include "xr/xr_check.h"
 #include "xr/xr_session.h"
@@ -34,7 +36,7 @@ namespace {
 // drawn cloth is, at draw time (the shared lag_ms) and at the display time (display_lag_ms).
 class RuntimeEyeSource final : public xr::XrSnapshotSource {
  public:
-  RuntimeEyeSource(Runtime& runtime, const xr::EngineInputSink& sink) : runtime_(runtime), sink_(sink) {
+  explicit RuntimeEyeSource(Runtime& runtime) : runtime_(runtime) {
     snapshot_.resize(runtime.scene().vertices);
   }
   const ClothSnapshot& snapshot_at(double display_time) override {
@@ -43,7 +45,6 @@ class RuntimeEyeSource final : public xr::XrSnapshotSource {
     const double drawn = interpolate_snapshot(runtime_.snapshots(), t, snapshot_);
     lag_ = drawn >= 0 ? now - drawn : -1;
     if (drawn >= 0) display_lag_ms_.record((display_time - drawn) * 1e3), has_ = true;
-    sink_.mark_clipped(snapshot_);
     return snapshot_;
   }
   bool has_snapshot() const { return has_; }
@@ -53,7 +54,6 @@ class RuntimeEyeSource final : public xr::XrSnapshotSource {
 
  private:
   Runtime& runtime_;
-  const xr::EngineInputSink& sink_;
   ClothSnapshot snapshot_;
   double lag_ = -1;
   bool has_ = false;
@@ -70,7 +70,6 @@ void add_xr_keys(nlohmann::json& j, const xr::XrRunStats& s, uint64_t iterations
   j["iterations"] = iterations;
   j["hand_poses_received"] = s.hand_poses_received;
   j["grab_requests"] = s.grabs;
-  j["invalid_poses"] = s.invalid_poses;
   j["haptic_pulses"] = s.haptic_pulses;
   j["tracker_poses_received"] = s.tracker_poses_received;
   j["trackers"] = s.trackers;
@@ -94,8 +93,7 @@ int run_xr(const RunOptions& o) {
   std::unique_ptr<Runtime> rt = make_runtime(o, {});
   Runtime& runtime = *rt;
   const SceneInfo& scene = runtime.scene();
-  xr::EngineInputSink sink(runtime);
-  RuntimeEyeSource source(runtime, sink);
+  RuntimeEyeSource source(runtime);
   xr::SceneEyeRenderer eyes(runtime.mesh(), scene.props, source);
   uint64_t pngs = 0;
   if (!o.out_dir.empty() && !headless) {
@@ -144,7 +142,7 @@ int run_xr(const RunOptions& o) {
     for (;;) {
       double t = -1;
       const uint64_t rendered_before = runner->stats().frames_rendered;
-      if (!runner->iterate(sink, t)) break;
+      if (!runner->iterate(runtime.input(), t)) break;
       if (t >= 0) {
         ++iterations;
         // Headless: no eyes; the snapshot is read here, as a renderer would, for the replay's corners.
@@ -191,11 +189,11 @@ int run_xr(const RunOptions& o) {
   if (!o.out_dir.empty() && !headless) j["left_eye_pngs"] = pngs;
   print_run_summary(j);
   std::fprintf(stderr,
-               "weft: xr: %llu hand poses (%llu replayed, %llu handoffs), %llu grab requests, %llu invalid poses, "
-               "%llu haptic pulses, depth layers %s, Vulkan validation %s (%llu errors)\n",
+               "weft: xr: %llu hand poses (%llu replayed, %llu handoffs), %llu grab requests, %llu haptic "
+               "pulses, depth layers %s, Vulkan validation %s (%llu errors)\n",
                (unsigned long long)st.hand_poses_received, (unsigned long long)st.replayed_hand_frames,
                (unsigned long long)st.replay_handoffs, (unsigned long long)st.grabs,
-               (unsigned long long)st.invalid_poses, (unsigned long long)st.haptic_pulses,
+               (unsigned long long)st.haptic_pulses,
                st.depth_submitted ? "on" : "off", st.validation ? "on" : "off",
                (unsigned long long)st.validation_errors);
   if (o.json) std::printf("%s\n", j.dump(2).c_str());

@@ -165,10 +165,6 @@ bool DesktopApp::frame() {
     noisy_->enabled = c.noise;
     std::fprintf(stderr, "weft: tracking noise '%s' %s\n", noisy_->noise().profile().name.c_str(), c.noise ? "on" : "off");
   }
-  if (c.take_reset()) {
-    runtime_->reset();
-    c.drop_holds();
-  }
   SimThread& sim = runtime_->sim();
   const double tick = 1.0 / runtime_->scene().tick_hz;
   double draw_time = 0;

@@ -85,7 +85,10 @@ void DesktopController::scroll(float notches) {
 
 void DesktopController::key(char k) {
   switch (k) {
-    case 'R': reset_ = true; break;
+    case 'R':  // the holds go with the reset: forget them without sending releases
+      sink_.reset();
+      hand_[0].held = hand_[1].held = false;
+      break;
     case 'P': case ' ': paused = !paused; break;
     case 'N': step_ = true; break;
     case 'S': strain_view = !strain_view; break;

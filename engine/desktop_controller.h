@@ -3,8 +3,8 @@
 // cursor with the left hand (ray pick; not through a collider drawn in front of it), right button with
 // the right hand; dragging moves that hand in
 // the view plane, the wheel moves it in depth. Off the cloth, left drag orbits, right or middle drag
-// pans, the wheel zooms. Hand input goes only through the InputSink, as XR hands do. No GLFW here:
-// the window forwards its callbacks, so tests can drive this with synthetic events too.
+// pans, the wheel zooms. Hand input and the R reset go only through the InputSink, as XR input does. No
+// GLFW here: the window forwards its callbacks, so tests can drive this with synthetic events too.
 #include <cstdint>
 #include <algorithm>
 #include <functional>
@@ -41,14 +41,11 @@ class DesktopController {
   void key(char key);
 
   bool holding(Hand hand) const { return hand_[int(hand)].held; }
-  // After a reset the holds are gone; forget them without sending releases.
-  void drop_holds() { hand_[0].held = hand_[1].held = false; }
 
   // Flags for the app loop; take_* clears the request.
   bool paused = false;
   bool strain_view = false;
   bool noise = false;  // noise injection on tracking input (DesktopApp routes the hands through a NoisyInput)
-  bool take_reset() { return std::exchange(reset_, false); }
   bool take_step() { return std::exchange(step_, false); }
   bool take_help() { return std::exchange(help_, false); }
   bool quit_requested() const { return quit_; }
@@ -70,7 +67,7 @@ class DesktopController {
   glm::vec2 cursor_{0.f};
   HandDrag hand_[2];
   bool orbiting_ = false, panning_ = false;
-  bool reset_ = false, step_ = false, help_ = false, quit_ = false;
+  bool step_ = false, help_ = false, quit_ = false;
 };
 
 }  // namespace weft

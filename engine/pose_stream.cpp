@@ -6,7 +6,7 @@
 #include <fstream>
 #include <limits>
 
-#include <nlohmann/json.hpp>
+#include "engine/json_reader.h"
 
 namespace weft {
 namespace {
@@ -113,10 +113,6 @@ struct LineReader {
 
 }  // namespace
 
-PoseStreamError::PoseStreamError(const std::string& file, size_t line, const std::string& problem)
-    : std::runtime_error(file + ":" + std::to_string(line) + ": " + problem), file_(file), problem_(problem),
-      line_(line) {}
-
 const char* device_name(Device d) {
   switch (d) {
     case Device::LeftHand: return "left";
@@ -214,10 +210,10 @@ PoseStream parse_pose_stream(std::istream& in, const std::string& name) {
     if (text.empty() || text.find_first_not_of(" \t\r") == std::string::npos) continue;
     if (have_end) r.fail("content after the end record");
     nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-      r.fail(std::string("not valid JSON (truncated or corrupt line): ") + e.what());
+    try {  // a number beyond a double (1e999) is refused here too, with its line
+      j = JsonDocument::parse(text, name, line).take_root();
+    } catch (const JsonError& e) {
+      r.fail(e.problem());
     }
     if (!j.is_object()) r.fail("a line must be a JSON object");
     if (!have_header) {

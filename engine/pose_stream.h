@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/json_error.h"
 #include "sim/pose.h"
 
 namespace weft {
@@ -49,17 +50,10 @@ struct PoseStream {
   PoseStreamFooter footer;
 };
 
-// A corrupt or truncated stream: names the file, the 1-based line and the problem.
-class PoseStreamError : public std::runtime_error {
+// A corrupt or truncated stream: names the file, the 1-based line and the problem (`file:line: problem`).
+class PoseStreamError : public JsonError {
  public:
-  PoseStreamError(const std::string& file, size_t line, const std::string& problem);
-  const std::string& file() const { return file_; }
-  size_t line() const { return line_; }
-  const std::string& problem() const { return problem_; }
-
- private:
-  std::string file_, problem_;
-  size_t line_;
+  PoseStreamError(const std::string& file, size_t line, const std::string& problem) : JsonError(file, line, "", problem) {}
 };
 
 const char* device_name(Device d);

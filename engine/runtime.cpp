@@ -145,37 +145,34 @@ Scene load_runtime_scene(const std::string& file, const std::string& solver, dou
   return scene;
 }
 
-// The producer's InputSink: poses to the mailbox as they are (their own timestamps), grab and release
-// as events stamped with the tick they apply at.
+// The producer's side of the one input seam: poses to the mailbox as they are (their own timestamps),
+// everything else as events stamped with the tick they apply at. Nothing is checked here: the sim thread
+// checks and counts (engine/sim_thread.h).
 class Runtime::Input final : public InputSink {
  public:
   explicit Input(Runtime& rt) : rt_(rt) {}
-  bool submit_pose(const PoseSample& sample) override {
-    rt_.sim_->push_pose(sample);
-    return true;  // checked on the sim thread (conditioning, World), counted there
-  }
-  size_t grab(Hand hand, const Pose& pose, float radius) override {
+  void submit_pose(const PoseSample& sample) override { rt_.sim_->push_pose(sample); }
+  void grab(Hand hand, const Pose& pose, float radius) override {
     SimEvent e = event(SimEventKind::Grab);
     e.hand = hand;
     e.pose = pose;
     e.radius = radius;
     rt_.sim_->push_event(e);
-    return 0;  // known on the sim thread only: the snapshot's grasp bits show it
   }
   void release(Hand hand) override {
     SimEvent e = event(SimEventKind::Release);
     e.hand = hand;
     rt_.sim_->push_event(e);
   }
-  void reset() { rt_.sim_->push_event(event(SimEventKind::Reset)); }
-  void attach(Device device, const Pose& pose, float radius) {
+  void attach(Device device, const Pose& pose, float radius) override {
     SimEvent e = event(SimEventKind::Attach, device);
     e.pose = pose;
     e.radius = radius;
     rt_.sim_->push_event(e);
   }
-  void detach(Device device) { rt_.sim_->push_event(event(SimEventKind::Detach, device)); }
-  void reset_device(Device device) { rt_.sim_->push_event(event(SimEventKind::ResetDevice, device)); }
+  void detach(Device device) override { rt_.sim_->push_event(event(SimEventKind::Detach, device)); }
+  void reset() override { rt_.sim_->push_event(event(SimEventKind::Reset)); }
+  void reset_device(Device device) override { rt_.sim_->push_event(event(SimEventKind::ResetDevice, device)); }
 
  private:
   SimEvent event(SimEventKind kind, Device device = Device::Tracker0) const {
@@ -259,10 +256,6 @@ void Runtime::init(Scene scene, uint64_t content_hash) {
 Runtime::~Runtime() { sim_->stop(); }
 
 InputSink& Runtime::input() { return *input_; }
-void Runtime::reset() { input_->reset(); }
-void Runtime::attach(Device device, const Pose& pose, float radius) { input_->attach(device, pose, radius); }
-void Runtime::detach(Device device) { input_->detach(device); }
-void Runtime::reset_device(Device device) { input_->reset_device(device); }
 
 void Runtime::begin_tick(uint64_t k) {
   if (!options_.lockstep) throw std::logic_error("begin_tick: the runtime is not in lockstep");

@@ -97,18 +97,10 @@ class Runtime {
   void start() { sim_->start(); }
   void stop() { sim_->stop(); }
 
-  // --- input producer (one thread): poses go to the mailbox as they are; grab, release and reset become
-  // events for the next tick boundary (live) or for the tick being fed (lockstep).
+  // --- input producer (one thread): the one input seam (engine/input_sink.h). Poses go to the mailbox as
+  // they are; grab, release, attach, detach and the resets become events for the next tick boundary (live)
+  // or for the tick being fed (lockstep).
   InputSink& input();
-  // Resets the world (and the conditioning) at the next tick boundary.
-  void reset();
-  // A tracker (or any device) clips onto the cloth near pose.position / lets go, at the next boundary.
-  void attach(Device device, const Pose& pose, float radius);
-  void detach(Device device);
-  // The device's poses now come from another source (XR: live controllers after the built-in replay):
-  // the conditioning forgets its history at the next boundary, before that boundary's poses when no other
-  // event is queued ahead of it (send it first), so the jump is not rejected as an outlier.
-  void reset_device(Device device);
   // Runtime clock (s): live modes stamp pose samples with it.
   double clock_now() const { return sim_->clock_now(); }
 

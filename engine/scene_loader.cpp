@@ -1,275 +1,265 @@
 #include "engine/scene_loader.h"
 
+#include "engine/json_reader.h"
 #include "engine/material_loader.h"
 #include "engine/mesh_io.h"
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <initializer_list>
-#include <limits>
-#include <sstream>
 
 #include <glm/gtc/matrix_transform.hpp>
-#include <nlohmann/json.hpp>
 
 #include "sim/crease_line.h"
 #include "sim/mesh_generators.h"
 #include "sim/topology.h"
 
 namespace weft {
-
-SceneError::SceneError(std::string file, std::string place, std::string problem)
-    : std::runtime_error(file + ": " + place + ": " + problem),
-      file_(std::move(file)), place_(std::move(place)), problem_(std::move(problem)) {}
-
 namespace {
 
 using json = nlohmann::json;
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using T = JsonType;
 
-// Reads typed values out of the JSON tree, naming the JSON pointer of anything wrong.
-class Reader {
- public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
-
-  [[noreturn]] void fail(const std::string& place, const std::string& problem) const {
-    throw SceneError(file_, place.empty() ? "/" : place, problem);
-  }
-
-  static std::string at(const std::string& place, const std::string& key) { return place + "/" + key; }
-  static std::string at(const std::string& place, size_t index) { return place + "/" + std::to_string(index); }
-
-  // j must be an object whose keys are all in `allowed`.
-  void object(const json& j, const std::string& place, std::initializer_list<const char*> allowed) const {
-    if (!j.is_object()) fail(place, "expected an object");
-    for (const auto& [key, value] : j.items()) {
-      bool known = false;
-      for (const char* a : allowed) known = known || key == a;
-      if (!known) fail(at(place, key), "unknown key '" + key + "'");
-    }
-  }
-
-  const json& array(const json& j, const std::string& place) const {
-    if (!j.is_array()) fail(place, "expected an array");
-    return j;
-  }
-
-  double number(const json& obj, const std::string& place, const char* key, double fallback, double lo = -kInf,
-                double hi = kInf) const {
-    if (!obj.contains(key)) return fallback;
-    return number_value(obj.at(key), at(place, key), lo, hi);
-  }
-
-  double number_value(const json& v, const std::string& place, double lo = -kInf, double hi = kInf) const {
-    if (!v.is_number()) fail(place, "expected a number");
-    const double x = v.get<double>();
-    if (!std::isfinite(x)) fail(place, "expected a finite number");
-    if (x < lo || x > hi) {
-      std::ostringstream s;
-      s << "value " << x << " out of range [" << lo << ", " << hi << "]";
-      fail(place, s.str());
-    }
-    return x;
-  }
-
-  uint32_t integer(const json& obj, const std::string& place, const char* key, uint32_t fallback, uint32_t lo,
-                   uint32_t hi) const {
-    if (!obj.contains(key)) return fallback;
-    return integer_value(obj.at(key), at(place, key), lo, hi);
-  }
-
-  uint32_t integer_value(const json& v, const std::string& place, uint32_t lo, uint32_t hi) const {
-    if (!v.is_number_integer()) fail(place, "expected an integer");
-    const int64_t x = v.get<int64_t>();
-    if (x < int64_t(lo) || x > int64_t(hi))
-      fail(place, "value " + std::to_string(x) + " out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-    return uint32_t(x);
-  }
-
-  std::string string(const json& obj, const std::string& place, const char* key, const std::string& fallback,
-                     std::initializer_list<const char*> allowed = {}) const {
-    if (!obj.contains(key)) return fallback;
-    const json& v = obj.at(key);
-    if (!v.is_string()) fail(at(place, key), "expected a string");
-    const std::string s = v.get<std::string>();
-    if (allowed.size() == 0) return s;
-    std::string list;
-    for (const char* a : allowed) {
-      if (s == a) return s;
-      list += std::string(list.empty() ? "" : ", ") + a;
-    }
-    fail(at(place, key), "'" + s + "' is not one of " + list);
-  }
-
-  bool boolean(const json& obj, const std::string& place, const char* key, bool fallback) const {
-    if (!obj.contains(key)) return fallback;
-    if (!obj.at(key).is_boolean()) fail(at(place, key), "expected true or false");
-    return obj.at(key).get<bool>();
-  }
-
-  glm::vec3 vec3(const json& obj, const std::string& place, const char* key, glm::vec3 fallback) const {
-    if (!obj.contains(key)) return fallback;
-    const json& v = obj.at(key);
-    const std::string p = at(place, key);
-    if (!v.is_array() || v.size() != 3) fail(p, "expected an array of 3 numbers");
-    return glm::vec3(float(number_value(v[0], at(p, 0))), float(number_value(v[1], at(p, 1))),
-                     float(number_value(v[2], at(p, 2))));
-  }
-
-  glm::vec2 vec2(const json& obj, const std::string& place, const char* key) const {
-    const std::string p = at(place, key);
-    if (!obj.contains(key)) fail(place, std::string("missing key '") + key + "'");
-    const json& v = obj.at(key);
-    if (!v.is_array() || v.size() != 2) fail(p, "expected an array of 2 numbers");
-    return glm::vec2(float(number_value(v[0], at(p, 0))), float(number_value(v[1], at(p, 1))));
-  }
-
-  // position + rotation_deg (Euler angles in degrees, applied x, then y, then z)
-  Pose pose(const json& obj, const std::string& place) const {
-    Pose p;
-    p.position = vec3(obj, place, "position", glm::vec3(0.f));
-    const glm::vec3 deg = vec3(obj, place, "rotation_deg", glm::vec3(0.f));
-    const glm::vec3 r = glm::radians(deg);
-    p.orientation = glm::normalize(glm::angleAxis(r.z, glm::vec3(0, 0, 1)) * glm::angleAxis(r.y, glm::vec3(0, 1, 0)) *
-                                   glm::angleAxis(r.x, glm::vec3(1, 0, 0)));
-    return p;
-  }
-
- private:
-  std::string file_;
+// The scene's keys, one table per object (docs/scene_format.md lists the same, with defaults).
+constexpr JsonKey kSceneKeys[] = {
+    {"name", T::String},      {"sim", T::Object},         {"cloth", T::Object},     {"interaction", T::Object},
+    {"self_collision", T::Object}, {"pins", T::Array},    {"colliders", T::Array},  {"rigid_boxes", T::Array},
+    {"hands", T::Object},     {"trackers", T::Array},     {"seams", T::Array},      {"stage", T::Object},
 };
+constexpr JsonObjectSpec kScene{"scene", kSceneKeys};
 
-Mesh load_obj(const Reader& r, const std::string& path, const std::string& place) {
-  try {
-    return load_obj_mesh(path);
-  } catch (const MeshFileError& e) {
-    r.fail(place, e.what());
-  }
+constexpr JsonKey kSimKeys[] = {
+    {"tick_hz", T::Number, 10, 10000},
+    {"solver", T::String, 0, 0, "mg gs approx cg euler rk4 be bdf2 rk45"},
+    {"iterations", T::Integer, 1, 99},  // approx: odd (Kang & Cho 4.2)
+    {"cg_tolerance", T::Number, 1e-8, 0.5},
+    {"cg_max_iterations", T::Integer, 1, 10000},
+    {"alpha", T::Number, 0.5, 1},
+    {"rk_tolerance", T::Number, 1e-12, 1},
+    {"sweeps", T::Integer, 1, 1000},
+    {"mg_tolerance", T::Number, 1e-8, 0.5},
+    {"mg_max_iterations", T::Integer, 1, 10000},
+    {"threads", T::Integer, 1, 2},
+};
+constexpr JsonObjectSpec kSim{"sim", kSimKeys};
+
+constexpr JsonKey kClothKeys[] = {
+    {"mesh", T::Object},         {"position", T::Vec3}, {"rotation_deg", T::Vec3}, {"material", T::StringOrObject},
+    {"weave_angle_deg", T::Number, -360, 360},          {"creases", T::Array},
+};
+constexpr JsonObjectSpec kCloth{"cloth", kClothKeys};
+
+constexpr JsonKey kGridKeys[] = {
+    {"type", T::String, 0, 0, "grid"},      {"width", T::Number, 1e-3, 100}, {"height", T::Number, 1e-3, 100},
+    {"columns", T::Integer, 1, 1024},       {"rows", T::Integer, 1, 1024},
+};
+constexpr JsonObjectSpec kGrid{"cloth.mesh (grid)", kGridKeys};
+
+constexpr JsonKey kIrregularKeys[] = {
+    {"type", T::String, 0, 0, "irregular"}, {"width", T::Number, 1e-3, 100}, {"height", T::Number, 1e-3, 100},
+    {"columns", T::Integer, 1, 1024},       {"rows", T::Integer, 1, 1024},   {"grading", T::Number, 1, 100},
+    {"jitter", T::Number, 0, 0.45},         {"seed", T::Integer, 0, 4294967295.0},
+};
+constexpr JsonObjectSpec kIrregular{"cloth.mesh (irregular)", kIrregularKeys};
+
+constexpr JsonKey kObjKeys[] = {
+    {"type", T::String, 0, 0, "obj"}, {"path", T::String}, {"scale", T::Number, 1e-6, 1e6},
+};
+constexpr JsonObjectSpec kObj{"cloth.mesh (obj)", kObjKeys};
+
+constexpr JsonKey kCreaseKeys[] = {
+    {"from", T::Vec2}, {"to", T::Vec2}, {"angle_deg", T::Number, -179.9, 179.9},
+    {"stiffness_scale", T::Number, 0, 1e4}, {"tolerance", T::Number, 1e-7, 1},
+};
+constexpr JsonObjectSpec kCrease{"cloth.creases[]", kCreaseKeys};
+
+constexpr JsonKey kInteractionKeys[] = {
+    {"tau", T::Number, 1e-4, 10},
+    {"max_speed", T::Number, 1e-3, 1e3},
+    {"seam_tau", T::Number, 1e-4, 10},
+    {"thickness", T::Number, 0, 0.1},
+    {"strain_limit", T::NumberOrFalse, 0, 10},
+    {"strain_iterations", T::Integer, 1, 1000},
+    {"tether_slack", T::Number, 0, 10},
+    {"extrapolation_horizon", T::Number, 0, 1},
+    {"grasp_radius", T::Number, 1e-4, 1},
+    {"falloff", T::String, 0, 0, "uniform linear smooth"},
+    {"core_fraction", T::Number, 0, 1},
+    {"min_weight", T::Number, 0.01, 1},
+};
+constexpr JsonObjectSpec kInteraction{"interaction", kInteractionKeys};
+
+constexpr JsonKey kSelfCollisionKeys[] = {
+    {"enabled", T::Boolean},
+    {"thickness", T::Number, 1e-5, 0.1},
+    {"friction", T::Number, 0, 10},
+    {"iterations", T::Integer, 1, 100},
+    {"consistent_orientation", T::Boolean},
+    {"untangle_step", T::Number, 0, 2},         // x thickness; 0: off
+    {"rescan_ticks", T::Integer, 0, 1000000},   // 0: never
+};
+constexpr JsonObjectSpec kSelfCollision{"self_collision", kSelfCollisionKeys};
+
+// Vertex indices are checked against the mesh when read: the tables give only their lower bound.
+constexpr JsonKey kPinKeys[] = {
+    {"vertex", T::Integer, 0}, {"vertices", T::Array}, {"near", T::Vec3}, {"radius", T::Number, 0, 100},
+};
+constexpr JsonObjectSpec kPin{"pins[]", kPinKeys};
+
+constexpr JsonKey kColliderKeys[] = {
+    {"type", T::String, 0, 0, "plane sphere capsule box"},
+    {"position", T::Vec3},
+    {"rotation_deg", T::Vec3},
+    {"radius", T::Number, 1e-4, 100},
+    {"half_length", T::Number, 0, 100},
+    {"half_extents", T::Vec3},
+    {"velocity", T::Vec3},
+    {"angular_velocity", T::Vec3},
+    {"mu_static", T::Number, 0, 10},
+    {"mu_kinetic", T::Number, 0, 10},
+};
+constexpr JsonObjectSpec kCollider{"colliders[]", kColliderKeys};
+
+constexpr JsonKey kRigidBoxKeys[] = {
+    {"position", T::Vec3}, {"rotation_deg", T::Vec3}, {"half_extents", T::Vec3}, {"mass", T::Number, 1e-4, 1e4},
+    {"velocity", T::Vec3}, {"mu_static", T::Number, 0, 10}, {"mu_kinetic", T::Number, 0, 10},
+};
+constexpr JsonObjectSpec kRigidBox{"rigid_boxes[]", kRigidBoxKeys};
+
+constexpr JsonKey kHandsKeys[] = {{"left", T::Object}, {"right", T::Object}};
+constexpr JsonObjectSpec kHands{"hands", kHandsKeys};
+
+constexpr JsonKey kPoseKeys[] = {{"position", T::Vec3}, {"rotation_deg", T::Vec3}};
+constexpr JsonObjectSpec kPlacement{"stage, hands.left, hands.right", kPoseKeys};
+
+constexpr JsonKey kTrackerKeys[] = {
+    {"device", T::String, 0, 0, "tracker0 tracker1 tracker2 tracker3"},
+    {"vertices", T::Array}, {"vertex", T::Integer, 0}, {"near", T::Vec3}, {"radius", T::Number, 0, 100},
+    {"position", T::Vec3}, {"rotation_deg", T::Vec3},
+};
+constexpr JsonObjectSpec kTracker{"trackers[]", kTrackerKeys};
+
+// position + rotation_deg (Euler angles in degrees, applied x, then y, then z)
+Pose read_pose(const JsonObject& o) {
+  Pose p;
+  p.position = o.vec3("position", glm::vec3(0.f));
+  const glm::vec3 deg = o.vec3("rotation_deg", glm::vec3(0.f));
+  const glm::vec3 r = glm::radians(deg);
+  p.orientation = glm::normalize(glm::angleAxis(r.z, glm::vec3(0, 0, 1)) * glm::angleAxis(r.y, glm::vec3(0, 1, 0)) *
+                                 glm::angleAxis(r.x, glm::vec3(1, 0, 0)));
+  return p;
 }
 
-Mesh read_mesh(const Reader& r, const json& cloth, const std::string& base_dir) {
-  if (!cloth.contains("mesh")) r.fail("/cloth", "missing key 'mesh'");
+Mesh read_mesh(const JsonObject& cloth, const std::string& base_dir) {
+  const JsonDocument& doc = cloth.doc();
   const json& m = cloth.at("mesh");
-  const std::string place = "/cloth/mesh";
-  if (!m.is_object()) r.fail(place, "expected an object");
-  const std::string type = r.string(m, place, "type", "", {"grid", "irregular", "obj"});
+  const std::string place = cloth.pointer("mesh");
+  if (!m.is_object()) doc.fail(place, "expected an object");
+  // the type picks the table the other keys are read with
+  const auto type = m.find("type");
+  if (type == m.end()) doc.fail(place, "missing key 'type' (grid, irregular or obj)");
+  if (!type->is_string()) doc.fail(json_pointer(place, "type"), "expected a string");
+  const std::string name = type->get<std::string>();
   Mesh mesh;
-  if (type == "grid") {
-    r.object(m, place, {"type", "width", "height", "columns", "rows"});
+  if (name == "grid") {
+    const JsonObject o(doc, m, place, kGrid);
     GridSpec g;
-    g.width = float(r.number(m, place, "width", g.width, 1e-3, 100));
-    g.height = float(r.number(m, place, "height", g.height, 1e-3, 100));
-    g.columns = r.integer(m, place, "columns", g.columns, 1, 1024);
-    g.rows = r.integer(m, place, "rows", g.rows, 1, 1024);
+    g.width = float(o.number("width", g.width));
+    g.height = float(o.number("height", g.height));
+    g.columns = o.integer("columns", g.columns);
+    g.rows = o.integer("rows", g.rows);
     mesh = make_grid(g);
-  } else if (type == "irregular") {
-    r.object(m, place, {"type", "width", "height", "columns", "rows", "grading", "jitter", "seed"});
+  } else if (name == "irregular") {
+    const JsonObject o(doc, m, place, kIrregular);
     IrregularSpec s;
-    s.width = float(r.number(m, place, "width", s.width, 1e-3, 100));
-    s.height = float(r.number(m, place, "height", s.height, 1e-3, 100));
-    s.columns = r.integer(m, place, "columns", s.columns, 1, 1024);
-    s.rows = r.integer(m, place, "rows", s.rows, 1, 1024);
-    s.grading = float(r.number(m, place, "grading", s.grading, 1, 100));
-    s.jitter = float(r.number(m, place, "jitter", s.jitter, 0, 0.45));
-    s.seed = r.integer(m, place, "seed", s.seed, 0, UINT32_MAX);
+    s.width = float(o.number("width", s.width));
+    s.height = float(o.number("height", s.height));
+    s.columns = o.integer("columns", s.columns);
+    s.rows = o.integer("rows", s.rows);
+    s.grading = float(o.number("grading", s.grading));
+    s.jitter = float(o.number("jitter", s.jitter));
+    s.seed = o.integer("seed", s.seed);
     mesh = make_irregular(s);
-  } else if (type == "obj") {
-    r.object(m, place, {"type", "path", "scale"});
-    const std::string path = r.string(m, place, "path", "");
-    if (path.empty()) r.fail(place + "/path", "missing OBJ path");
+  } else if (name == "obj") {
+    const JsonObject o(doc, m, place, kObj);
+    const std::string path = o.string("path", "");
+    if (path.empty()) o.fail("path", "missing OBJ path");
     // The file's unit in metres: 0.01 for a mesh modelled in centimetres, 0.001 for millimetres.
-    const float scale = float(r.number(m, place, "scale", 1.0, 1e-6, 1e6));
-    mesh = load_obj(r, (std::filesystem::path(base_dir) / path).string(), place + "/path");
+    const float scale = float(o.number("scale", 1.0));
+    try {
+      mesh = load_obj_mesh((std::filesystem::path(base_dir) / path).string());
+    } catch (const MeshFileError& e) {
+      o.fail("path", e.what());
+    }
     for (glm::vec3& p : mesh.positions) p *= scale;
     for (glm::vec2& u : mesh.material) u *= scale;  // material coordinates are rest lengths, in the same unit
   } else {
-    r.fail(place, "missing key 'type' (grid, irregular or obj)");
+    doc.fail(json_pointer(place, "type"), "'" + name + "' is not one of grid, irregular, obj");
   }
-  const Pose placement = r.pose(cloth, "/cloth");
+  const Pose placement = read_pose(cloth);
   transform_mesh(mesh, glm::translate(glm::mat4(1.f), placement.position) * glm::mat4_cast(placement.orientation));
-  if (const std::string err = validate_mesh(mesh); !err.empty()) r.fail(place, err);
+  if (const std::string err = validate_mesh(mesh); !err.empty()) doc.fail(place, err);
   return mesh;
 }
 
-Material read_material(const Reader& r, const json& cloth, const std::string& base_dir) {
-  Material m;
-  if (!cloth.contains("material")) return m;
+// A fabric preset by name (assets/materials/NAME.json beside the scenes folder, or a path), or the
+// material object itself, read by the presets' parser.
+Material read_scene_material(const JsonObject& cloth, const std::string& base_dir) {
+  if (!cloth.has("material")) return Material{};
   const json& j = cloth.at("material");
-  const std::string place = "/cloth/material";
-  if (j.is_string()) {  // a fabric preset: assets/materials/NAME.json beside the scenes folder, or a path
+  if (j.is_string()) {
     const std::string name = j.get<std::string>();
     const std::filesystem::path beside = std::filesystem::path(base_dir) / ".." / "materials";
     try {
       if (std::filesystem::exists(beside / (name + ".json"))) return load_material_preset(name, beside.string());
       return load_material_preset(name);
     } catch (const MaterialFileError& e) {
-      r.fail(place, e.what());
+      cloth.fail("material", e.what());
     }
   }
-  r.object(j, place, {"areal_density", "total_mass", "stretch_model", "stretch_stiffness", "bend_stiffness",
-                      "young_modulus", "alpha", "damping", "drag", "lift", "wind", "gravity"});
-  m.areal_density = float(r.number(j, place, "areal_density", m.areal_density, 1e-6, 1e3));
-  m.total_mass = float(r.number(j, place, "total_mass", m.total_mass, 0, 1e3));
-  m.stretch_model = r.string(j, place, "stretch_model", "springs", {"springs", "volino"}) == "volino"
-                        ? StretchModel::Volino : StretchModel::Springs;
-  m.stretch_stiffness = float(r.number(j, place, "stretch_stiffness", m.stretch_stiffness, 0, 1e9));
-  m.bend_stiffness = float(r.number(j, place, "bend_stiffness", m.bend_stiffness, 0, 1e9));
-  m.young_modulus = float(r.number(j, place, "young_modulus", m.young_modulus, 0, 1e9));
-  m.alpha = float(r.number(j, place, "alpha", m.alpha, 0, 1.2));
-  m.damping = float(r.number(j, place, "damping", m.damping, 0, 1e6));
-  m.drag = float(r.number(j, place, "drag", m.drag, 0, 1e6));
-  m.lift = float(r.number(j, place, "lift", m.lift, 0, 1e6));
-  m.wind = r.vec3(j, place, "wind", m.wind);
-  m.gravity = r.vec3(j, place, "gravity", m.gravity);
-  if (const std::string err = validate_material(m); !err.empty()) r.fail(place, err);
-  return m;
+  return read_material(cloth.doc(), j, cloth.pointer("material"));
 }
 
 // Crease lines (sim/crease_line.h): segments in the mesh's material coordinates, each mapped to the
 // bending hinges on it. Checked here so that a line that misses every interior edge names its place.
-std::vector<CreaseLine> read_creases(const Reader& r, const json& cloth, const Mesh& mesh, const Material& material) {
+std::vector<CreaseLine> read_creases(const JsonObject& cloth, const Mesh& mesh, const Material& material) {
   std::vector<CreaseLine> out;
-  if (!cloth.contains("creases")) return out;
-  const std::string place = "/cloth/creases";
-  const json& list = r.array(cloth.at("creases"), place);
+  if (!cloth.has("creases")) return out;
+  const json& list = cloth.array("creases");
   if (!list.empty() && material.stretch_model != StretchModel::WeftWarp)
-    r.fail(place, "crease lines need a weft_warp material (a fabric preset such as \"cotton\"): they set its bending "
-                  "hinges' rest angles");
+    cloth.fail("creases", "crease lines need a weft_warp material (a fabric preset such as \"cotton\"): they set its "
+                          "bending hinges' rest angles");
   const Topology topology = build_topology(mesh);
   for (size_t k = 0; k < list.size(); ++k) {
-    const std::string p = Reader::at(place, k);
-    const json& j = list[k];
-    r.object(j, p, {"from", "to", "angle_deg", "stiffness_scale", "tolerance"});
+    const JsonObject j(cloth.doc(), list[k], json_pointer(cloth.pointer("creases"), k), kCrease);
     CreaseLine c;
-    c.from = r.vec2(j, p, "from");
-    c.to = r.vec2(j, p, "to");
-    if (!j.contains("angle_deg")) r.fail(p, "missing key 'angle_deg'");
-    c.rest_angle_deg = float(r.number(j, p, "angle_deg", 0, -179.9, 179.9));
-    c.stiffness_scale = float(r.number(j, p, "stiffness_scale", c.stiffness_scale, 0, 1e4));
-    c.tolerance = float(r.number(j, p, "tolerance", c.tolerance, 1e-7, 1));
-    if (const std::string err = validate_crease_line(c); !err.empty()) r.fail(p, err);
+    c.from = j.vec2("from");
+    c.to = j.vec2("to");
+    if (!j.has("angle_deg")) j.fail("missing key 'angle_deg'");
+    c.rest_angle_deg = float(j.number("angle_deg", 0));
+    c.stiffness_scale = float(j.number("stiffness_scale", c.stiffness_scale));
+    c.tolerance = float(j.number("tolerance", c.tolerance));
+    if (const std::string err = validate_crease_line(c); !err.empty()) j.fail(err);
     if (crease_interior_edge_count(c, mesh, topology) == 0)
-      r.fail(p, "the segment lies on no interior edge of the mesh (material coordinates, metres; tolerance " +
-                    std::to_string(c.tolerance) + " m)");
+      j.fail("the segment lies on no interior edge of the mesh (material coordinates, metres; tolerance " +
+             std::to_string(c.tolerance) + " m)");
     out.push_back(c);
   }
   return out;
 }
 
 // A vertex list: explicit indices, or every vertex within `radius` of `near` (the nearest if none is).
-std::vector<uint32_t> read_vertices(const Reader& r, const json& j, const std::string& place, const Mesh& mesh) {
+std::vector<uint32_t> read_vertices(const JsonObject& j, const Mesh& mesh) {
   std::vector<uint32_t> out;
   const uint32_t last = uint32_t(mesh.vertex_count() - 1);
-  if (j.contains("vertex")) out.push_back(r.integer(j, place, "vertex", 0, 0, last));
-  if (j.contains("vertices")) {
-    const json& list = r.array(j.at("vertices"), Reader::at(place, "vertices"));
+  if (j.has("vertex")) out.push_back(j.integer("vertex", 0, 0, last));
+  if (j.has("vertices")) {
+    const json& list = j.array("vertices");
     for (size_t k = 0; k < list.size(); ++k)
-      out.push_back(r.integer_value(list[k], Reader::at(Reader::at(place, "vertices"), k), 0, last));
+      out.push_back(j.doc().integer(list[k], json_pointer(j.pointer("vertices"), k), 0, last));
   }
-  if (j.contains("near")) {
-    const glm::vec3 p = r.vec3(j, place, "near", glm::vec3(0.f));
-    const float radius = float(r.number(j, place, "radius", 0.0, 0, 100));
+  if (j.has("near")) {
+    const glm::vec3 p = j.vec3("near", glm::vec3(0.f));
+    const float radius = float(j.number("radius", 0.0));
     uint32_t nearest = 0;
     float best = INFINITY;
     for (uint32_t i = 0; i < mesh.vertex_count(); ++i) {
@@ -279,183 +269,149 @@ std::vector<uint32_t> read_vertices(const Reader& r, const json& j, const std::s
     }
     if (out.empty()) out.push_back(nearest);
   }
-  if (out.empty()) r.fail(place, "needs 'vertex', 'vertices' or 'near'");
+  if (out.empty()) j.fail("needs 'vertex', 'vertices' or 'near'");
   return out;
 }
 
-Collider read_collider(const Reader& r, const json& j, const std::string& place) {
-  r.object(j, place, {"type", "position", "rotation_deg", "radius", "half_length", "half_extents", "velocity",
-                      "angular_velocity", "mu_static", "mu_kinetic"});
+Collider read_collider(const JsonObject& j) {
   Collider c;
-  const std::string type = r.string(j, place, "type", "", {"plane", "sphere", "capsule", "box"});
-  if (type.empty()) r.fail(place, "missing key 'type' (plane, sphere, capsule or box)");
+  const std::string type = j.string("type", "");
+  if (type.empty()) j.fail("missing key 'type' (plane, sphere, capsule or box)");
   c.shape = type == "plane" ? ColliderShape::Plane : type == "sphere" ? ColliderShape::Sphere
           : type == "capsule" ? ColliderShape::Capsule : ColliderShape::Box;
-  c.pose = r.pose(j, place);
-  c.radius = float(r.number(j, place, "radius", c.radius, 1e-4, 100));
-  c.half_length = float(r.number(j, place, "half_length", c.half_length, 0, 100));
-  c.half_extents = r.vec3(j, place, "half_extents", c.half_extents);
+  c.pose = read_pose(j);
+  c.radius = float(j.number("radius", c.radius));
+  c.half_length = float(j.number("half_length", c.half_length));
+  c.half_extents = j.vec3("half_extents", c.half_extents);
   for (int k = 0; k < 3; ++k)
-    if (c.half_extents[k] <= 0.f) r.fail(Reader::at(place, "half_extents"), "half extents must be positive");
-  c.linear_velocity = r.vec3(j, place, "velocity", c.linear_velocity);
-  c.angular_velocity = r.vec3(j, place, "angular_velocity", c.angular_velocity);
-  c.mu_static = float(r.number(j, place, "mu_static", c.mu_static, 0, 10));
-  c.mu_kinetic = float(r.number(j, place, "mu_kinetic", c.mu_kinetic, 0, 10));
-  if (c.mu_kinetic > c.mu_static) r.fail(Reader::at(place, "mu_kinetic"), "kinetic friction exceeds static friction");
+    if (c.half_extents[k] <= 0.f) j.fail("half_extents", "half extents must be positive");
+  c.linear_velocity = j.vec3("velocity", c.linear_velocity);
+  c.angular_velocity = j.vec3("angular_velocity", c.angular_velocity);
+  c.mu_static = float(j.number("mu_static", c.mu_static));
+  c.mu_kinetic = float(j.number("mu_kinetic", c.mu_kinetic));
+  if (c.mu_kinetic > c.mu_static) j.fail("mu_kinetic", "kinetic friction exceeds static friction");
   c.previous_pose = c.pose;
   return c;
 }
 
-void read_interaction(const Reader& r, const json& root, Scene& scene) {
-  if (!root.contains("interaction")) return;
-  const json& j = root.at("interaction");
-  const std::string place = "/interaction";
-  r.object(j, place, {"tau", "max_speed", "seam_tau", "thickness", "strain_limit", "strain_iterations",
-                      "tether_slack", "extrapolation_horizon", "grasp_radius", "falloff", "core_fraction", "min_weight"});
+RigidBox read_rigid_box(const JsonObject& j) {
+  RigidBox b;
+  b.pose = read_pose(j);
+  b.previous_pose = b.pose;
+  b.half_extents = j.vec3("half_extents", b.half_extents);
+  for (int a = 0; a < 3; ++a)
+    if (b.half_extents[a] <= 0.f) j.fail("half_extents", "half extents must be positive");
+  b.mass = float(j.number("mass", b.mass));
+  b.linear_velocity = j.vec3("velocity", b.linear_velocity);
+  b.mu_static = float(j.number("mu_static", b.mu_static));
+  b.mu_kinetic = float(j.number("mu_kinetic", b.mu_kinetic));
+  return b;
+}
+
+void read_sim(const JsonObject& j, WorldConfig& world) {
+  world.tick_hz = j.number("tick_hz", world.tick_hz);
+  world.integrator = parse_integrator_kind(j.string("solver", integrator_kind_name(WorldConfig{}.integrator)));
+  SolverOptions& so = world.solver;
+  so.iterations = int(j.integer("iterations", so.iterations));
+  so.cg_tolerance = float(j.number("cg_tolerance", so.cg_tolerance));
+  so.cg_max_iterations = int(j.integer("cg_max_iterations", so.cg_max_iterations));
+  so.alpha = float(j.number("alpha", so.alpha));
+  so.rk_tolerance = float(j.number("rk_tolerance", so.rk_tolerance));
+  so.gs_sweeps = int(j.integer("sweeps", so.gs_sweeps));
+  so.mg_tolerance = float(j.number("mg_tolerance", so.mg_tolerance));
+  so.mg_max_iterations = int(j.integer("mg_max_iterations", so.mg_max_iterations));
+  so.mg_threads = int(j.integer("threads", so.mg_threads));
+  if (so.iterations % 2 == 0) j.fail("iterations", "must be odd (Kang & Cho 4.2)");
+}
+
+void read_interaction(const JsonObject& j, Scene& scene) {
   InteractionConfig& c = scene.world.interaction;
-  c.elastic.tau = float(r.number(j, place, "tau", c.elastic.tau, 1e-4, 10));
-  c.elastic.max_speed = float(r.number(j, place, "max_speed", c.elastic.max_speed, 1e-3, 1e3));
-  c.seam.tau = float(r.number(j, place, "seam_tau", c.seam.tau, 1e-4, 10));
-  c.thickness = float(r.number(j, place, "thickness", c.thickness, 0, 0.1));
-  if (j.contains("strain_limit")) {
+  c.elastic.tau = float(j.number("tau", c.elastic.tau));
+  c.elastic.max_speed = float(j.number("max_speed", c.elastic.max_speed));
+  c.seam.tau = float(j.number("seam_tau", c.seam.tau));
+  c.thickness = float(j.number("thickness", c.thickness));
+  if (j.has("strain_limit")) {
     if (j.at("strain_limit").is_boolean()) {
-      if (j.at("strain_limit").get<bool>()) r.fail(place + "/strain_limit", "give the limit as a number, or false");
+      if (j.at("strain_limit").get<bool>()) j.fail("strain_limit", "give the limit as a number, or false");
       c.strain.enabled = false;
     } else {
-      c.strain.max_strain = float(r.number(j, place, "strain_limit", c.strain.max_strain, 0, 10));
+      c.strain.max_strain = float(j.number("strain_limit", c.strain.max_strain));
     }
   }
-  c.strain.iterations = int(r.integer(j, place, "strain_iterations", uint32_t(c.strain.iterations), 1, 1000));
+  c.strain.iterations = int(j.integer("strain_iterations", uint32_t(c.strain.iterations)));
   c.strain.near_iterations = std::min(c.strain.near_iterations, c.strain.iterations);  // never more than a full pass
-  c.strain.tether_slack = float(r.number(j, place, "tether_slack", c.strain.tether_slack, 0, 10));
-  c.extrapolation_horizon = r.number(j, place, "extrapolation_horizon", c.extrapolation_horizon, 0, 1);
-  scene.grasp_radius = float(r.number(j, place, "grasp_radius", scene.grasp_radius, 1e-4, 1));
-  const std::string falloff = r.string(j, place, "falloff", "smooth", {"uniform", "linear", "smooth"});
+  c.strain.tether_slack = float(j.number("tether_slack", c.strain.tether_slack));
+  c.extrapolation_horizon = j.number("extrapolation_horizon", c.extrapolation_horizon);
+  scene.grasp_radius = float(j.number("grasp_radius", scene.grasp_radius));
+  const std::string falloff = j.string("falloff", "smooth");
   c.grasp.falloff = falloff == "uniform" ? Falloff::Uniform : falloff == "linear" ? Falloff::Linear : Falloff::Smooth;
-  c.grasp.core_fraction = float(r.number(j, place, "core_fraction", c.grasp.core_fraction, 0, 1));
-  c.grasp.min_weight = float(r.number(j, place, "min_weight", c.grasp.min_weight, 0.01, 1));
+  c.grasp.core_fraction = float(j.number("core_fraction", c.grasp.core_fraction));
+  c.grasp.min_weight = float(j.number("min_weight", c.grasp.min_weight));
 }
 
-void read_self_collision(const Reader& r, const json& root, Scene& scene) {
-  if (!root.contains("self_collision")) return;
-  const json& j = root.at("self_collision");
-  const std::string place = "/self_collision";
-  r.object(j, place, {"enabled", "thickness", "friction", "iterations", "consistent_orientation", "untangle_step",
-                      "rescan_ticks"});
-  SelfCollisionConfig& c = scene.world.self_collision;
-  c.enabled = r.boolean(j, place, "enabled", true);
-  c.thickness = float(r.number(j, place, "thickness", c.thickness, 1e-5, 0.1));
-  c.friction = float(r.number(j, place, "friction", c.friction, 0, 10));
-  c.iterations = int(r.integer(j, place, "iterations", uint32_t(c.iterations), 1, 100));
-  c.consistent_orientation = r.boolean(j, place, "consistent_orientation", c.consistent_orientation);
-  c.untangle_step = float(r.number(j, place, "untangle_step", c.untangle_step, 0, 2));  // x thickness; 0: off
-  c.rescan_ticks = int(r.integer(j, place, "rescan_ticks", uint32_t(c.rescan_ticks), 0, 1000000));  // 0: never
+void read_self_collision(const JsonObject& j, SelfCollisionConfig& c) {
+  c.enabled = j.boolean("enabled", true);  // the key's presence turns it on
+  c.thickness = float(j.number("thickness", c.thickness));
+  c.friction = float(j.number("friction", c.friction));
+  c.iterations = int(j.integer("iterations", uint32_t(c.iterations)));
+  c.consistent_orientation = j.boolean("consistent_orientation", c.consistent_orientation);
+  c.untangle_step = float(j.number("untangle_step", c.untangle_step));
+  c.rescan_ticks = int(j.integer("rescan_ticks", uint32_t(c.rescan_ticks)));
 }
 
-Scene read_scene(const Reader& r, const json& root, const std::string& base_dir) {
-  r.object(root, "", {"name", "sim", "cloth", "interaction", "self_collision", "pins", "colliders", "rigid_boxes",
-                      "hands", "trackers", "seams", "stage"});
+// Each element of the array `key` of `root` as an object read with `spec`.
+template <class F>
+void for_each_object(const JsonObject& root, const char* key, const JsonObjectSpec& spec, F&& read) {
+  if (!root.has(key)) return;
+  const json& list = root.array(key);
+  for (size_t k = 0; k < list.size(); ++k) read(JsonObject(root.doc(), list[k], json_pointer(root.pointer(key), k), spec));
+}
+
+Scene read_scene(const JsonDocument& doc, const std::string& base_dir) {
+  const JsonObject root(doc, doc.root(), "", kScene);
   Scene scene;
-  scene.name = r.string(root, "", "name", "unnamed");
-  if (root.contains("sim")) {
-    const json& j = root.at("sim");
-    r.object(j, "/sim", {"tick_hz", "solver", "iterations", "cg_tolerance", "cg_max_iterations", "alpha", "rk_tolerance",
-                         "sweeps", "mg_tolerance", "mg_max_iterations", "threads"});
-    scene.world.tick_hz = r.number(j, "/sim", "tick_hz", scene.world.tick_hz, 10, 10000);
-    scene.world.integrator = parse_integrator_kind(r.string(j, "/sim", "solver", integrator_kind_name(WorldConfig{}.integrator),
-                                                            {"mg", "gs", "approx", "cg", "euler", "rk4", "be", "bdf2", "rk45"}));
-    SolverOptions& so = scene.world.solver;
-    so.iterations = int(r.integer(j, "/sim", "iterations", so.iterations, 1, 99));
-    so.cg_tolerance = float(r.number(j, "/sim", "cg_tolerance", so.cg_tolerance, 1e-8, 0.5));
-    so.cg_max_iterations = int(r.integer(j, "/sim", "cg_max_iterations", so.cg_max_iterations, 1, 10000));
-    so.alpha = float(r.number(j, "/sim", "alpha", so.alpha, 0.5, 1));
-    so.rk_tolerance = float(r.number(j, "/sim", "rk_tolerance", so.rk_tolerance, 1e-12, 1));
-    so.gs_sweeps = int(r.integer(j, "/sim", "sweeps", so.gs_sweeps, 1, 1000));
-    so.mg_tolerance = float(r.number(j, "/sim", "mg_tolerance", so.mg_tolerance, 1e-8, 0.5));
-    so.mg_max_iterations = int(r.integer(j, "/sim", "mg_max_iterations", so.mg_max_iterations, 1, 10000));
-    so.mg_threads = int(r.integer(j, "/sim", "threads", so.mg_threads, 1, 2));
-    if (scene.world.solver.iterations % 2 == 0) r.fail("/sim/iterations", "must be odd (Kang & Cho 4.2)");
-  }
-  if (!root.contains("cloth")) r.fail("", "missing key 'cloth'");
-  const json& cloth = root.at("cloth");
-  r.object(cloth, "/cloth", {"mesh", "position", "rotation_deg", "material", "weave_angle_deg", "creases"});
-  scene.mesh = read_mesh(r, cloth, base_dir);
-  scene.material = read_material(r, cloth, base_dir);
+  scene.name = root.string("name", "unnamed");
+  if (root.has("sim")) read_sim(root.object("sim", kSim), scene.world);
+  const JsonObject cloth = root.object("cloth", kCloth);
+  scene.mesh = read_mesh(cloth, base_dir);
+  scene.material = read_scene_material(cloth, base_dir);
   // the weft's angle from the mesh's material u axis (weft/warp materials; Volino 2005 sec. 2.2.2)
-  scene.material.weave.angle_deg = float(r.number(cloth, "/cloth", "weave_angle_deg", scene.material.weave.angle_deg, -360, 360));
-  scene.creases = read_creases(r, cloth, scene.mesh, scene.material);
-  read_interaction(r, root, scene);
-  read_self_collision(r, root, scene);
-
-  if (root.contains("pins")) {
-    const json& pins = r.array(root.at("pins"), "/pins");
-    for (size_t k = 0; k < pins.size(); ++k) {
-      const std::string place = Reader::at("/pins", k);
-      r.object(pins[k], place, {"vertex", "vertices", "near", "radius"});
-      for (uint32_t v : read_vertices(r, pins[k], place, scene.mesh)) scene.pins.push_back(v);
-    }
-  }
-  if (root.contains("colliders")) {
-    const json& list = r.array(root.at("colliders"), "/colliders");
-    for (size_t k = 0; k < list.size(); ++k) scene.colliders.push_back(read_collider(r, list[k], Reader::at("/colliders", k)));
-  }
-  if (root.contains("rigid_boxes")) {
-    const json& list = r.array(root.at("rigid_boxes"), "/rigid_boxes");
-    for (size_t k = 0; k < list.size(); ++k) {
-      const std::string place = Reader::at("/rigid_boxes", k);
-      const json& j = list[k];
-      r.object(j, place, {"position", "rotation_deg", "half_extents", "mass", "velocity", "mu_static", "mu_kinetic"});
-      RigidBox b;
-      b.pose = r.pose(j, place);
-      b.previous_pose = b.pose;
-      b.half_extents = r.vec3(j, place, "half_extents", b.half_extents);
-      for (int a = 0; a < 3; ++a)
-        if (b.half_extents[a] <= 0.f) r.fail(Reader::at(place, "half_extents"), "half extents must be positive");
-      b.mass = float(r.number(j, place, "mass", b.mass, 1e-4, 1e4));
-      b.linear_velocity = r.vec3(j, place, "velocity", b.linear_velocity);
-      b.mu_static = float(r.number(j, place, "mu_static", b.mu_static, 0, 10));
-      b.mu_kinetic = float(r.number(j, place, "mu_kinetic", b.mu_kinetic, 0, 10));
-      scene.rigid_boxes.push_back(b);
-    }
-  }
-  if (root.contains("stage")) {
-    r.object(root.at("stage"), "/stage", {"position", "rotation_deg"});
-    scene.stage = r.pose(root.at("stage"), "/stage");
-  }
-  if (root.contains("hands")) {
-    const json& j = root.at("hands");
-    r.object(j, "/hands", {"left", "right"});
+  scene.material.weave.angle_deg = float(cloth.number("weave_angle_deg", scene.material.weave.angle_deg));
+  scene.creases = read_creases(cloth, scene.mesh, scene.material);
+  if (root.has("interaction")) read_interaction(root.object("interaction", kInteraction), scene);
+  if (root.has("self_collision"))
+    read_self_collision(root.object("self_collision", kSelfCollision), scene.world.self_collision);
+  for_each_object(root, "pins", kPin, [&](const JsonObject& j) {
+    for (uint32_t v : read_vertices(j, scene.mesh)) scene.pins.push_back(v);
+  });
+  for_each_object(root, "colliders", kCollider, [&](const JsonObject& j) { scene.colliders.push_back(read_collider(j)); });
+  for_each_object(root, "rigid_boxes", kRigidBox,
+                  [&](const JsonObject& j) { scene.rigid_boxes.push_back(read_rigid_box(j)); });
+  if (root.has("stage")) scene.stage = read_pose(root.object("stage", kPlacement));
+  if (root.has("hands")) {
+    const JsonObject hands = root.object("hands", kHands);
     for (int h = 0; h < 2; ++h) {
       const char* key = h == 0 ? "left" : "right";
-      if (!j.contains(key)) continue;
-      const std::string place = Reader::at("/hands", key);
-      r.object(j.at(key), place, {"position", "rotation_deg"});
-      scene.hand_start[h] = r.pose(j.at(key), place);
+      if (hands.has(key)) scene.hand_start[h] = read_pose(hands.object(key, kPlacement));
     }
   }
-  if (root.contains("trackers")) {
-    const json& list = r.array(root.at("trackers"), "/trackers");
-    for (size_t k = 0; k < list.size(); ++k) {
-      const std::string place = Reader::at("/trackers", k);
-      const json& j = list[k];
-      r.object(j, place, {"device", "vertices", "vertex", "near", "radius", "position", "rotation_deg"});
-      TrackerAttachment t;
-      const std::string device = r.string(j, place, "device", "tracker0", {"tracker0", "tracker1", "tracker2", "tracker3"});
-      t.device = Device(int(Device::Tracker0) + (device.back() - '0'));
-      t.vertices = read_vertices(r, j, place, scene.mesh);
-      t.pose = r.pose(j, place);
-      scene.trackers.push_back(std::move(t));
-    }
-  }
-  if (root.contains("seams")) {
-    const json& list = r.array(root.at("seams"), "/seams");
+  for_each_object(root, "trackers", kTracker, [&](const JsonObject& j) {
+    TrackerAttachment t;
+    const std::string device = j.string("device", "tracker0");
+    t.device = Device(int(Device::Tracker0) + (device.back() - '0'));
+    t.vertices = read_vertices(j, scene.mesh);
+    t.pose = read_pose(j);
+    scene.trackers.push_back(std::move(t));
+  });
+  if (root.has("seams")) {
+    const json& list = root.array("seams");
     const uint32_t last = uint32_t(scene.mesh.vertex_count() - 1);
     for (size_t k = 0; k < list.size(); ++k) {
-      const std::string place = Reader::at("/seams", k);
-      if (!list[k].is_array() || list[k].size() != 2) r.fail(place, "expected a pair [a, b] of vertex indices");
-      const uint32_t a = r.integer_value(list[k][0], Reader::at(place, 0), 0, last);
-      const uint32_t b = r.integer_value(list[k][1], Reader::at(place, 1), 0, last);
-      if (a == b) r.fail(place, "a seam joins two different vertices");
+      const std::string place = json_pointer(root.pointer("seams"), k);
+      if (!list[k].is_array() || list[k].size() != 2) doc.fail(place, "expected a pair [a, b] of vertex indices");
+      const uint32_t a = doc.integer(list[k][0], json_pointer(place, 0), 0, last);
+      const uint32_t b = doc.integer(list[k][1], json_pointer(place, 1), 0, last);
+      if (a == b) doc.fail(place, "a seam joins two different vertices");
       scene.seams.emplace_back(a, b);
     }
   }
@@ -465,30 +421,27 @@ Scene read_scene(const Reader& r, const json& root, const std::string& base_dir)
 }  // namespace
 
 Scene parse_scene(const std::string& text, const std::string& file, const std::string& base_dir) {
-  const Reader r(file);
-  json root;
   try {
-    root = json::parse(text);
-  } catch (const json::parse_error& e) {
-    // nlohmann reports a byte offset; turn it into line:column for people
-    size_t line = 1, column = 1;
-    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n') { ++line; column = 1; } else { ++column; }
-    }
-    const std::string what = e.what();
-    const size_t colon = what.find("parse error");
-    r.fail("line " + std::to_string(line) + ", column " + std::to_string(column),
-           "JSON syntax error (" + (colon == std::string::npos ? what : what.substr(colon)) + ")");
+    return read_scene(JsonDocument::parse(text, file), base_dir);
+  } catch (const JsonError& e) {
+    throw SceneError(e);
   }
-  return read_scene(r, root, base_dir);
 }
 
 Scene load_scene(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SceneError(path, "/", "cannot open the file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return parse_scene(buffer.str(), path, std::filesystem::path(path).parent_path().string());
+  try {
+    return read_scene(JsonDocument::load(path), std::filesystem::path(path).parent_path().string());
+  } catch (const JsonError& e) {
+    throw SceneError(e);
+  }
+}
+
+std::vector<const JsonObjectSpec*> scene_format() {
+  std::vector<const JsonObjectSpec*> out = {&kScene, &kSim, &kCloth, &kGrid, &kIrregular, &kObj, &kCrease,
+                                            &kInteraction, &kSelfCollision, &kPin, &kCollider, &kRigidBox,
+                                            &kHands, &kPlacement, &kTracker};
+  for (const JsonObjectSpec* s : material_format()) out.push_back(s);
+  return out;
 }
 
 }  // namespace weft

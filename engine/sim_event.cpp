@@ -1,5 +1,7 @@
 #include "engine/sim_event.h"
 
+#include "sim/world.h"
+
 namespace weft {
 
 EventResult apply_event(World& world, const SimEvent& event, const ParameterHook& hook) {

@@ -6,9 +6,10 @@
 #include <cstdint>
 
 #include "sim/pose.h"
-#include "sim/world.h"
 
 namespace weft {
+
+class World;
 
 // ResetDevice: the device's poses now come from another source (XR: live controllers take over from the
 // built-in replay); the conditioner forgets that device's history so the jump is not gated as an outlier.

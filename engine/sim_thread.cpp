@@ -30,9 +30,9 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-void fill_gizmo(DeviceGizmo& g, bool seen, const PoseSample& s, bool grabbing) {
+// Where the device is (its last applied pose); whether it holds cloth is the world's (fill_snapshot).
+void fill_gizmo(DeviceGizmo& g, bool seen, const PoseSample& s) {
   g.active = seen && s.valid;
-  g.grabbing = grabbing;
   g.position = s.pose.position;
   g.orientation = s.pose.orientation;
 }
@@ -245,13 +245,11 @@ bool SimThread::tick_once() {
     if (e->tick > tick_) break;
     if (e->tick < tick_) ++counters_.events_late;
     const EventResult r = apply_event(world_, *e, config_.parameter_hook);
-    const size_t hand = size_t(e->hand) & 1u;
     StreamRecord rec;
     rec.tick = tick_;
     rec.sample.device = hand_device(e->hand);
     switch (e->kind) {
       case SimEventKind::Grab:
-        grabbing_[hand] = r.grabbed > 0;
         ++(r.grabbed > 0 ? counters_.grabs : counters_.grab_misses);
         if (r.grabbed > 0) {  // how big the held patch is: a one-vertex hold drags the cloth into a strand
           counters_.held_vertices_min =
@@ -264,13 +262,11 @@ bool SimThread::tick_once() {
         log_input(rec);
         break;
       case SimEventKind::Release:
-        grabbing_[hand] = false;
         ++counters_.releases;
         rec.kind = StreamRecordKind::Release;
         log_input(rec);
         break;
       case SimEventKind::Reset:
-        grabbing_ = {false, false};
         conditioner_.reset();
         rec.kind = StreamRecordKind::Reset;
         log_input(rec);
@@ -331,8 +327,8 @@ void SimThread::publish_snapshot() {
   fill_snapshot(world_, s);
   s.tick = tick_;  // the runtime clock, monotonic across resets (the world's restarts)
   s.sim_time = double(tick_) / config_.tick_hz;
-  for (size_t h = 0; h < 2; ++h) fill_gizmo(s.hands[h], pose_seen_[h], last_pose_[h], grabbing_[h]);
-  for (size_t k = 0; k < s.trackers.size(); ++k) fill_gizmo(s.trackers[k], pose_seen_[2 + k], last_pose_[2 + k], false);
+  for (size_t h = 0; h < 2; ++h) fill_gizmo(s.hands[h], pose_seen_[h], last_pose_[h]);
+  for (size_t k = 0; k < s.trackers.size(); ++k) fill_gizmo(s.trackers[k], pose_seen_[2 + k], last_pose_[2 + k]);
   s.stats = stats();
   snapshots_.publish();
   publish_hist_.record(ms_between(t0, Clock::now()));

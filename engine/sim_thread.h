@@ -16,8 +16,13 @@
 // lockstep with free_wheel (offline modes: headless frames, record, replay, stress), where each tick runs
 // as soon as its inputs are complete, as fast as the CPU allows, on this same thread and code path.
 // Pose conditioning (engine/pose_conditioner.h) runs here too, on the samples as they apply, so every
-// mode conditions the same way; with an input log, every input the sim applied is handed back (raw, with
-// the tick it applied at) for recording, which makes a recording replay bit for bit in any mode.
+// mode conditions the same way. This is the one place a pose is checked and its rejection counted (front
+// ends forward what they have): the conditioner refuses what is flagged, broken, off the stage or an
+// outlier (TickStats::poses_conditioned_out); the world's own check refuses, and counts, only what reaches
+// it and it cannot take (TickStats::poses_invalid: everything bad when conditioning is off; with it on, a
+// sample older than the world's newest after a device reset). With an input log, every input the sim
+// applied is handed back (raw, with the tick it applied at) for recording, which makes a recording replay
+// bit for bit in any mode.
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -167,7 +172,6 @@ class SimThread {
   StreamMeter meter_;
   std::array<PoseSample, kDeviceCount> last_pose_{};
   std::array<bool, kDeviceCount> pose_seen_{};
-  std::array<bool, 2> grabbing_{};
 };
 
 }  // namespace weft

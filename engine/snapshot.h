@@ -21,10 +21,12 @@ struct SnapshotMesh {
 };
 SnapshotMesh make_snapshot_mesh(const ClothModel& model);
 
-// A hand or tracker as the renderer draws it.
+// A hand or tracker as the renderer draws it. Whether it holds cloth is the sim's truth at the end of the
+// tick (World::held_vertices), not what the input side asked for: a grab that caught nothing holds nothing.
 struct DeviceGizmo {
   bool active = false;        // pose known this tick
-  bool grabbing = false;      // holds cloth
+  bool grabbing = false;      // holds cloth: a hand's grasp or a tracker clipped on (held_vertices > 0)
+  uint32_t held_vertices = 0; // vertices the device holds
   glm::vec3 position{0.f};    // m, world
   glm::quat orientation{1.f, 0.f, 0.f, 0.f};
 };
@@ -56,9 +58,11 @@ struct TickStats {
   uint64_t events_unhandled = 0;  // parameter changes nobody handles
   uint64_t poses_applied = 0;     // pose samples handed to the world
   uint64_t poses_overwritten = 0; // pose samples replaced before the sim read them
-  uint64_t poses_invalid = 0;     // pose samples the world rejected (NaN, non-unit quaternion, ...)
+  uint64_t poses_invalid = 0;     // pose samples the world rejected (NaN, non-unit quaternion, ...; see below)
   uint64_t input_stalls = 0;      // lockstep: wakes that waited for the input horizon
-  uint64_t poses_conditioned_out = 0;  // pose samples the conditioner rejected (outliers, bad quaternions, ...)
+  // Pose samples the conditioner rejected (outliers, bad quaternions, ...). A sample is counted once: the world
+  // sees, and counts in poses_invalid, only what the conditioner let through (engine/sim_thread.h).
+  uint64_t poses_conditioned_out = 0;
   uint64_t grabs = 0;             // grab events that caught at least one vertex
   uint64_t grab_misses = 0;       // grab events that caught nothing
   uint64_t releases = 0;          // release events

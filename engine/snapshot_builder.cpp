@@ -78,6 +78,13 @@ void fill_snapshot(const World& world, ClothSnapshot& snapshot) {
   compute_vertex_normals(state.position, model.triangle, snapshot.normal);
   compute_vertex_strain(model, state.position, snapshot.strain);
   world.grasp_mask(snapshot.grasped.data());  // bit 0 left hand, bit 1 right hand, bit 2 tracker or pin
+  auto held = [&](DeviceGizmo& g, Device d) {
+    g.held_vertices = uint32_t(world.held_vertices(d).size());
+    g.grabbing = g.held_vertices > 0;
+  };
+  for (size_t h = 0; h < snapshot.hands.size(); ++h) held(snapshot.hands[h], hand_device(Hand(h)));
+  for (size_t k = 0; k < snapshot.trackers.size(); ++k)
+    held(snapshot.trackers[k], Device(device_index(Device::Tracker0) + int(k)));
   fill_solids(world, snapshot);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // Fills a ClothSnapshot from a World on the thread that owns it: positions, area-weighted vertex
-// normals, per-vertex strain and pin/kinematic flags. Hands, trackers and per-hand grasp bits are
-// the caller's (it knows which device holds what). No allocation once the snapshot is sized.
+// normals, per-vertex strain, pin/kinematic flags and what each hand and tracker holds. Where the hands
+// and trackers are is the caller's (it knows the poses it applied). No allocation once the snapshot is sized.
 #include "engine/snapshot.h"
 #include "sim/world.h"
 
@@ -23,8 +23,9 @@ int table_collider_index(const std::vector<Collider>& colliders);
 // boxes, at their poses now (the first ClothSnapshot::kMaxSolids; the rest counted).
 void fill_solids(const World& world, ClothSnapshot& snapshot);
 
-// Everything a snapshot needs from the world, grasp bits included (World::grasp_mask); hand and tracker
-// gizmos untouched (the sim thread fills them from the poses it applied).
+// Everything a snapshot needs from the world: grasp bits (World::grasp_mask) and, per hand and tracker
+// gizmo, the vertices it holds (World::held_vertices). The gizmos' poses are the caller's (the sim thread
+// fills them from the poses it applied).
 void fill_snapshot(const World& world, ClothSnapshot& snapshot);
 
 }  // namespace weft

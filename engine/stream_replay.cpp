@@ -106,9 +106,9 @@ ReplayResult replay_pose_stream(const PoseStream& stream, const ReplayOptions& o
         case StreamRecordKind::Pose: sink.submit_pose(r.sample); break;
         case StreamRecordKind::Grab: sink.grab(hand_of(r.sample.device), r.sample.pose, r.radius); break;
         case StreamRecordKind::Release: sink.release(hand_of(r.sample.device)); break;
-        case StreamRecordKind::Reset: runtime.reset(); break;
-        case StreamRecordKind::Attach: runtime.attach(r.sample.device, r.sample.pose, r.radius); break;
-        case StreamRecordKind::Detach: runtime.detach(r.sample.device); break;
+        case StreamRecordKind::Reset: sink.reset(); break;
+        case StreamRecordKind::Attach: sink.attach(r.sample.device, r.sample.pose, r.radius); break;
+        case StreamRecordKind::Detach: sink.detach(r.sample.device); break;
       }
     }
     runtime.end_tick(k);

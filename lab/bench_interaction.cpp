@@ -71,9 +71,9 @@ InteractionRun run(IntegratorKind solver, const Material& material, uint32_t n, 
       s.device = h == 0 ? Device::LeftHand : Device::RightHand;
       s.pose.position = corner[h] + swing;
       w.submit_pose(s);
-      Collider& a = w.colliders()[arm_index[h]];  // forearm 20 cm behind the hand, moving with it
-      a.pose.position = s.pose.position + glm::vec3(0.f, 0.05f, 0.2f);
-      a.pose.orientation = glm::angleAxis(float(M_PI / 2), glm::vec3(1, 0, 0));
+      // The forearm 20 cm behind the hand, moving with it.
+      w.move_collider(arm_index[h], Pose{s.pose.position + glm::vec3(0.f, 0.05f, 0.2f),
+                                         glm::angleAxis(float(M_PI / 2), glm::vec3(1, 0, 0))});
     }
     w.step();
     if (!timed) return;

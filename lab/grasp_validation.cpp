@@ -511,7 +511,7 @@ TableDropRun run_table_drop(const WorldConfig& base, float drop_speed, double se
     if (!released && t >= release_at) {
       w.release(Hand::Left);
       w.release(Hand::Right);
-      for (glm::vec3& v : w.mutable_state().velocity) v.y -= drop_speed;
+      w.add_velocity(glm::vec3(0.f, -drop_speed, 0.f));
       released = true;
       run.energy_at_release = energy();
     }
@@ -561,7 +561,7 @@ GraspCheck check_thin_plate_swept(const WorldConfig& base) {
   plate.pose.position = {0.f, 0.5f, 0.f};
   plate.half_extents = {0.3f, 0.005f, 0.3f};
   w.add_collider(plate);
-  for (glm::vec3& v : w.mutable_state().velocity) v.y = -15.f;
+  w.add_velocity(glm::vec3(0.f, -15.f, 0.f));  // from rest
   int through = 0;
   while (w.state().time < 0.5) {
     w.step();

@@ -146,11 +146,11 @@ std::vector<ScenarioCheck> run_stacked_press(const ScenarioOptions& options) {
   append_mesh(mesh, horizontal_grid(size, cells, glm::vec3(cell / 3, rest + 0.02f, cell / 3)));
   Scene scene(mesh, options);
   const size_t n = scene.world.model().vertex_count();
-  glm::vec3* v = scene.world.mutable_state().velocity.data();
-  for (size_t i = lower_vertices; i < n; ++i) v[i].y = -1.f;  // thrown down
+  const auto upper = uint32_t(lower_vertices), upper_count = uint32_t(n - lower_vertices);
+  scene.world.add_velocity(glm::vec3(0.f, -1.f, 0.f), upper, upper_count);  // thrown down (from rest)
   const float press = 9.81f;  // a hand pressing the upper sheet: 1 g on top of gravity
   for (int s = 0; s < steps; ++s) {
-    for (size_t i = lower_vertices; i < n; ++i) v[i].y -= press * kTick;
+    scene.world.add_velocity(glm::vec3(0.f, -press * kTick, 0.f), upper, upper_count);
     scene.step();
     if (s % 8 == 0) scene.intersections();
   }

@@ -112,7 +112,7 @@ struct Rig {
       }
     } else if (kind == Kind::TrackerCircle && !released && t >= release_time) {
       released = true;
-      runtime.detach(Device::Tracker0);
+      runtime.input().detach(Device::Tracker0);
     }
   }
 

@@ -78,6 +78,69 @@ Mesh make_irregular(const IrregularSpec& spec) {
   return mesh;
 }
 
+Mesh make_annulus(const AnnulusSpec& spec) {
+  Mesh mesh;
+  std::mt19937 rng(spec.seed);
+  std::uniform_real_distribution<float> unit(-1.f, 1.f);
+  constexpr float two_pi = 6.28318531f;
+  const uint32_t rings = std::max(spec.rings, 1u);
+  const float dr = (spec.outer_radius - spec.inner_radius) / float(rings);
+  const glm::vec2 centre(spec.outer_radius);
+  // Ring k: its first vertex, its count and its angular phase.
+  std::vector<uint32_t> first(rings + 1), count(rings + 1);
+  std::vector<float> phase(rings + 1);
+  for (uint32_t k = 0; k <= rings; ++k) {
+    const float r = spec.inner_radius + dr * float(k);
+    first[k] = uint32_t(mesh.positions.size());
+    count[k] = r <= 0.f ? 1u : std::max(6u, uint32_t(std::lround(two_pi * r / spec.edge)));
+    phase[k] = 0.5f * (unit(rng) + 1.f) * two_pi / float(count[k]);
+    const bool interior = k > 0 && k < rings;
+    for (uint32_t j = 0; j < count[k]; ++j) {
+      float a = phase[k] + two_pi * float(j) / float(count[k]), rr = r;
+      if (interior) {
+        a += unit(rng) * spec.jitter * 0.5f * two_pi / float(count[k]);
+        rr += unit(rng) * spec.jitter * 0.5f * dr;
+      }
+      const glm::vec2 p = r <= 0.f ? centre : centre + rr * glm::vec2(std::cos(a), std::sin(a));
+      mesh.material.push_back(p);
+      mesh.positions.emplace_back(p, 0.f);
+    }
+  }
+  // Zip rings k and k + 1: walk both in angle order, each triangle advancing the one whose next vertex
+  // comes first (counter-clockwise triangles, normals along +z).
+  for (uint32_t k = 0; k < rings; ++k) {
+    const uint32_t na = count[k], nb = count[k + 1];
+    auto angle = [&](uint32_t ring, uint32_t j) {
+      return phase[ring] + two_pi * float(j) / float(count[ring]);
+    };
+    if (na == 1) {  // a disc's centre: a fan
+      for (uint32_t j = 0; j < nb; ++j)
+        mesh.triangles.push_back({first[k], first[k + 1] + j, first[k + 1] + (j + 1) % nb});
+      continue;
+    }
+    uint32_t i = 0, j = 0;
+    // Start ring b at its vertex nearest in angle after ring a's first.
+    const float start = angle(k, 0);
+    uint32_t j0 = 0;
+    while (j0 < nb && angle(k + 1, j0) < start) ++j0;
+    j0 %= nb;
+    while (i < na || j < nb) {
+      const uint32_t a0 = first[k] + i % na, a1 = first[k] + (i + 1) % na;
+      const uint32_t b0 = first[k + 1] + (j0 + j) % nb, b1 = first[k + 1] + (j0 + j + 1) % nb;
+      const float next_a = i < na ? angle(k, i + 1) : 1e9f;
+      const float next_b = j < nb ? angle(k + 1, j0 + j + 1) : 1e9f;  // past 2 pi the angles keep growing
+      if (next_a <= next_b) {
+        mesh.triangles.push_back({a0, b0, a1});
+        ++i;
+      } else {
+        mesh.triangles.push_back({a0, b0, b1});
+        ++j;
+      }
+    }
+  }
+  return mesh;
+}
+
 void transform_mesh(Mesh& mesh, const glm::mat4& transform) {
   for (auto& p : mesh.positions) p = glm::vec3(transform * glm::vec4(p, 1.f));
 }

@@ -47,6 +47,20 @@ struct FoldedOverSpec {
 // Material coordinates are the flat grid's, so the rest shape is the unfolded sheet.
 Mesh make_folded_over(const FoldedOverSpec& spec);
 
+struct AnnulusSpec {
+  float inner_radius = 0.1f;  // m; 0 makes a disc (one centre vertex)
+  float outer_radius = 0.4f;  // m
+  uint32_t rings = 12;        // rings of triangles between the two radii
+  float edge = 0.03f;         // target edge length along a ring, m: each ring gets its own vertex count
+  float jitter = 0.25f;       // interior vertices move up to this fraction of the local spacing
+  uint32_t seed = 1;          // fixes the jitter and each ring's phase
+};
+
+// A ring (or disc) of concentric vertex rings whose counts grow with the radius, zipped together with
+// triangles: no row or column structure, vertices of valence 4 to 8, edges at every angle to the weave.
+// Lies in z = 0 centred on (outer_radius, outer_radius), material coordinates = (x, y).
+Mesh make_annulus(const AnnulusSpec& spec);
+
 // Applies an affine transform to positions (material coordinates are unchanged).
 void transform_mesh(Mesh& mesh, const glm::mat4& transform);
 

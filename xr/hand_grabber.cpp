@@ -2,19 +2,20 @@
 
 namespace weft::xr {
 
-bool HandGrabber::update(Hand hand, const HandSample& s, XrInputSink& sink) {
+bool HandGrabber::update(Hand hand, const HandSample& s, InputSink& sink) {
   PerHand& h = hands_[size_t(hand)];
-  const bool pose_ok = location_flags_valid(s.flags) && pose_finite_unit(s.grip);
-  if (pose_ok) {
+  // All-zero flags and no squeeze: no device. Anything else is forwarded as it is; the sim checks it.
+  if (s.flags != 0 || s.squeeze_active) {
     PoseSample ps;
     ps.time = s.time;
-    ps.device = hand == Hand::Left ? Device::LeftHand : Device::RightHand;
+    ps.device = hand_device(hand);
     ps.pose = s.grip;
-    if (sink.submit_pose(ps)) ++counters_.poses_received;
-    else ++counters_.invalid_poses;
-  } else if (s.flags != 0 || s.squeeze_active) {
-    ++counters_.invalid_poses;  // a device that reports but cannot be trusted (all-zero flags: no device)
+    ps.valid = location_flags_valid(s.flags);
+    sink.submit_pose(ps);
+    ++counters_.poses_received;
   }
+  // A grab needs a place the runtime vouches for, in numbers the sim takes: it waits for one.
+  const bool pose_ok = location_flags_valid(s.flags) && pose_finite_unit(s.grip);
 
   const Edge edge = s.squeeze_active ? h.latch.update(s.squeeze) : h.latch.reset();
   if (edge == Edge::Released && h.holding) {
@@ -32,7 +33,7 @@ bool HandGrabber::update(Hand hand, const HandSample& s, XrInputSink& sink) {
   return false;
 }
 
-void HandGrabber::release(Hand hand, XrInputSink& sink) {
+void HandGrabber::release(Hand hand, InputSink& sink) {
   PerHand& h = hands_[size_t(hand)];
   h.latch.reset();
   if (h.holding) {
@@ -42,7 +43,7 @@ void HandGrabber::release(Hand hand, XrInputSink& sink) {
   }
 }
 
-void HandGrabber::release_all(XrInputSink& sink) {
+void HandGrabber::release_all(InputSink& sink) {
   for (int i = 0; i < 2; ++i) release(Hand(i), sink);
 }
 

@@ -1,14 +1,15 @@
 #pragma once
-// Controller hands to grabs: the located grip pose goes to the sim when its flags say valid, the
-// squeeze value through a hysteresis latch grabs and releases, and a grab asks for a haptic pulse.
+// Controller hands to grabs: every located grip pose goes to the sim, flagged invalid when the runtime
+// does not vouch for it (the sim thread checks and counts it); the squeeze value through a hysteresis latch
+// grabs and releases, and a grab asks for a haptic pulse.
 #include <array>
 #include <cstdint>
 
 #include <openxr/openxr.h>
 
-#include "sim/world.h"
+#include "engine/input_sink.h"
+#include "sim/pose.h"
 #include "xr/hysteresis.h"
-#include "xr/input_sink.h"
 #include "xr/location_validity.h"
 
 namespace weft::xr {
@@ -27,8 +28,7 @@ struct GrabConfig {
 };
 
 struct HandCounters {
-  uint64_t poses_received = 0;  // accepted and sent to the sim
-  uint64_t invalid_poses = 0;   // rejected: flags or numbers
+  uint64_t poses_received = 0;  // located and sent to the sim (which rejects and counts the invalid ones)
   uint64_t grabs = 0;            // grab requests sent (whether they catch cloth is known on the sim thread)
   uint64_t releases = 0;
 };
@@ -37,11 +37,11 @@ class HandGrabber {
  public:
   explicit HandGrabber(GrabConfig config = {}) : config_(config) {}
   // Returns true when a grab took place this frame (the caller sends the haptic pulse).
-  bool update(Hand hand, const HandSample& sample, XrInputSink& sink);
+  bool update(Hand hand, const HandSample& sample, InputSink& sink);
   // Lets go of both hands (session lost focus or ends).
-  void release_all(XrInputSink& sink);
+  void release_all(InputSink& sink);
   // Lets go of one hand and forgets its squeeze (its source changes: replay to live).
-  void release(Hand hand, XrInputSink& sink);
+  void release(Hand hand, InputSink& sink);
 
   bool holding(Hand hand) const { return hands_[size_t(hand)].holding; }
   const HandCounters& counters() const { return counters_; }

@@ -3,7 +3,6 @@
 // headset, a controller lying on a desk): each hand reaches for a cloth corner, squeezes, lifts
 // and lets go, on a fixed period, so the grab path runs end to end. Deterministic in time.
 #include "sim/pose.h"
-#include "sim/world.h"
 #include "xr/hand_grabber.h"
 
 namespace weft::xr {

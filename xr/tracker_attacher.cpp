@@ -3,7 +3,7 @@
 namespace weft::xr {
 
 void TrackerAttacher::update(Device tracker, bool active, XrSpaceLocationFlags flags, const Pose& pose, double time,
-                             XrInputSink& sink) {
+                             InputSink& sink) {
   const size_t i = slot(tracker);
   if (!active) {
     if (connected_[i]) ++disconnects_;
@@ -11,22 +11,23 @@ void TrackerAttacher::update(Device tracker, bool active, XrSpaceLocationFlags f
     return;
   }
   connected_[i] = true;
-  if (!validity_.check(flags, pose)) return;
   PoseSample s;
   s.time = time;
   s.device = tracker;
   s.pose = pose;
+  s.valid = location_flags_valid(flags);
   sink.submit_pose(s);
-  if (!attached_[i]) {
-    sink.attach_tracker(tracker, pose, radius_);
+  ++poses_received_;
+  if (!attached_[i] && s.valid && pose_finite_unit(pose)) {
+    sink.attach(tracker, pose, radius_);
     attached_[i] = true;
   }
 }
 
-void TrackerAttacher::detach_all(XrInputSink& sink) {
+void TrackerAttacher::detach_all(InputSink& sink) {
   for (size_t i = 0; i < attached_.size(); ++i)
     if (attached_[i]) {
-      sink.detach_tracker(Device(device_index(Device::Tracker0) + int(i)));
+      sink.detach(Device(device_index(Device::Tracker0) + int(i)));
       attached_[i] = false;
     }
 }

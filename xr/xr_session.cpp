@@ -192,7 +192,6 @@ struct XrSessionRunner::Impl {
   HandGrabber grabber;
   TrackerAttacher trackers;
   MotionWatch motion;
-  PoseValidity tracker_validity;
   XrTime time0 = 0;
   double last_time = 0;  // of the last iteration, on the caller's clock
 
@@ -619,7 +618,7 @@ void note_profiles(XrSessionRunner::Impl& m) {
 // Input for one predicted time: hands (runtime or replay) and trackers. Runtime input exists only
 // while FOCUSED; the replay stream stands in for motionless hands whenever the session runs (a
 // headless session is never focused).
-static void process_input(XrSessionRunner::Impl& m, XrTime time, double t, XrInputSink& sink, bool focused) {
+static void process_input(XrSessionRunner::Impl& m, XrTime time, double t, InputSink& sink, bool focused) {
   if (focused) {
     XrActiveActionSet active{m.action_set, XR_NULL_PATH};
     XrActionsSyncInfo si = xr_struct<XrActionsSyncInfo>(XR_TYPE_ACTIONS_SYNC_INFO);
@@ -664,7 +663,7 @@ static void process_input(XrSessionRunner::Impl& m, XrTime time, double t, XrInp
     }
 }
 
-bool XrSessionRunner::iterate(XrInputSink& sink, double& time_s) {
+bool XrSessionRunner::iterate(InputSink& sink, double& time_s) {
   Impl& m = *impl_;
   // 1. Events until the queue is empty.
   for (;;) {
@@ -768,7 +767,6 @@ const XrRunStats& XrSessionRunner::stats() {
   m.stats.grabs = c.grabs;
   m.stats.releases = c.releases;
   m.stats.tracker_poses_received = m.trackers.poses_received();
-  m.stats.invalid_poses = c.invalid_poses + m.trackers.invalid_poses();
   m.stats.instance_lost = machine_.instance_lost();
   if (m.vk) m.stats.validation_errors = m.vk->validation_errors();
   return m.stats;

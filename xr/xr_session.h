@@ -6,7 +6,7 @@
 // the engine's VulkanContext, its instance and device created by the runtime through
 // XR_KHR_vulkan_enable2; depth swapchains submitted with the projection layer when the runtime
 // offers XR_KHR_composition_layer_depth) or, with XR_MND_headless, no frames at all and time taken
-// from XR_KHR_convert_timespec_time. Input goes to an XrInputSink; eyes go to an XrEyeRenderer.
+// from XR_KHR_convert_timespec_time. Input goes to an InputSink (engine/input_sink.h); eyes go to an XrEyeRenderer.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -19,7 +19,6 @@
 
 #include "xr/eye_renderer.h"
 #include "xr/hand_grabber.h"
-#include "xr/input_sink.h"
 #include "xr/pinch_detector.h"
 #include "xr/pose_replay.h"
 #include "xr/session_state_machine.h"
@@ -66,7 +65,6 @@ struct XrRunStats {
   uint64_t grabs = 0;                           // grab requests (whether they caught cloth: the sim's counters)
   uint64_t releases = 0;
   uint64_t haptic_pulses = 0;                   // live hands only: a replayed grab never vibrates a real controller
-  uint64_t invalid_poses = 0;
   uint64_t replayed_hand_frames = 0;            // hand samples that came from the replay stream
   uint64_t replay_handoffs = 0;                 // hands that live input took over from the replay
   bool instance_lost = false;
@@ -85,7 +83,7 @@ class XrSessionRunner {
   // One iteration: events, then a frame (graphics) or a time sample (headless) with input.
   // time_s is the iteration's predicted display time (headless: now) on the caller's clock
   // (XrSessionConfig::clock); -1 when the session is idle. Returns false when done.
-  bool iterate(XrInputSink& sink, double& time_s);
+  bool iterate(InputSink& sink, double& time_s);
   // Ask to stop: xrRequestExitSession while running, else done at once.
   void request_exit();
   // The cloth corners the replayed hands reach for, where they are now (scene = reference space

@@ -1,6 +1,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "engine/material_loader.h"
@@ -51,7 +54,7 @@ TEST_CASE("material presets: in-plane plasticity keys") {
   CHECK(m.weave.plasticity.shear_yield_strain == doctest::Approx(0.03f));  // defaults to yield_strain
   CHECK(m.weave.plasticity.strain_relaxation_time == doctest::Approx(5.f));
   CHECK_THROWS_WITH_AS(parse_material(head + R"({"in_plane": true}}})", "x.json"),
-                       doctest::Contains("x.json: /weave/plasticity: in_plane needs 'yield_strain'"), MaterialFileError);
+                       doctest::Contains("x.json:2: /weave/plasticity: in_plane needs 'yield_strain'"), MaterialFileError);
   CHECK_THROWS_WITH_AS(parse_material(head + R"({"in_plane": 1, "yield_strain": 0.03}}})", "x.json"),
                        doctest::Contains("/weave/plasticity/in_plane: expected true or false"), MaterialFileError);
   CHECK_THROWS_WITH_AS(parse_material(head + R"({"in_plane": true, "yield_strain": -1}}})", "x.json"),
@@ -96,6 +99,47 @@ TEST_CASE("material presets: errors name the file and the place") {
   // a number with its source
   const Material m = parse_material(R"({"areal_density": {"value": 0.2, "source": "measured"}})", "x.json");
   CHECK(m.areal_density == doctest::Approx(0.2f));
+}
+
+TEST_CASE("material files: errors name the file and the line") {
+  const auto dir = std::filesystem::temp_directory_path() / "weft_material_loader_line_test";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "felt.json").string();
+  std::ofstream(path) << "{\n  \"name\": \"felt\",\n  \"areal_density\": {\"value\": 0.3, \"source\": \"guess\"},\n"
+                         "  \"damping\": {\"value\": -1, \"source\": \"typo\"}\n}\n";
+  CHECK_THROWS_WITH_AS(load_material_file(path), (path + ":4: /damping: value -1 out of range [0, 1e+06]").c_str(),
+                       MaterialFileError);
+  std::ofstream(path) << "{\n  \"areal_density\": 0.3,\n  \"damping\": 0.01,\n}\n";  // a trailing comma
+  CHECK_THROWS_WITH_AS(load_material_file(path), doctest::Contains((path + ":4:1: /: invalid JSON: syntax error").c_str()),
+                       MaterialFileError);
+  // a scene naming the preset names both files
+  const std::string scene = R"({"cloth": {"mesh": {"type": "grid"},
+                                "material": ")" + path + R"("}})";
+  CHECK_THROWS_WITH_AS(parse_scene(scene, "s.json"), doctest::Contains(("s.json:2: /cloth/material: " + path + ":4:1:").c_str()),
+                       SceneError);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("scene files and presets share one material parser: the same keys, bounds and models") {
+  // the wider areal density bound of the two that were, a weft_warp material inline, a preset's total_mass
+  const std::string grid = R"({"cloth": {"mesh": {"type": "grid", "columns": 2, "rows": 2}, "material": )";
+  CHECK(parse_scene(grid + R"({"areal_density": 5e-6}}})", "s.json").material.areal_density == doctest::Approx(5e-6f));
+  CHECK(parse_material(R"({"areal_density": 500, "total_mass": 0.2, "gravity": [0, -1, 0]})", "m.json").total_mass ==
+        doctest::Approx(0.2f));
+  const Scene inline_weave = parse_scene(grid + R"({"stretch_model": "weft_warp", "areal_density": {"value": 0.2, "source": "test"},
+    "weave": {"membrane": "isotropic", "weft": {"strain": [0, 1], "stress": [0, 100]}}}}})", "s.json");
+  CHECK(inline_weave.material.stretch_model == StretchModel::WeftWarp);
+  CHECK(inline_weave.material.areal_density == doctest::Approx(0.2f));
+  // a preset read inline gives the same material as by name
+  std::ifstream in(kDir + "/denim.json");
+  const std::string denim((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const Material by_name = load_material_preset("denim", kDir);
+  const Material inline_denim = parse_scene(grid + denim + "}}", "s.json").material;
+  CHECK(inline_denim.areal_density == by_name.areal_density);
+  CHECK(inline_denim.weave.weft_bending == by_name.weave.weft_bending);
+  CHECK(inline_denim.weave.warp(0.02f).stress == by_name.weave.warp(0.02f).stress);
+  CHECK_THROWS_WITH_AS(parse_material(R"({"stretch_model": 1})", "m.json"), "m.json:1: /stretch_model: expected a string",
+                       MaterialFileError);
 }
 
 TEST_CASE("scene files select a preset by name") {

@@ -98,6 +98,9 @@ TEST_CASE("pose stream: every corrupt or truncated file is reported with its lin
   CHECK(error_line(kHeader + kPose.substr(0, 30) + "\n" + kEnd, &problem) == 2);  // cut mid-line
   CHECK(problem.find("JSON") != std::string::npos);
   CHECK(error_line(kHeader + "[1,2]\n" + kEnd) == 2);                 // not an object
+  // a coordinate beyond a double: nlohmann's number overflow, with the file and the line (issue 34)
+  std::istringstream overflow(kHeader + kPose + R"({"tick":1,"type":"pose","device":"left","t":0,"p":[1e999,1,0],"q":[1,0,0,0],"valid":true})" "\n" + kEnd);
+  CHECK_THROWS_WITH_AS(parse_pose_stream(overflow, "s.jsonl"), "s.jsonl:3: number overflow parsing '1e999'", PoseStreamError);
   CHECK(error_line(kHeader + R"({"tick":0,"type":"pose","device":"left","t":0,"p":[0,1],"q":[1,0,0,0],"valid":true})" "\n" + kEnd, &problem) == 2);
   CHECK(problem.find("'p'") != std::string::npos);                    // wrong array length
   CHECK(error_line(kHeader + R"({"tick":0,"type":"pose","device":"nose","t":0,"p":[0,1,0],"q":[1,0,0,0],"valid":true})" "\n" + kEnd, &problem) == 2);

@@ -23,17 +23,19 @@ std::string scene_text(const std::string& extra = "") {
   return s + "}";
 }
 
-// Parses `text`, expects a SceneError, and checks the place and part of the problem.
-void expect_error(const std::string& text, const std::string& place, const std::string& problem_part) {
+// Parses `text`, expects a SceneError `test.json:line: place: problem`, and checks the line, the place
+// and part of the problem.
+void expect_error(const std::string& text, const std::string& place, const std::string& problem_part, size_t line = 1) {
   try {
     parse_scene(text, "test.json");
     FAIL("no error for: " << text);
   } catch (const SceneError& e) {
     INFO(e.what());
     CHECK(e.file() == "test.json");
+    CHECK(e.line() == line);
     CHECK(e.place() == place);
     CHECK(e.problem().find(problem_part) != std::string::npos);
-    CHECK(std::string(e.what()).find("test.json: " + place) == 0);
+    if (e.column() == 0) CHECK(std::string(e.what()).find("test.json:" + std::to_string(line) + ": " + place + ": ") == 0);
   }
 }
 }  // namespace
@@ -110,7 +112,9 @@ TEST_CASE("every shipped scene's cloth and every shipped mesh colours validly fo
 }
 
 TEST_CASE("scene errors name the file, the place and the problem") {
-  expect_error("{\"cloth\": {\n  \"mesh\": [1, 2,]\n}}", "line 2, column 17", "JSON syntax error");
+  expect_error("{\"cloth\": {\n  \"mesh\": [1, 2,]\n}}", "/cloth/mesh", "invalid JSON: syntax error", 2);
+  CHECK_THROWS_WITH_AS(parse_scene("{\"cloth\": {\n  \"mesh\": [1, 2,]\n}}", "test.json"),
+                       doctest::Contains("test.json:2:17: /cloth/mesh: invalid JSON: syntax error"), SceneError);
   expect_error("{}", "/", "missing key 'cloth'");
   expect_error(scene_text(R"("colour": 3)"), "/colour", "unknown key 'colour'");
   expect_error(R"({"cloth": {"mesh": {"type": "grid", "columns": "ten"}}})", "/cloth/mesh/columns", "expected an integer");
@@ -136,6 +140,29 @@ TEST_CASE("scene errors name the file, the place and the problem") {
   expect_error(scene_text(R"("self_collision": {"radius": 1})"), "/self_collision/radius", "unknown key");
   expect_error(scene_text(R"("rigid_boxes": [{"half_extents": [0.1, 0, 0.1]}])"), "/rigid_boxes/0/half_extents", "positive");
   expect_error(scene_text(R"("hands": {"left": {"position": [0, "a", 0]}})"), "/hands/left/position/1", "expected a number");
+}
+
+TEST_CASE("scene errors name the line of the key, in the file and in its material") {
+  // a value out of range on line 5, an unknown key on line 3, a number beyond a double on line 4
+  const std::string head = "{\"cloth\": {\"mesh\": {\"type\": \"grid\", \"columns\": 4, \"rows\": 4}},\n"
+                           "  \"colliders\": [\n";
+  expect_error(head + "    {\"type\": \"plane\"},\n    {\"type\": \"sphere\",\n     \"radius\": -1}]}", "/colliders/1/radius",
+               "value -1 out of range [0.0001, 100]", 5);
+  expect_error(head + "    {\"type\": \"plane\", \"colour\": 1}]}", "/colliders/0/colour", "unknown key 'colour'", 3);
+  expect_error(head + "    {\"type\": \"plane\"},\n    {\"type\": \"sphere\", \"radius\": 1e999}]}", "/colliders/1",
+               "number overflow parsing '1e999'", 4);
+  // an inline material is read by the presets' parser, at the scene's lines
+  expect_error("{\"cloth\": {\"mesh\": {\"type\": \"grid\"},\n  \"material\": {\"stretch_model\": \"weft_warp\",\n"
+               "    \"weave\": {\"weft\": {\"strain\": [0, 1], \"stress\": [0, 1]}, \"warp\": {\"strain\": [0, 1], \"stress\": [0, 1]},\n"
+               "              \"shear\": {\"strain\": [0, 1], \"stress\": [0, 1]}, \"weft_bending\": 11}}}}",
+               "/cloth/material/weave/weft_bending", "value 11 out of range [0, 10]", 4);
+  // a load names the path it was given
+  const auto dir = std::filesystem::temp_directory_path() / "weft_scene_loader_line_test";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "bad.json").string();
+  std::ofstream(path) << "{\n  \"name\": \"bad\",\n  \"cloth\": {\"mesh\": {\"type\": \"grid\", \"rows\": 0}}\n}\n";
+  CHECK_THROWS_WITH_AS(load_scene(path), (path + ":3: /cloth/mesh/rows: value 0 out of range [1, 1024]").c_str(), SceneError);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("self-collision is off unless the scene turns it on") {
@@ -247,7 +274,7 @@ TEST_CASE("crease lines load from the scene's cloth, checked against the mesh an
     }
     return std::string("no error");
   };
-  CHECK(error_of(R"([{"from": [0.2, 0], "to": [0.2, 0.4]}])").find("test.json: /cloth/creases/0: missing key 'angle_deg'") == 0);
+  CHECK(error_of(R"([{"from": [0.2, 0], "to": [0.2, 0.4]}])").find("test.json:2: /cloth/creases/0: missing key 'angle_deg'") == 0);
   CHECK(error_of(R"([{"from": [0.2, 0], "to": [0.2, 0.4], "angle_deg": 200}])").find("/cloth/creases/0/angle_deg: value 200 out of range") != std::string::npos);
   CHECK(error_of(R"([{"from": [0.2], "to": [0.2, 0.4], "angle_deg": 20}])").find("/cloth/creases/0/from: expected an array of 2") != std::string::npos);
   CHECK(error_of(R"([{"from": [0.25, 0], "to": [0.25, 0.4], "angle_deg": 20}])").find("/cloth/creases/0: the segment lies on no interior edge") != std::string::npos);

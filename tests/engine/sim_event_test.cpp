@@ -4,6 +4,7 @@
 
 #include "sim/cloth_model.h"
 #include "sim/mesh_generators.h"
+#include "sim/world.h"
 
 namespace weft {
 namespace {

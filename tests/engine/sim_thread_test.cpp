@@ -44,7 +44,7 @@ bool wait_for(F pred, std::chrono::milliseconds limit = 20s) {
 // A parameter that changes the state, so the tick at which it applies shows in the hash.
 bool kick_velocity(World& world, uint32_t parameter, double value, void*) {
   if (parameter != 1) return false;
-  for (auto& v : world.mutable_state().velocity) v.z += float(value);
+  world.add_velocity(glm::vec3(0.f, 0.f, float(value)));
   return true;
 }
 

@@ -20,12 +20,37 @@ TEST_CASE("snapshot builder: unit normals along the triangle winding, signed per
   CHECK(snap.grasped[1] == 0);
 
   // Stretch the last column by 10 % of a cell along x: its vertices report +0.1 strain.
-  ClothState& st = world.mutable_state();
-  for (size_t i = 0; i < st.position.size(); ++i)
-    if (i % 5 == 4) st.position[i].x += 0.1f * 0.25f;
+  std::vector<glm::vec3> stretched = world.state().position;
+  for (size_t i = 0; i < stretched.size(); ++i)
+    if (i % 5 == 4) stretched[i].x += 0.1f * 0.25f;
+  std::vector<float> strain;
+  compute_vertex_strain(world.model(), stretched, strain);
+  CHECK(strain[4] == doctest::Approx(0.1f).epsilon(0.02));
+  CHECK(strain[2] == doctest::Approx(0.f));
+}
+
+TEST_CASE("snapshot gizmos hold what the world holds: a grab that caught nothing holds nothing") {
+  GridSpec g;
+  g.columns = g.rows = 4;
+  World world(build_cloth_model(make_grid(g), Material{}), WorldConfig{});
+  const glm::vec3 corner = world.model().rest_position[0];
+  REQUIRE(world.grab(Hand::Left, Pose{corner, {1, 0, 0, 0}}, 0.02f) > 0);
+  CHECK(world.grab(Hand::Right, Pose{corner + glm::vec3(0.f, 0.f, 1.f), {1, 0, 0, 0}}, 0.02f) == 0);
+  REQUIRE(world.attach(Device::Tracker3, {24, 23}, Pose{}) == 2);
+  ClothSnapshot snap;
   fill_snapshot(world, snap);
-  CHECK(snap.strain[4] == doctest::Approx(0.1f).epsilon(0.02));
-  CHECK(snap.strain[2] == doctest::Approx(0.f));
+  CHECK(snap.hands[0].grabbing);
+  CHECK(snap.hands[0].held_vertices == world.held_vertices(Device::LeftHand).size());
+  CHECK_FALSE(snap.hands[1].grabbing);
+  CHECK(snap.hands[1].held_vertices == 0);
+  CHECK(snap.trackers[3].grabbing);
+  CHECK(snap.trackers[3].held_vertices == 2);
+  for (size_t k = 0; k < 3; ++k) CHECK_FALSE(snap.trackers[k].grabbing);
+  world.release(Hand::Left);
+  world.detach(Device::Tracker3);
+  fill_snapshot(world, snap);
+  CHECK_FALSE(snap.hands[0].grabbing);
+  CHECK_FALSE(snap.trackers[3].grabbing);
 }
 
 TEST_CASE("snapshot solids: every collider but the floor and the table, rigid boxes after, the rest counted") {
@@ -45,7 +70,7 @@ TEST_CASE("snapshot solids: every collider but the floor and the table, rigid bo
   for (const Collider& c : {floor, turned, moving, table, sphere}) world.add_collider(c);
   RigidBox crate;
   crate.pose.position = glm::vec3(-5.f);
-  world.rigid_boxes().push_back(crate);
+  world.add_rigid_box(crate);
   ClothSnapshot snap;
   fill_snapshot(world, snap);
   REQUIRE(snap.solid_count == 4);
@@ -59,8 +84,12 @@ TEST_CASE("snapshot solids: every collider but the floor and the table, rigid bo
   fill_snapshot(world, snap);
   CHECK(snap.solids[1].position.z == doctest::Approx(5.f + float(world.time_step())));
 
-  for (int k = 0; k < int(ClothSnapshot::kMaxSolids); ++k) world.add_collider(sphere);
-  fill_snapshot(world, snap);
+  // More solids than a snapshot carries: the first kMaxSolids, the rest counted.
+  World crowded(build_cloth_model(make_grid(g), Material{}), WorldConfig{});
+  for (const Collider& c : {floor, turned, moving, table, sphere}) crowded.add_collider(c);
+  crowded.add_rigid_box(crate);
+  for (int k = 0; k < int(ClothSnapshot::kMaxSolids); ++k) crowded.add_collider(sphere);
+  fill_snapshot(crowded, snap);
   CHECK(snap.solid_count == ClothSnapshot::kMaxSolids);
   CHECK(snap.solids_left_out == 4);
 }

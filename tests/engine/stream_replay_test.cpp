@@ -80,7 +80,6 @@ TEST_CASE("replay: a recorded session replays to the recorded hash, twice in a r
 TEST_CASE("conditioning + speed cap: a 100 m spike moves no vertex more than the cap allows in one tick") {
   Mesh mesh = make_grid({.width = 0.4f, .height = 0.4f, .columns = 8, .rows = 8});
   World world(build_cloth_model(mesh, Material{}), WorldConfig{});
-  world.mutable_state();  // rest state; gravity acts, the held corner follows the hand
   const float cap = world.config().interaction.elastic.max_speed;
   const double h = world.time_step();
   for (bool conditioning : {true, false}) {

@@ -75,6 +75,32 @@ TEST_CASE("irregular mesh: jittered, mixed diagonals, triangle areas vary by at 
   CHECK(again.positions == m.positions);
 }
 
+TEST_CASE("annulus and disc: rings zipped into a valid surface, not a grid") {
+  for (float inner : {0.12f, 0.f}) {
+    CAPTURE(inner);
+    const Mesh m = make_annulus({.inner_radius = inner, .outer_radius = 0.4f, .rings = 10, .edge = 0.035f, .seed = 3});
+    REQUIRE(validate_mesh(m).empty());
+    const Topology t = build_topology(m);
+    // Euler characteristic: 0 for a ring, 1 for a disc (and no hole left unzipped).
+    CHECK(long(m.vertex_count()) - long(t.edges.size()) + long(m.triangle_count()) == (inner > 0.f ? 0 : 1));
+    float area = 0.f;
+    int valence_min = 99, valence_max = 0;
+    std::vector<int> valence(m.vertex_count(), 0);
+    for (const auto& e : t.edges) { ++valence[e[0]]; ++valence[e[1]]; }
+    for (size_t i = 0; i < m.vertex_count(); ++i)
+      if (!t.boundary_vertex[i]) { valence_min = std::min(valence_min, valence[i]); valence_max = std::max(valence_max, valence[i]); }
+    for (size_t tri = 0; tri < m.triangle_count(); ++tri) {
+      const auto& v = m.triangles[tri];
+      const glm::vec3 n = glm::cross(m.positions[v[1]] - m.positions[v[0]], m.positions[v[2]] - m.positions[v[0]]);
+      CHECK(n.z > 0.f);  // counter-clockwise seen from +z: no flipped or folded triangle
+      area += 0.5f * n.z;
+    }
+    const float pi = 3.14159265f, ring = pi * (0.4f * 0.4f - inner * inner);
+    CHECK(area == doctest::Approx(ring).epsilon(0.03));  // polygonal rings cut a little off the circles
+    CHECK(valence_max > valence_min);  // irregular connectivity: not every interior vertex alike
+  }
+}
+
 TEST_CASE("lumped masses add up to area x density, and total_mass overrides density") {
   const Mesh m = make_irregular({.width = 2.f, .height = 0.5f, .columns = 8, .rows = 6});
   Material mat;

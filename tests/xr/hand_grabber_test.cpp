@@ -3,7 +3,6 @@
 #include <cmath>
 #include <vector>
 
-#include "sim/mesh_generators.h"
 #include "xr/hand_grabber.h"
 #include "xr/pose_replay.h"
 #include "xr/tracker_attacher.h"
@@ -12,27 +11,20 @@ using namespace weft;
 using namespace weft::xr;
 
 namespace {
-// Records what reaches the sim and forwards poses to a real World, so its own validation runs too.
-struct RecordingSink final : XrInputSink {
-  World* world = nullptr;
+// A recording fake of the one input seam: what the XR side sends, in order.
+struct RecordingSink final : InputSink {
   std::vector<PoseSample> poses;
   std::vector<std::pair<Hand, Pose>> grabs;
   std::vector<Hand> releases;
-  std::vector<Device> attaches, detaches;
-  bool submit_pose(const PoseSample& s) override {
-    poses.push_back(s);
-    return world ? world->submit_pose(s) : true;
-  }
-  size_t grab(Hand h, const Pose& p, float) override {
-    grabs.emplace_back(h, p);
-    return 1;
-  }
+  std::vector<Device> attaches, detaches, device_resets;
+  int resets = 0;
+  void submit_pose(const PoseSample& s) override { poses.push_back(s); }
+  void grab(Hand h, const Pose& p, float) override { grabs.emplace_back(h, p); }
   void release(Hand h) override { releases.push_back(h); }
-  size_t attach_tracker(Device d, const Pose&, float) override {
-    attaches.push_back(d);
-    return 1;
-  }
-  void detach_tracker(Device d) override { detaches.push_back(d); }
+  void attach(Device d, const Pose&, float) override { attaches.push_back(d); }
+  void detach(Device d) override { detaches.push_back(d); }
+  void reset() override { ++resets; }
+  void reset_device(Device d) override { device_resets.push_back(d); }
 };
 
 constexpr XrSpaceLocationFlags kValid = XR_SPACE_LOCATION_POSITION_VALID_BIT | XR_SPACE_LOCATION_ORIENTATION_VALID_BIT;
@@ -49,11 +41,7 @@ HandSample sample(double t, float squeeze, XrSpaceLocationFlags flags = kValid) 
 }  // namespace
 
 TEST_CASE("squeeze grabs once with a haptic request - letting go releases") {
-  GridSpec g;
-  g.columns = g.rows = 4;
-  World world(build_cloth_model(make_grid(g), Material{}), WorldConfig{});
   RecordingSink sink;
-  sink.world = &world;
   HandGrabber hg;
   CHECK_FALSE(hg.update(Hand::Right, sample(0.00, 0.2f), sink));
   CHECK(hg.update(Hand::Right, sample(0.01, 0.9f), sink));   // grab: haptic
@@ -67,29 +55,31 @@ TEST_CASE("squeeze grabs once with a haptic request - letting go releases") {
   REQUIRE(sink.poses.size() == 4);
   CHECK(sink.poses[1].device == Device::RightHand);
   CHECK(sink.poses[1].time == 0.01);
+  for (const PoseSample& p : sink.poses) CHECK(p.valid);
   CHECK(hg.counters().poses_received == 4);
   CHECK(hg.counters().grabs == 1);
-  CHECK(world.invalid_pose_count() == 0);
 }
 
-TEST_CASE("invalid poses are counted and never reach the sim - a squeeze waits for a trusted pose") {
+TEST_CASE("untrusted poses go to the sim for it to reject and count - a squeeze waits for a trusted pose") {
   RecordingSink sink;
   HandGrabber hg;
   CHECK_FALSE(hg.update(Hand::Left, sample(0.0, 1.f, XR_SPACE_LOCATION_ORIENTATION_VALID_BIT), sink));
   HandSample nan = sample(0.01, 1.f);
   nan.grip.position.y = std::nanf("");
   CHECK_FALSE(hg.update(Hand::Left, nan, sink));
-  CHECK(sink.poses.empty());
+  REQUIRE(sink.poses.size() == 2);
+  CHECK_FALSE(sink.poses[0].valid);  // flagged: the runtime does not vouch for it
+  CHECK(sink.poses[1].valid);        // flagged valid, broken numbers: the sim's checks find them
+  CHECK(std::isnan(sink.poses[1].pose.position.y));
   CHECK(sink.grabs.empty());
-  CHECK(hg.counters().invalid_poses == 2);
   CHECK(hg.update(Hand::Left, sample(0.02, 1.f), sink));  // still squeezed, now tracked: grab
   CHECK(sink.grabs.size() == 1);
-  // The controller goes away while holding: released.
+  // The controller goes away while holding: released, and nothing is sent for a hand that is not there.
   HandSample gone;
   gone.time = 0.03;
   hg.update(Hand::Left, gone, sink);
   CHECK(sink.releases.size() == 1);
-  CHECK(hg.counters().invalid_poses == 2);  // a disconnected hand is not an invalid pose
+  CHECK(sink.poses.size() == 3);
 }
 
 TEST_CASE("the replayed stream grabs and releases each hand once per period") {
@@ -132,7 +122,8 @@ TEST_CASE("trackers attach on their first trusted pose and stay attached across 
   p.position = {0.5f, 0.9f, 0.f};
   ta.update(Device::Tracker1, true, XR_SPACE_LOCATION_POSITION_VALID_BIT, p, 0.0, sink);  // orientation invalid
   CHECK(sink.attaches.empty());
-  CHECK(ta.invalid_poses() == 1);
+  REQUIRE(sink.poses.size() == 1);
+  CHECK_FALSE(sink.poses[0].valid);  // sent flagged: the sim rejects and counts it
   ta.update(Device::Tracker1, true, kValid, p, 0.01, sink);
   CHECK(sink.attaches == std::vector<Device>{Device::Tracker1});
   ta.update(Device::Tracker1, false, 0, p, 0.02, sink);
@@ -141,8 +132,21 @@ TEST_CASE("trackers attach on their first trusted pose and stay attached across 
   CHECK(ta.disconnects() == 1);
   ta.update(Device::Tracker1, true, kValid, p, 0.03, sink);
   CHECK(sink.attaches.size() == 1);  // reconnect drives the same attachment
-  CHECK(ta.poses_received() == 2);
-  CHECK(sink.poses.size() == 2);
+  CHECK(ta.poses_received() == 3);
+  CHECK(sink.poses.size() == 3);
   ta.detach_all(sink);
   CHECK(sink.detaches == std::vector<Device>{Device::Tracker1});
+}
+
+TEST_CASE("a tracker whose first flagged-valid pose has broken numbers clips on only at a usable one") {
+  RecordingSink sink;
+  TrackerAttacher ta;
+  Pose bad;
+  bad.orientation = glm::quat(0.f, 0.f, 0.f, 0.f);  // what a runtime returns for an unlocated space
+  ta.update(Device::Tracker0, true, kValid, bad, 0.0, sink);
+  CHECK(sink.attaches.empty());
+  Pose p;
+  p.position = {0.5f, 0.9f, 0.f};
+  ta.update(Device::Tracker0, true, kValid, p, 0.01, sink);
+  CHECK(sink.attaches == std::vector<Device>{Device::Tracker0});
 }

@@ -1,0 +1,67 @@
+#include "sim/contact_passes.h"
+
+#include <cstring>
+
+namespace weft {
+
+ContactPasses::ContactPasses(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h)
+    : model_(model), state_(state), scratch_(scratch), h_(h), thickness_(model.config.interaction.thickness),
+      incremental_(state.boxes.empty()),
+      skip_(model.config.interaction.clear_held_patches ? state.cloth.kinematic.data() : nullptr) {}
+
+void ContactPasses::collide_all(CollisionStats& stats) {
+  ClothState& c = state_.cloth;
+  const size_t n = model_.cloth.vertex_count();
+  std::memset(scratch_.collider_contact.data(), 0, n);
+  c.contact_axes.clear();  // the next step's translation correction reads this step's contacts
+  scratch_.collider_moved.clear();
+  resolve_collisions(state_.colliders.data(), state_.colliders.size(), thickness_, h_, model_.cloth.inv_mass.data(),
+                     scratch_.x_prev.data(), c.position.data(), c.velocity.data(), n, stats,
+                     {.in_contact = scratch_.collider_contact.data(), .axes = &c.contact_axes,
+                      .moved = &scratch_.collider_moved, .skip = skip_});
+}
+
+void ContactPasses::collide_again(CollisionStats& stats) {
+  ClothState& c = state_.cloth;
+  scratch_.collider_moved.clear();
+  resolve_collisions(state_.colliders.data(), state_.colliders.size(), thickness_, h_, model_.cloth.inv_mass.data(),
+                     scratch_.x_prev.data(), c.position.data(), c.velocity.data(), model_.cloth.vertex_count(), stats,
+                     {.in_contact = scratch_.collider_contact.data(), .axes = &c.contact_axes,
+                      .only = incremental_ ? &scratch_.strain.moved : nullptr, .moved = &scratch_.collider_moved,
+                      .skip = skip_});
+}
+
+void ContactPasses::collide_untracked(CollisionStats& stats) {
+  ClothState& c = state_.cloth;
+  resolve_collisions(state_.colliders.data(), state_.colliders.size(), thickness_, h_, model_.cloth.inv_mass.data(),
+                     scratch_.x_prev.data(), c.position.data(), c.velocity.data(), model_.cloth.vertex_count(), stats,
+                     {.in_contact = scratch_.collider_contact.data(), .axes = &c.contact_axes, .skip = skip_});
+}
+
+uint32_t ContactPasses::collide_boxes() {
+  ClothState& c = state_.cloth;
+  uint32_t contacts = 0;
+  for (RigidBox& b : state_.boxes)
+    contacts += resolve_cloth_box(b, thickness_, model_.cloth.inv_mass.data(), scratch_.x_prev.data(),
+                                  c.position.data(), c.velocity.data(), model_.cloth.vertex_count());
+  return contacts;
+}
+
+void ContactPasses::limit_all(StrainLimitStats& stats) {
+  ClothState& c = state_.cloth;
+  limit_strain(model_.cloth, c.kinematic.data(), model_.config.interaction.strain, h_, scratch_.strain,
+               c.position.data(), c.velocity.data(), stats);
+}
+
+void ContactPasses::limit_again(StrainLimitStats& stats) {
+  if (!incremental_) return limit_all(stats);
+  ClothState& c = state_.cloth;
+  limit_strain_near(model_.cloth, c.kinematic.data(), model_.config.interaction.strain, h_, scratch_.collider_moved,
+                    scratch_.strain, c.position.data(), c.velocity.data(), stats);
+}
+
+bool ContactPasses::settled(const StrainLimitStats& limited) const {
+  return limited.corrected == 0 || limited.largest_move < model_.config.interaction.strain.contact_settle * thickness_;
+}
+
+}  // namespace weft

@@ -1,0 +1,57 @@
+// Stage 2 of the tick (sim/world_stages.h): Volino's elastics. Grasps, trackers and pins demand a
+// velocity toward their target with one time constant and are made kinematic (B); seams correct
+// velocities (A).
+#include "sim/grasp_saturation.h"
+#include "sim/held_clearance.h"
+#include "sim/world_stages.h"
+
+namespace weft {
+
+void apply_elastics(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h) {
+  ClothState& c = state.cloth;
+  // Vertices held last tick go back to what the model says (pinned or free).
+  for (uint32_t i : state.elastic_held) c.kinematic[i] = model.cloth.pinned[i];
+  state.elastic_held.clear();
+  ElasticAccumulator& acc = scratch.elastic;
+  acc.clear();
+
+  const double t = c.time;
+  const glm::vec3* x = c.position.data();
+  const InteractionConfig& ic = model.config.interaction;
+  for (int d = 0; d < kDeviceCount; ++d) {
+    // Every tracked device's target passes the safety layer each tick, held or not, so that a grab
+    // starts from a follower already on the hand.
+    Pose from = state.attach_pose[d], to = state.attach_pose[d], raw;
+    if (state.tracks[d].sample(t + h, ic.extrapolation_horizon, raw)) {
+      state.tracks[d].sample(t, ic.extrapolation_horizon, from);
+      if (ic.safety.enabled) {
+        if (!state.safe[d].valid) advance_safe_target(state.safe[d], from, h, ic.safety);
+        from = state.safe[d].pose;
+        to = advance_safe_target(state.safe[d], raw, h, ic.safety, ic.elastic.tau);
+      } else {
+        to = raw;
+      }
+    }
+    if (state.held[d].vertex.empty()) continue;
+    accumulate_elastic_set(state.held[d], from, to, x, h, ic.elastic, acc);
+  }
+  if (!model.pins.vertex.empty()) accumulate_elastic_set(model.pins, Pose{}, Pose{}, x, h, ic.elastic, acc);
+  for (const ElasticSet& set : state.held)
+    if (!set.vertex.empty()) share_velocity_change(set, c.velocity.data(), c.kinematic.data(), acc);
+
+  apply_elastic_demands(acc, c.velocity.data(), c.kinematic.data(), c.kinematic_velocity.data(),
+                        ic.elastic.max_acceleration * h);
+  if (ic.strain.enabled)
+    saturate_held_motion(state.held, state.tethers, model.fixed, model.is_fixed.data(), ic.saturation_strain,
+                         ic.elastic.max_speed, h, 4, x, c.kinematic.data(), c.kinematic_velocity.data());
+  if (ic.clear_held_patches && !state.colliders.empty())
+    clear_held_of_colliders(state.held, state.colliders, model.is_fixed.data(), ic.thickness, h, x,
+                            c.kinematic.data(), c.kinematic_velocity.data(), state.held_shift);
+  else
+    state.held_shift.fill(glm::vec3(0.f));
+  for (uint32_t i : acc.touched)
+    if (c.kinematic[i] && !model.cloth.pinned[i]) state.elastic_held.push_back(i);
+  if (model.seams.size()) apply_seams(model.seams, model.cloth.mass.data(), x, c.velocity.data(), h, ic.seam);
+}
+
+}  // namespace weft

@@ -1,0 +1,28 @@
+#pragma once
+// What the last step measured of itself: wall time per stage and the counts of its correction passes.
+// Outputs of a step, read by benchmarks, the runtime's --json and replay --trace; never inputs to one.
+#include "sim/collider.h"
+#include "sim/failsafe.h"
+#include "sim/strain_limit.h"
+
+namespace weft {
+
+// Wall time of the parts of the last step, for the interaction benchmark.
+struct StepTiming {
+  double elastic_ms = 0;     // pose sampling, elastic targets, seams
+  double integrator_ms = 0;  // the dynamic step
+  double correction_ms = 0;  // strain limiting, collisions, rigid boxes, self-collision (the three below)
+  double strain_ms = 0;      //   tethers and strain-limiting sweeps
+  double collision_ms = 0;   //   colliders and rigid boxes
+  double self_collision_ms = 0;  //   cloth against itself
+  double total_ms = 0;
+};
+
+struct StepReport {
+  StepTiming timing;
+  StrainLimitStats strain;       // every limiting pass of the step, summed
+  CollisionStats collision;      // the colliders' and rigid boxes' contacts
+  FailsafeStats failsafe;        // what the last line of defence clamped
+};
+
+}  // namespace weft

@@ -1,0 +1,18 @@
+#include "sim/world_scratch.h"
+
+#include "sim/cloth_model.h"
+
+namespace weft {
+
+void WorldScratch::resize(const ClothModel& model) {
+  const size_t n = model.vertex_count();
+  grasp.resize(n);
+  elastic.resize(n);
+  tether.resize(model);
+  strain.resize(model);
+  x_prev.resize(n);
+  collider_contact.resize(n);
+  collider_moved.resize(n);
+}
+
+}  // namespace weft

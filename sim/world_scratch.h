@@ -1,0 +1,31 @@
+#pragma once
+// Buffers a step and the input events use and leave nothing in that the next tick reads as state: sized
+// once for the model, so no tick allocates.
+#include <cstdint>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "sim/elastic_constraint.h"
+#include "sim/grasp.h"
+#include "sim/strain_limit.h"
+#include "sim/tether.h"
+#include "sim/vertex_set.h"
+
+namespace weft {
+
+struct ClothModel;
+
+struct WorldScratch {
+  GraspScratch grasp;                   // grasp selection's breadth-first search
+  ElasticAccumulator elastic;           // every elastic's demanded velocity per vertex
+  TetherScratch tether;                 // tether builds on grab and attach
+  StrainLimitScratch strain;            // the limiter's worklists
+  std::vector<glm::vec3> x_prev;        // positions at the start of the step (nvert)
+  std::vector<uint8_t> collider_contact;  // 1 where a vertex touched a collider this tick (nvert)
+  VertexSet collider_moved;             // what the last collider pass moved
+
+  void resize(const ClothModel& model);
+};
+
+}  // namespace weft

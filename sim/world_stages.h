@@ -1,0 +1,57 @@
+#pragma once
+// The stages of one tick, in the order World::step runs them, each a function over the world's model,
+// its state and the scratch it needs. A second implementation of the step (SIMD, GPU) plugs in here: it
+// takes the same model and state and runs the same list.
+//
+// Why this order (the one place it is decided):
+//   1. move_solids      colliders and rigid boxes move to the end of the tick first, so every later stage
+//                       sees where the rigid world will be;
+//   2. apply_elastics   Volino's elastics: grasps, trackers and pins set kinematic velocities (B) toward
+//                       their targets, seams correct velocities (A); held patches are kept out of colliders
+//                       and from stretching the cloth past its limit before the step moves them;
+//   3. integrate        the linearised implicit step over every force, the kinematic vertices filtered;
+//   4. resolve_contacts the position corrections (Volino's (A)) right after the step, so every published
+//                       state satisfies them: tethers and the strain limiter, then the colliders and rigid
+//                       boxes, alternated while contacts re-stretch edges, the limiter last;
+//   5. resolve_self_contacts  the cloth against itself after the colliders (the layers touching a collider
+//                       are held by it), alternated with the colliders, then the limiter again, last;
+//   6. update_plasticity reads the corrected shape (sim/plasticity.h): a stretch the limiter takes back
+//                       must not set;
+//   7. apply_failsafe   last (sim/failsafe.h): whatever the stages before did, no vertex leaves the tick
+//                       faster than the drivers and gravity allow, and a passive cloth gains no energy.
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "sim/step_report.h"
+#include "sim/world_model.h"
+#include "sim/world_scratch.h"
+#include "sim/world_state.h"
+
+namespace weft {
+
+class Integrator;
+class SelfCollision;
+
+// 1. Device-driven colliders toward their device's pose, every collider and rigid box advanced by h.
+void move_solids(const WorldModel& model, WorldState& state, float h);
+
+// 2. Every device's target through the kinematic safety layer; the elastics' kinematic velocities and
+// velocity corrections; held-patch saturation and clearance; seams.
+void apply_elastics(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h);
+
+// 3. The integrator's dynamic step from x to x + h v. x_prev gets the start positions (the colliders'
+// continuous checks), the self-collision its start of step.
+void integrate(const WorldModel& model, WorldState& state, Integrator& integrator, SelfCollision* self,
+               WorldScratch& scratch, float h);
+
+// 4. Tethers, strain limiting, colliders and rigid boxes (fills stats.strain, stats.collision and the
+// strain and collision times).
+void resolve_contacts(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h, StepReport& stats);
+
+// 5. Self-contacts alternated with the colliders, then limited (adds to stats.strain; fills the
+// self-collision time).
+void resolve_self_contacts(const WorldModel& model, WorldState& state, SelfCollision& self, WorldScratch& scratch,
+                           float h, StepReport& stats);
+
+}  // namespace weft

@@ -1,0 +1,32 @@
+#include "sim/world_state.h"
+
+#include "sim/world_model.h"
+
+namespace weft {
+
+WorldState make_initial_state(const WorldModel& model) {
+  WorldState s;
+  const size_t n = model.cloth.vertex_count();
+  s.cloth = make_rest_state(model.cloth);
+  s.colliders = model.colliders;
+  s.boxes = model.boxes;
+  // Grabs and attachments are applied on the sim thread: size everything they fill now.
+  for (int d = 0; d < kDeviceCount; ++d) {
+    s.held[d].vertex.reserve(n);
+    s.held[d].offset.reserve(n);
+    s.held[d].weight.reserve(n);
+    s.tethers[d].anchor.resize(n);
+    s.tethers[d].length.resize(n);
+  }
+  s.elastic_held.reserve(n);
+  return s;
+}
+
+bool device_pose(const WorldModel& model, const WorldState& state, Device device, double t, Pose& out) {
+  const int d = device_index(device);
+  if (state.tracks[d].sample(t, model.config.interaction.extrapolation_horizon, out)) return true;
+  out = state.attach_pose[d];
+  return !state.held[d].vertex.empty();
+}
+
+}  // namespace weft
