@@ -1,8 +1,8 @@
 #include <cstdio>
 #include <iostream>
 
-#include "app/bench_suites.h"
 #include "app/commands.h"
+#include "lab/bench_suites.h"
 
 namespace weft::app {
 
@@ -10,7 +10,7 @@ void register_bench(CLI::App& app) {
   struct Args {
     std::string suite = "all";
     bool json = false;
-    BenchOptions options;
+    lab::BenchOptions options;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("bench", "Time simulation steps (one thread) and print the figures");
@@ -36,9 +36,9 @@ void register_bench(CLI::App& app) {
   cmd->callback([args] {
     nlohmann::json out;
     const bool all = args->suite == "all";
-    if (all || args->suite == "solvers") out["solvers"] = bench_solvers(args->options);
-    if (all || args->suite == "interaction") out["interaction"] = bench_interaction(args->options);
-    if (all || args->suite == "self-collision") out["self_collision"] = bench_self_collision(args->options);
+    if (all || args->suite == "solvers") out["solvers"] = lab::bench_solvers(args->options);
+    if (all || args->suite == "interaction") out["interaction"] = lab::bench_interaction(args->options);
+    if (all || args->suite == "self-collision") out["self_collision"] = lab::bench_self_collision(args->options);
     if (args->json) {
       std::cout << out.dump(2) << "\n";
       return;

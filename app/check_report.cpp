@@ -7,13 +7,6 @@
 
 namespace weft::app {
 
-bool required_checks_pass(const nlohmann::json& checks) {
-  bool pass = true;
-  for (const auto& c : checks)
-    if (c.value("required", true)) pass = pass && c["pass"].get<bool>();
-  return pass;
-}
-
 void report_checks(const nlohmann::json& out, bool json) {
   if (json) {
     std::cout << out.dump(2) << "\n";

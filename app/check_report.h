@@ -1,12 +1,9 @@
 #pragma once
-// Validation results shared by the `weft validate` suites: a list of checks, each
-// {"check", "value", "bound", "pass"} and optionally "required": false for a bar reported but not held.
+// Prints the result of a `weft validate` suite: {"checks": [...], "pass": bool}, each check
+// {"check", "value", "bound", "pass"} and optionally "required": false (lab/required_checks.h).
 #include <nlohmann/json.hpp>
 
 namespace weft::app {
-
-// True when every required check passed.
-bool required_checks_pass(const nlohmann::json& checks);
 
 // Prints `out` as JSON (json = true) or one line per check of out["checks"]; then throws CLI11's exit
 // code 1 when out["pass"] is false.

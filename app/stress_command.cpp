@@ -9,8 +9,8 @@
 
 #include "app/commands.h"
 #include "app/run_summary.h"
-#include "app/stress.h"
 #include "engine/pose_noise.h"
+#include "lab/stress.h"
 
 namespace weft::app {
 namespace {
@@ -25,7 +25,7 @@ struct StressCli {
   bool no_one_euro = false;
 };
 
-nlohmann::json to_json(const StressRun& r) {
+nlohmann::json to_json(const lab::StressRun& r) {
   return {{"scenario", r.scenario},
           {"noise", r.noise},
           {"seed", r.seed},
@@ -50,7 +50,7 @@ nlohmann::json to_json(const StressRun& r) {
 
 int stress(const StressCli& cli) {
   const auto t0 = std::chrono::steady_clock::now();
-  StressOptions o;
+  lab::StressOptions o;
   o.seeds = cli.seeds;
   o.scenarios = cli.scenarios;
   o.noises = cli.noises;
@@ -58,25 +58,25 @@ int stress(const StressCli& cli) {
   o.conditioning = !cli.no_conditioning;
   o.one_euro = !cli.no_one_euro;
   for (const std::string& n : o.noises) (void)noise_profile(n);  // unknown names fail before any run
-  const StressBounds bounds;
-  const std::vector<StressRun> runs = run_stress_matrix(o, bounds);
+  const lab::StressBounds bounds;
+  const std::vector<lab::StressRun> runs = lab::run_stress_matrix(o, bounds);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   std::filesystem::create_directories(cli.out);
-  std::map<std::string, std::vector<const StressRun*>> by_scenario;
-  for (const StressRun& r : runs)
+  std::map<std::string, std::vector<const lab::StressRun*>> by_scenario;
+  for (const lab::StressRun& r : runs)
     if (!r.kinetic_energy.empty()) by_scenario[r.scenario].push_back(&r);
   std::vector<std::string> plots;
   for (const auto& [name, rs] : by_scenario) {
     const std::string path = (std::filesystem::path(cli.out) / ("stress_" + name + ".png")).string();
-    write_stress_plot(path, rs, 1.0 / 240.0);
+    lab::write_stress_plot(path, rs, 1.0 / 240.0);
     plots.push_back(path);
   }
   bool pass = true;
-  for (const StressRun& r : runs) pass = pass && r.pass;
+  for (const lab::StressRun& r : runs) pass = pass && r.pass;
 
   nlohmann::json j = {{"pass", pass}, {"wall_s", wall}, {"runs", nlohmann::json::array()}, {"plots", plots}};
-  for (const StressRun& r : runs) j["runs"].push_back(to_json(r));
+  for (const lab::StressRun& r : runs) j["runs"].push_back(to_json(r));
   j["bounds"] = {{"nan_count", bounds.nan_count},
                  {"max_strain", "<= max(strain limit, noise-free) + " + std::to_string(bounds.strain_margin)},
                  {"max_vertex_speed", bounds.max_vertex_speed},
@@ -94,7 +94,7 @@ int stress(const StressCli& cli) {
   } else {
     std::printf("%-14s %-9s %4s %3s %10s %9s %9s %9s %9s %9s %9s %5s %8s  %s\n", "scenario", "noise", "seed", "nan",
                 "max_strain", "p99_strn", "max_v", "peak_KE", "recov_s", "dev_m", "rest_m", "grabs", "rejected", "pass");
-    for (const StressRun& r : runs)
+    for (const lab::StressRun& r : runs)
       std::printf("%-14s %-9s %4llu %3llu %10.4f %9.4f %9.3f %9.4f %9.3f %9.4f %9.4f %5llu %8llu  %s%s\n",
                   r.scenario.c_str(), r.noise.c_str(), (unsigned long long)r.seed, (unsigned long long)r.nan_count,
                   r.max_strain, r.stream.stream.edge_strain_p99, r.max_vertex_speed, r.peak_kinetic_energy, r.recovery_s,
