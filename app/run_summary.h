@@ -1,6 +1,6 @@
 #pragma once
 // The statistics every mode of `weft run` (and record/replay) reports, under the same keys
-// (README "Run statistics"): the sim thread's tick timing and inputs, the front end's frames, and the
+// (docs/runtime.md, "Run statistics"): the sim thread's tick timing and inputs, the front end's frames, and the
 // stream metrics of the session.
 #include <string>
 

@@ -135,7 +135,7 @@ nlohmann::json validate_poisson(uint32_t quads, bool verbose) {
                       {"value", buckle / std::max(flat, 1e-6)},
                       {"bound", ">= 3 x the alpha 1 amplitude"},
                       {"pass", buckle >= 3 * std::max(flat, 1e-6)},
-                      // The regular right-triangle grid stays flat at alpha 1.2 (README: shortfall).
+                      // The regular right-triangle grid stays flat at alpha 1.2 (docs/validation.md, validate poisson).
                       {"required", std::string(mesh) == "irregular"}});
   }
   const bool pass = required_checks_pass(checks);

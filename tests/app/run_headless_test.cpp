@@ -32,7 +32,7 @@ RunOptions quick_sim() {
 
 }  // namespace
 
-// The keys every mode's --json summary shares (app/run_summary.cpp; README "Run statistics").
+// The keys every mode's --json summary shares (app/run_summary.cpp; docs/runtime.md "Run statistics").
 const char* const kSharedKeys[] = {"mode", "scene", "scene_file", "solver", "tick_hz", "vertices", "ticks",
                                    "sim_time_s", "skipped_ticks", "step_ms", "lateness_ms", "frames", "fps",
                                    "frame_ms", "lag_ms", "stream", "state_hash", "sim_priority"};

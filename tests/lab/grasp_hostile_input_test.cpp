@@ -39,8 +39,8 @@ TEST_CASE("grasp check: a cloth let go over the table lands on it, without gaini
     require_pass(check_table_drop_energy(run));
     // Rest is the converged solvers' (CG, and mg, the runtime's). The approximate solver (pure Kang-Cho,
     // three Jacobi iterations) rests or not by the trajectory's luck: 0.0025 m/s RMS 2 s after this drop,
-    // but 0.012-0.014 when the same cloth is dropped at 0.01 m/s, or built without AVX2 (README
-    // "Shortfalls"), against the bound of 0.01.
+    // but 0.012-0.014 when the same cloth is dropped at 0.01 m/s, or built without AVX2 (docs/performance.md,
+    // "Known shortfalls"), against the bound of 0.01.
     if (kind != IntegratorKind::ApproximateImplicit) require_pass(check_table_drop_rest(run));
   }
 }

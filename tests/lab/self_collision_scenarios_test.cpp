@@ -44,7 +44,7 @@ TEST_CASE("self-collision scenario: with the approximate solver the drop, the st
   check_all(run_drop_fold(approx));
   check_all(run_stacked_press(approx));
   // The fold's intersection checks; its reach check (held edge 0.731 of the size against 0.75) has missed
-  // since the translation correction respects stuck contacts (README "Shortfalls").
+  // since the translation correction respects stuck contacts (docs/performance.md, "Known shortfalls").
   for (const ScenarioCheck& c : run_hand_fold(approx))
     if (c.check.find("held_edge_x_over_size") == std::string::npos) CHECK_MESSAGE(c.pass(), c.check);
 }

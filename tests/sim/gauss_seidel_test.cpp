@@ -45,7 +45,7 @@ TEST_CASE("Gauss-Seidel: many sweeps converge to the CG solution of the same ste
 }
 
 // With 64 sweeps on this 169-vertex cloth; with the runtime's 4 it gains up to 2.6 J and with 16 0.08 J
-// (README, "Gauss-Seidel solver"): the unresolved smooth modes are not energy-neutral.
+// (docs/decisions/gauss-seidel-runtime-solver.md): the unresolved smooth modes are not energy-neutral.
 TEST_CASE("Gauss-Seidel: without damping a swinging pinned cloth never gains energy (64 sweeps)") {
   const ClothModel model = hanging_model(0.f);
   auto gs = make_integrator(IntegratorKind::GaussSeidel, model, {.gs_sweeps = 64});
