@@ -151,6 +151,7 @@ int run_xr(const RunOptions& o) {
         if (source.has_snapshot()) {
           const auto& c = scene.near_corners;
           runner->track_replay_corners(source.last().position[c[0]], source.last().position[c[1]]);
+          runner->observe_holding(source.last().hands[0].grabbing, source.last().hands[1].grabbing);
         }
       }
       const double elapsed = std::chrono::duration<double>(clock::now() - start).count();

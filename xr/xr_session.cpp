@@ -12,6 +12,7 @@
 
 #include "engine/vulkan_context.h"
 #include "xr/eye_view.h"
+#include "xr/haptic_gate.h"
 #include "xr/interaction_profiles.h"
 #include "xr/location_validity.h"
 #include "xr/pose_convert.h"
@@ -190,6 +191,8 @@ struct XrSessionRunner::Impl {
   PFN_xrConvertTimespecTimeToTimeKHR timespec_to_time = nullptr;
 
   HandGrabber grabber;
+  HapticGate haptics;                 // a grab pulses once the sim shows it held cloth
+  std::array<bool, 2> holding{};      // what the newest snapshot says each hand holds (observe_holding)
   TrackerAttacher trackers;
   MotionWatch motion;
   XrTime time0 = 0;
@@ -540,6 +543,10 @@ void XrSessionRunner::track_replay_corners(const glm::vec3& left, const glm::vec
   track_replay_corner(m.config.replay, Hand::Right, right, m.last_time);
 }
 
+void XrSessionRunner::observe_holding(bool left, bool right) {
+  impl_->holding = {left, right};
+}
+
 void XrSessionRunner::request_exit() {
   if (machine_.request_exit() == SessionCall::RequestExitSession) XR_CHECK(xrRequestExitSession(impl_->session));
 }
@@ -641,11 +648,18 @@ static void process_input(XrSessionRunner::Impl& m, XrTime time, double t, Input
       // hand's history so the jump to the controller is not rejected as an outlier.
       sink.reset_device(h == 0 ? Device::LeftHand : Device::RightHand);  // first: it applies before the poses
       m.grabber.release(Hand(h), sink);
+      m.haptics.released(Hand(h));
       ++m.stats.replay_handoffs;
     }
     // Unfocused, a runtime-driven hand reads as inactive and lets go rather than hold stale poses.
-    // A replayed grab never vibrates the real controller lying still in that hand.
-    if (m.grabber.update(Hand(h), s, sink) && focused && !replayed) haptic_pulse(m, h);
+    // A replayed grab never vibrates the real controller lying still in that hand; a live one vibrates
+    // when the snapshot shows the cloth caught (HapticGate), not when asked.
+    const bool was_holding = m.grabber.holding(Hand(h));
+    if (m.grabber.update(Hand(h), s, sink))
+      m.haptics.grab_requested(Hand(h), t, focused && !replayed, m.holding[size_t(h)]);
+    else if (was_holding && !m.grabber.holding(Hand(h)))
+      m.haptics.released(Hand(h));
+    if (m.haptics.observe(Hand(h), m.holding[size_t(h)], t) && focused) haptic_pulse(m, h);
   }
   if (!focused) return;
   if (m.has_trackers)

@@ -89,6 +89,8 @@ class XrSessionRunner {
   // The cloth corners the replayed hands reach for, where they are now (scene = reference space
   // coordinates); ignored for a hand while it holds (xr/pose_replay.h track_replay_corner).
   void track_replay_corners(const glm::vec3& left, const glm::vec3& right);
+  // What the newest snapshot says each hand holds (the sim's truth): a grab's haptic pulse waits for it.
+  void observe_holding(bool left, bool right);
   bool done() const { return machine_.done(); }
 
   const XrRunStats& stats();  // refreshes counters
