@@ -1,21 +1,12 @@
 // Stage 4 of the tick (sim/world_stages.h): tethers, the strain limiter, the colliders and the rigid boxes.
-#include <chrono>
 
 #include "sim/contact_passes.h"
+#include "sim/wall_time.h"
 #include "sim/world_stages.h"
 
 namespace weft {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-double ms_between(Clock::time_point a, Clock::time_point b) {
-  return std::chrono::duration<double, std::milli>(b - a).count();
-}
-
-}  // namespace
-
 void resolve_contacts(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h, StepReport& stats) {
-  const auto t_start = Clock::now();
+  const auto t_start = WallClock::now();
   const size_t n = model.cloth.vertex_count();
   ClothState& c = state.cloth;
   const StrainLimitParams& strain = model.config.interaction.strain;
@@ -28,7 +19,7 @@ void resolve_contacts(const WorldModel& model, WorldState& state, WorldScratch& 
   }
   ContactPasses passes(model, state, scratch, h);
   passes.limit_all(stats.strain);
-  const auto t_strain = Clock::now();
+  const auto t_strain = WallClock::now();
 
   passes.collide_all(stats.collision);
   // A collider pushing vertices out undoes part of the limiting (a hand pressing into the cloth stretches
@@ -64,7 +55,7 @@ void resolve_contacts(const WorldModel& model, WorldState& state, WorldScratch& 
     stats.strain.corrected += last.corrected;
   }
   stats.collision.contacts += box_contacts;
-  const auto t_collide = Clock::now();
+  const auto t_collide = WallClock::now();
   stats.timing.strain_ms = ms_between(t_start, t_strain);
   stats.timing.collision_ms = ms_between(t_strain, t_collide);
 }

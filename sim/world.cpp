@@ -1,6 +1,5 @@
 #include "sim/world.h"
 
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -8,18 +7,10 @@
 
 #include "sim/failsafe.h"
 #include "sim/plasticity.h"
+#include "sim/wall_time.h"
 #include "sim/world_stages.h"
 
 namespace weft {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-double ms_between(Clock::time_point a, Clock::time_point b) {
-  return std::chrono::duration<double, std::milli>(b - a).count();
-}
-
-}  // namespace
-
 World::World(ClothModel model, const WorldConfig& config)
     : model_(make_world_model(std::move(model), config)),
       state_(make_initial_state(model_)),
@@ -35,23 +26,23 @@ World& World::operator=(World&&) noexcept = default;
 void World::step() {
   running_ = true;
   const float h = float(time_step());
-  const auto t0 = Clock::now();
+  const auto t0 = WallClock::now();
   const bool guard = model_.config.failsafe.enabled;
   FailsafeBaseline baseline;
   if (guard) baseline = failsafe_baseline(model_, state_, energy_cached_ ? &stats_.failsafe.energy : nullptr);
   move_solids(model_, state_, h);
   apply_elastics(model_, state_, scratch_, h);
-  const auto t1 = Clock::now();
+  const auto t1 = WallClock::now();
   integrate(model_, state_, *integrator_, self_collision_.get(), scratch_, h);
   if (guard) failsafe_after_solve(model_, state_, baseline);
-  const auto t2 = Clock::now();
+  const auto t2 = WallClock::now();
   resolve_contacts(model_, state_, scratch_, h, stats_);
   stats_.timing.self_collision_ms = 0;
   if (self_collision_) resolve_self_contacts(model_, state_, *self_collision_, scratch_, h, stats_);
   update_plasticity(model_.cloth, state_.cloth, h);  // weave creases and set (no-op unless the material has plasticity)
   if (guard) apply_failsafe(model_, model_.config.failsafe, baseline, h, state_, stats_.failsafe);
   energy_cached_ = guard && stats_.failsafe.energy_known;
-  const auto t3 = Clock::now();
+  const auto t3 = WallClock::now();
   stats_.timing.elastic_ms = ms_between(t0, t1);
   stats_.timing.integrator_ms = ms_between(t1, t2);
   stats_.timing.correction_ms = ms_between(t2, t3);
