@@ -1,10 +1,10 @@
 // Stage 4 of the tick (sim/world_stages.h): tethers, the strain limiter, the colliders and the rigid boxes.
-
 #include "sim/contact_passes.h"
 #include "sim/wall_time.h"
 #include "sim/world_stages.h"
 
 namespace weft {
+
 void resolve_contacts(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h, StepReport& stats) {
   const auto t_start = WallClock::now();
   const size_t n = model.cloth.vertex_count();

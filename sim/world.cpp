@@ -11,6 +11,7 @@
 #include "sim/world_stages.h"
 
 namespace weft {
+
 World::World(ClothModel model, const WorldConfig& config)
     : model_(make_world_model(std::move(model), config)),
       state_(make_initial_state(model_)),
