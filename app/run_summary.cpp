@@ -79,6 +79,7 @@ nlohmann::json run_summary(const std::string& mode, const Runtime& runtime, cons
       {"stream", stream_summary(st)},
       {"state_hash", hex64(runtime.world().state_hash())},
   };
+  for (const auto& [kind, count] : scene.mesh_check) out["mesh_check"][kind] = count;
   if (runtime.world().self_collision()) out["self_collision"] = self_collision_summary(st);
   return out;
 }
