@@ -5,7 +5,8 @@
 
 namespace weft {
 
-std::vector<std::array<uint32_t, 2>> overlapping_boxes(const std::vector<glm::vec3>& lo, const std::vector<glm::vec3>& hi,
+std::vector<std::array<uint32_t, 2>> overlapping_boxes(const std::vector<glm::vec3>& lo,
+                                                       const std::vector<glm::vec3>& hi,
                                                        const std::vector<uint8_t>& use) {
   std::vector<std::array<uint32_t, 2>> out;
   const size_t n = lo.size();

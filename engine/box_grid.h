@@ -12,7 +12,8 @@ namespace weft {
 
 // Every pair (i < j) of boxes [lo, hi] (closed) that overlap, once each, sorted; boxes with use[i] == 0
 // are left out. lo, hi, use: one entry per box.
-std::vector<std::array<uint32_t, 2>> overlapping_boxes(const std::vector<glm::vec3>& lo, const std::vector<glm::vec3>& hi,
+std::vector<std::array<uint32_t, 2>> overlapping_boxes(const std::vector<glm::vec3>& lo,
+                                                       const std::vector<glm::vec3>& hi,
                                                        const std::vector<uint8_t>& use);
 
 }  // namespace weft

@@ -152,10 +152,10 @@ class SelfCollision {
   // engine/mesh_check.h's overlaps, found by the caller at load), which no crossing test sees and whose
   // contacts have no side to push to: they count as tangled (left out of the contacts; tangled_at_scan
   // includes them) and are drawn apart along their normals, untangle_step x thickness a tick, until their
-  // centroids are a thickness apart or a vertex could have moved two thicknesses; then the contacts take them, with their sides.
-  // Each pair's side is fixed now: a fold's layers (opposite normals) each move against their own normal
-  // (front faces together, as a sheet folded over onto its front), same-facing layers by their connected
-  // piece's (then triangle's) index, the higher one along its normal. Pairs
+  // centroids are a thickness apart or a vertex could have moved two thicknesses; then the contacts take
+  // them, with their sides. Each pair's side is fixed now: a fold's layers (opposite normals) each move
+  // against their own normal (front faces together, as a sheet folded over onto its front), same-facing
+  // layers by their connected piece's (then triangle's) index, the higher one along its normal. Pairs
   // sharing a vertex are left to the contacts. Positions x (nvert): those at load. Returns the pairs taken;
   // they are taken again by the scans after a reset or jump, while still within half a thickness.
   size_t add_overlapping_pairs(const ClothModel& model, const glm::vec3* x,
@@ -260,8 +260,7 @@ class SelfCollision {
   size_t tangled_count_ = 0;             // nonzero entries of tangled_
   // Overlapping pairs (add_overlapping_pairs), each with its side: a moves along side x its normal, b
   // against it. separating_: those being drawn apart (indices into overlaps_), until each vertex could have
-  // moved kOverlapTravel thicknesses;
-  // overlap_held_ (ntri): their triangles, kept in tangled_ while they are.
+  // moved kOverlapTravel thicknesses; overlap_held_ (ntri): their triangles, kept in tangled_ while they are.
   struct OverlapPair {
     TrianglePair pair;
     float side = 1.f;
