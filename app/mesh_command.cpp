@@ -1,5 +1,6 @@
 // `weft mesh`: generate a cloth mesh (grid, irregular grid, annulus or disc) to OBJ, or check an OBJ file (engine/mesh_check.h:
 // degenerate and sliver, non-manifold, flipped and overlapping triangles, with counts and line numbers).
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 
@@ -64,18 +65,22 @@ void register_mesh(CLI::App& app) {
         std::fprintf(stderr, "weft mesh: %s\n", e.what());
         throw CLI::RuntimeError(1);
       }
+      const auto start = std::chrono::steady_clock::now();
       const MeshCheckReport report = check_mesh(mesh, lines);
+      const double check_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       const std::string usable = validate_mesh(mesh);
       if (args->json) {
         nlohmann::json out = {{"file", args->check},
                               {"vertices", mesh.vertex_count()},
                               {"triangles", mesh.triangle_count()},
                               {"simulator_accepts", usable.empty()},
-                              {"simulator_error", usable}};
+                              {"simulator_error", usable},
+                              {"check_ms", check_ms}};
         for (const MeshIssue& i : report.issues) out["issues"][i.kind] = {{"count", i.count}, {"examples", i.examples}};
         std::cout << out.dump(2) << "\n";
       } else {
-        std::printf("%s: %zu vertices, %zu triangles\n", args->check.c_str(), mesh.vertex_count(), mesh.triangle_count());
+        std::printf("%s: %zu vertices, %zu triangles (checked in %.0f ms)\n", args->check.c_str(), mesh.vertex_count(),
+                    mesh.triangle_count(), check_ms);
         for (const MeshIssue& i : report.issues) {
           std::printf("  %-18s %zu\n", i.kind.c_str(), i.count);
           for (const std::string& e : i.examples) std::printf("      %s\n", e.c_str());

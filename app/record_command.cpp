@@ -39,7 +39,7 @@ int record(const RecordCliOptions& o) {
   const NoiseProfile noise = noise_profile(o.noise);
   const auto t0 = std::chrono::steady_clock::now();
   uint64_t ticks = 0, records = 0, hash = 0;
-  nlohmann::json stream;
+  nlohmann::json stream, mesh_check;
   if (mode == "headless") {
     RecordOptions ro;
     ro.scene_file = o.scene;
@@ -52,6 +52,7 @@ int record(const RecordCliOptions& o) {
     const RecordResult r = record_scripted_session(o.out, ro);
     ticks = r.ticks, records = r.records, hash = r.hash;
     stream = stream_summary(r.stats);
+    mesh_check = mesh_check_summary(r.mesh_check);
   } else {
     DesktopAppOptions d;
     d.runtime.scene_file = o.scene;
@@ -72,6 +73,7 @@ int record(const RecordCliOptions& o) {
     app.finish();
     ticks = app.runtime().stats().ticks, hash = app.runtime().world().state_hash();
     stream = stream_summary(app.runtime().stats());
+    mesh_check = mesh_check_summary(app.runtime().scene().mesh_check);
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   char hex[17];
@@ -79,7 +81,7 @@ int record(const RecordCliOptions& o) {
   if (o.json) {
     nlohmann::json j = {{"file", o.out}, {"mode", mode},         {"scene_file", o.scene}, {"ticks", ticks},
                         {"state_hash", hex}, {"wall_s", wall}, {"noise", noise.name},   {"seed", o.seed},
-                        {"stream", stream}};
+                        {"mesh_check", mesh_check}, {"stream", stream}};
     if (mode == "headless") j["records"] = records;
     std::printf("%s\n", j.dump(2).c_str());
   } else {

@@ -125,6 +125,7 @@ int replay(const ReplayCliOptions& o) {
                         {"threads", r.threads},
                         {"noise_spikes", r.noise.spikes},
                         {"noise_dropped", r.noise.dropped},
+                        {"mesh_check", mesh_check_summary(r.mesh_check)},
                         {"stream", stream_summary(r.stats)}};
     std::printf("%s\n", j.dump(2).c_str());
   } else {

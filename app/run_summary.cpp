@@ -36,6 +36,12 @@ nlohmann::json stream_summary(const TickStats& st) {
           {"events_rejected", st.events_rejected}};
 }
 
+nlohmann::json mesh_check_summary(const std::vector<std::pair<std::string, size_t>>& counts) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [kind, count] : counts) out[kind] = count;
+  return out;
+}
+
 nlohmann::json self_collision_summary(const TickStats& st) {
   return {{"ms", {{"p50", st.self_ms_p50}, {"p99", st.self_ms_p99}, {"max", st.self_ms_max}}},
           {"contacts_max", st.self_contacts_max},
@@ -79,6 +85,7 @@ nlohmann::json run_summary(const std::string& mode, const Runtime& runtime, cons
       {"stream", stream_summary(st)},
       {"state_hash", hex64(runtime.world().state_hash())},
   };
+  out["mesh_check"] = mesh_check_summary(scene.mesh_check);
   if (runtime.world().self_collision()) out["self_collision"] = self_collision_summary(st);
   return out;
 }

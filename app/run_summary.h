@@ -22,5 +22,7 @@ void print_failsafe_notice(uint64_t speed_clamps, uint64_t energy_clamps);
 // A short human summary of the same on stderr (the fail-safe notice included).
 void print_run_summary(const nlohmann::json& summary);
 std::string hex64(uint64_t v);
+// `weft mesh --check`'s counts on the loaded mesh (SceneInfo::mesh_check) as {kind: count}.
+nlohmann::json mesh_check_summary(const std::vector<std::pair<std::string, size_t>>& counts);
 
 }  // namespace weft::app

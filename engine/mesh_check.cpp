@@ -1,5 +1,7 @@
 #include "engine/mesh_check.h"
 
+#include "engine/box_grid.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -48,7 +50,65 @@ bool interiors_overlap(const glm::vec2* a, const glm::vec2* b, float eps) {
   return true;
 }
 
+// Whether triangle t has three distinct vertices in range and an area (the others are degenerate or
+// invalid: neither oriented nor tested for overlap).
+bool has_area(const Mesh& mesh, size_t t) {
+  const auto& tri = mesh.triangles[t];
+  const size_t nvert = mesh.positions.size();
+  if (tri[0] >= nvert || tri[1] >= nvert || tri[2] >= nvert) return false;
+  const float q = triangle_quality(mesh.positions[tri[0]], mesh.positions[tri[1]], mesh.positions[tri[2]]);
+  return tri[0] != tri[1] && tri[1] != tri[2] && tri[0] != tri[2] && q > 1e-6f;
+}
+
+// Whether triangles s < t lie in one plane (s's, within eps) with interiors sharing area.
+bool triangles_overlap(const Mesh& mesh, uint32_t s, uint32_t t, float eps) {
+  const auto& ts = mesh.triangles[s];
+  const auto& tt = mesh.triangles[t];
+  const glm::vec3 p0 = mesh.positions[ts[0]];
+  const glm::vec3 n = glm::normalize(glm::cross(mesh.positions[ts[1]] - p0, mesh.positions[ts[2]] - p0));
+  const glm::vec3 nt = glm::normalize(
+      glm::cross(mesh.positions[tt[1]] - mesh.positions[tt[0]], mesh.positions[tt[2]] - mesh.positions[tt[0]]));
+  if (std::abs(glm::dot(n, nt)) < 0.9999f) return false;
+  // plane coordinates of s
+  const glm::vec3 u = glm::normalize(mesh.positions[ts[1]] - p0), v = glm::cross(n, u);
+  glm::vec2 ps[3], pt[3];
+  for (int k = 0; k < 3; ++k) {
+    const glm::vec3 ds = mesh.positions[ts[k]] - p0, dt = mesh.positions[tt[k]] - p0;
+    if (std::abs(glm::dot(dt, n)) > eps) return false;
+    ps[k] = {glm::dot(ds, u), glm::dot(ds, v)};
+    pt[k] = {glm::dot(dt, u), glm::dot(dt, v)};
+  }
+  return interiors_overlap(ps, pt, eps);
+}
+
 }  // namespace
+
+std::vector<std::array<uint32_t, 2>> overlapping_triangles(const Mesh& mesh, bool brute_force) {
+  const size_t ntri = mesh.triangles.size();
+  glm::vec3 lo(INFINITY), hi(-INFINITY);
+  for (const glm::vec3& p : mesh.positions) lo = glm::min(lo, p), hi = glm::max(hi, p);
+  const float scale = std::max(glm::length(hi - lo), 1e-9f), eps = 1e-5f * scale;
+  std::vector<uint8_t> usable(ntri, 0);
+  std::vector<glm::vec3> box_lo(ntri), box_hi(ntri);
+  for (size_t t = 0; t < ntri; ++t) {
+    if (!has_area(mesh, t)) continue;
+    usable[t] = 1;
+    const auto& tri = mesh.triangles[t];
+    const glm::vec3 a = mesh.positions[tri[0]], b = mesh.positions[tri[1]], c = mesh.positions[tri[2]];
+    box_lo[t] = glm::min(a, glm::min(b, c)) - eps;
+    box_hi[t] = glm::max(a, glm::max(b, c)) + eps;
+  }
+  std::vector<std::array<uint32_t, 2>> out;
+  if (brute_force) {
+    for (uint32_t s = 0; s < ntri; ++s)
+      for (uint32_t t = s + 1; t < ntri; ++t)
+        if (usable[s] && usable[t] && triangles_overlap(mesh, s, t, eps)) out.push_back({s, t});
+    return out;
+  }
+  for (const auto& [s, t] : overlapping_boxes(box_lo, box_hi, usable))
+    if (triangles_overlap(mesh, s, t, eps)) out.push_back({s, t});
+  return out;
+}
 
 float triangle_quality(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
   const float area = 0.5f * glm::length(glm::cross(b - a, c - a));
@@ -77,11 +137,11 @@ MeshCheckReport check_mesh(const Mesh& mesh, const std::vector<uint32_t>& triang
       usable[t] = 0;
       continue;
     }
-    const float q = triangle_quality(mesh.positions[tri[0]], mesh.positions[tri[1]], mesh.positions[tri[2]]);
-    if (tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2] || !(q > 1e-6f)) {
+    if (!has_area(mesh, t)) {
       usable[t] = 0;
       rep.add(degenerate, rep.name(t) + " has no area");
-    } else if (q < kSliverQuality) {
+    } else if (const float q = triangle_quality(mesh.positions[tri[0]], mesh.positions[tri[1]], mesh.positions[tri[2]]);
+               q < kSliverQuality) {
       char buf[64];
       std::snprintf(buf, sizeof buf, " is a sliver (quality %.3g)", double(q));
       rep.add(sliver, rep.name(t) + buf);
@@ -143,47 +203,8 @@ MeshCheckReport check_mesh(const Mesh& mesh, const std::vector<uint32_t>& triang
       if (side[t] == minority) rep.add(flipped, rep.name(t) + " is oriented against its neighbours");
   }
 
-  // Overlaps: sweep over x, then coplanar pairs tested in their plane.
-  glm::vec3 lo(INFINITY), hi(-INFINITY);
-  for (const glm::vec3& p : mesh.positions) lo = glm::min(lo, p), hi = glm::max(hi, p);
-  const float scale = std::max(glm::length(hi - lo), 1e-9f), eps = 1e-5f * scale;
-  std::vector<uint32_t> order;
-  std::vector<glm::vec3> box_lo(ntri), box_hi(ntri), normal(ntri);
-  for (size_t t = 0; t < ntri; ++t) {
-    if (!usable[t]) continue;
-    const auto& tri = mesh.triangles[t];
-    const glm::vec3 a = mesh.positions[tri[0]], b = mesh.positions[tri[1]], c = mesh.positions[tri[2]];
-    box_lo[t] = glm::min(a, glm::min(b, c)) - eps;
-    box_hi[t] = glm::max(a, glm::max(b, c)) + eps;
-    normal[t] = glm::normalize(glm::cross(b - a, c - a));
-    order.push_back(uint32_t(t));
-  }
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return box_lo[a].x < box_lo[b].x; });
-  for (size_t i = 0; i < order.size(); ++i) {
-    const uint32_t s = order[i];
-    const glm::vec3 n = normal[s], p0 = mesh.positions[mesh.triangles[s][0]];
-    // plane coordinates of s
-    const glm::vec3 u = glm::normalize(mesh.positions[mesh.triangles[s][1]] - p0), v = glm::cross(n, u);
-    glm::vec2 ps[3];
-    for (int k = 0; k < 3; ++k) {
-      const glm::vec3 d = mesh.positions[mesh.triangles[s][k]] - p0;
-      ps[k] = {glm::dot(d, u), glm::dot(d, v)};
-    }
-    for (size_t j = i + 1; j < order.size() && box_lo[order[j]].x <= box_hi[s].x; ++j) {
-      const uint32_t t = order[j];
-      if (glm::any(glm::greaterThan(box_lo[t], box_hi[s])) || glm::any(glm::lessThan(box_hi[t], box_lo[s]))) continue;
-      if (std::abs(glm::dot(n, normal[t])) < 0.9999f) continue;
-      bool coplanar = true;
-      glm::vec2 pt[3];
-      for (int k = 0; k < 3; ++k) {
-        const glm::vec3 d = mesh.positions[mesh.triangles[t][k]] - p0;
-        coplanar = coplanar && std::abs(glm::dot(d, n)) <= eps;
-        pt[k] = {glm::dot(d, u), glm::dot(d, v)};
-      }
-      if (coplanar && interiors_overlap(ps, pt, eps))
-        rep.add(overlap, rep.name(std::min(s, t)) + " overlaps " + rep.name(std::max(s, t)));
-    }
-  }
+  report.overlapping_pairs = overlapping_triangles(mesh);
+  for (const auto& [s, t] : report.overlapping_pairs) rep.add(overlap, rep.name(s) + " overlaps " + rep.name(t));
   return report;
 }
 

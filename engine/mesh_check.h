@@ -7,6 +7,7 @@
 //     both triangles sharing it); the minority orientation of each connected piece is counted as flipped;
 //   - overlapping triangles: coplanar pairs whose interiors cover the same area (duplicates, a fold laid
 //     flat back on itself).
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,10 +28,16 @@ struct MeshIssue {
 
 struct MeshCheckReport {
   std::vector<MeshIssue> issues;  // one entry per kind, in the order above (count may be 0)
+  std::vector<std::array<uint32_t, 2>> overlapping_pairs;  // the overlaps' triangle pairs (a < b), sorted
   size_t total() const;
 };
 
 // `triangle_line` (ntri, may be empty): the 1-based file line each triangle came from.
+// The overlapping triangle pairs (a < b, sorted) as check_mesh counts them: coplanar within 1e-5 of the
+// mesh's size, interiors sharing area. Through a uniform grid over the triangles' boxes
+// (engine/box_grid.h), or with brute_force by testing every pair (O(n^2): the tests' reference).
+std::vector<std::array<uint32_t, 2>> overlapping_triangles(const Mesh& mesh, bool brute_force = false);
+
 MeshCheckReport check_mesh(const Mesh& mesh, const std::vector<uint32_t>& triangle_line = {}, size_t max_examples = 3);
 
 }  // namespace weft

@@ -10,6 +10,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "engine/material_loader.h"
+#include "engine/mesh_check.h"
 #include "engine/scene_loader.h"
 #include "engine/snapshot_builder.h"
 #include "sim/mesh_generators.h"
@@ -209,7 +210,8 @@ Scene hanging_grid_scene(uint32_t quads) {
 Runtime::Runtime(const RuntimeOptions& options) : options_(options) {
   const std::string& file = options.scene_file;
   init(load_runtime_scene(file, options.solver, options.tick_hz, options.material, options.threads),
-       file.empty() ? fnv1a(kBuiltinName, std::char_traits<char>::length(kBuiltinName)) : scene_file_hash(file));
+       file.empty() ? fnv1a(kBuiltinName, std::char_traits<char>::length(kBuiltinName)) : scene_file_hash(file),
+       file.empty() ? std::string(kBuiltinName) : file);
   info_.file = file;
   if (file.empty()) {  // the built-in table's own framing: closer, from higher up
     info_.camera.target = glm::vec3(0.f, TableProp{}.top_height + 0.1f, 0.f);
@@ -220,15 +222,28 @@ Runtime::Runtime(const RuntimeOptions& options) : options_(options) {
 
 Runtime::Runtime(const RuntimeOptions& options, Scene scene, const std::string& label) : options_(options) {
   apply_runtime_overrides(scene, label, options.solver, options.tick_hz, options.material, options.threads);
-  init(std::move(scene), fnv1a(label.data(), label.size()));
+  init(std::move(scene), fnv1a(label.data(), label.size()), label);
 }
 
-void Runtime::init(Scene scene, uint64_t content_hash) {
+void Runtime::init(Scene scene, uint64_t content_hash, const std::string& origin) {
   World world = build_world(scene);
+  // What `weft mesh --check` sees, counted the same way (the same function), once at load.
+  const MeshCheckReport check = check_mesh(scene.mesh);
+  if (check.total() > 0) {
+    std::string counts;
+    for (const MeshIssue& i : check.issues)
+      if (i.count > 0) counts += (counts.empty() ? "" : ", ") + std::to_string(i.count) + " " + i.kind;
+    const std::string how = scene.mesh_file.empty() ? "its mesh is generated: `weft mesh --out` writes one to check"
+                                                    : "`weft mesh --check " + scene.mesh_file + "` lists them";
+    std::fprintf(stderr, "weft: warning: %s: the cloth mesh has %s (as `weft mesh --check` counts them; %s)\n",
+                 origin.c_str(), counts.c_str(), how.c_str());
+  }
+  // The overlaps lie flat on each other: no crossing test sees them, so they are handed to the untangling.
+  world.add_overlapping_pairs(check.overlapping_pairs);
   if (const SelfCollision* sc = world.self_collision(); sc && sc->tangled_at_scan() > 0)  // once, at load
     std::fprintf(stderr,
-                 "weft: warning: scene '%s' starts with %llu pairs of cloth triangles crossing each other; "
-                 "self-collision leaves them out and draws them apart\n",
+                 "weft: warning: scene '%s' starts with %llu pairs of cloth triangles crossing or lying on each "
+                 "other; self-collision leaves them out and draws them apart\n",
                  scene.name.c_str(), (unsigned long long)sc->tangled_at_scan());
   {
     ClothSnapshot probe;  // what the renderer will be given of the colliders (no vertex arrays)
@@ -239,6 +254,7 @@ void Runtime::init(Scene scene, uint64_t content_hash) {
   }
   info_ = describe(scene, world);
   info_.content_hash = content_hash;
+  for (const MeshIssue& i : check.issues) info_.mesh_check.emplace_back(i.kind, i.count);
   const RuntimeOptions& options = options_;
   SimThreadConfig config;
   config.tick_hz = scene.world.tick_hz;

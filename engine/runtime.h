@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/camera.h"
 #include "engine/input_sink.h"
@@ -57,6 +59,8 @@ struct SceneInfo {
   Pose stage;                        // where the user stands (scene "stage"): XR's stage origin in the scene
   float grasp_radius = 0.04f;        // radius a grab takes
   float strain_limit = 0;            // the world's strain limit (0: none)
+  // `weft mesh --check`'s counts on the loaded mesh (engine/mesh_check.h), per kind in its order, zeros included.
+  std::vector<std::pair<std::string, size_t>> mesh_check;
 };
 
 // Loads a scene for the runtime (the built-in table when file is empty) with the overrides applied.
@@ -125,7 +129,8 @@ class Runtime {
 
  private:
   class Input;
-  void init(Scene scene, uint64_t content_hash);
+  // origin: the scene file (or a code scene's label), named in load warnings.
+  void init(Scene scene, uint64_t content_hash, const std::string& origin);
   RuntimeOptions options_;
   SceneInfo info_;
   std::unique_ptr<SimThread> sim_;

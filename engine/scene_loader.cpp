@@ -150,7 +150,8 @@ Pose read_pose(const JsonObject& o) {
   return p;
 }
 
-Mesh read_mesh(const JsonObject& cloth, const std::string& base_dir) {
+// file: set to the OBJ's path for an OBJ mesh.
+Mesh read_mesh(const JsonObject& cloth, const std::string& base_dir, std::string& file) {
   const JsonDocument& doc = cloth.doc();
   const json& m = cloth.at("mesh");
   const std::string place = cloth.pointer("mesh");
@@ -187,7 +188,8 @@ Mesh read_mesh(const JsonObject& cloth, const std::string& base_dir) {
     // The file's unit in metres: 0.01 for a mesh modelled in centimetres, 0.001 for millimetres.
     const float scale = float(o.number("scale", 1.0));
     try {
-      mesh = load_obj_mesh((std::filesystem::path(base_dir) / path).string());
+      file = (std::filesystem::path(base_dir) / path).string();
+      mesh = load_obj_mesh(file);
     } catch (const MeshFileError& e) {
       o.fail("path", e.what());
     }
@@ -375,7 +377,7 @@ Scene read_scene(const JsonDocument& doc, const std::string& base_dir) {
   scene.name = root.string("name", "unnamed");
   if (root.has("sim")) read_sim(root.object("sim", kSim), scene.world);
   const JsonObject cloth = root.object("cloth", kCloth);
-  scene.mesh = read_mesh(cloth, base_dir);
+  scene.mesh = read_mesh(cloth, base_dir, scene.mesh_file);
   scene.material = read_scene_material(cloth, base_dir);
   // the weft's angle from the mesh's material u axis (weft/warp materials; Volino 2005 sec. 2.2.2)
   scene.material.weave.angle_deg = float(cloth.number("weave_angle_deg", scene.material.weave.angle_deg));

@@ -125,6 +125,7 @@ ReplayResult replay_pose_stream(const PoseStream& stream, const ReplayOptions& o
   out.sim_seconds = runtime.world().state().time;
   out.finite = all_finite(runtime.world());
   out.stats = runtime.stats();
+  out.mesh_check = runtime.scene().mesh_check;
   return out;
 }
 
@@ -156,6 +157,7 @@ RecordResult record_scripted_session(const std::string& path, const RecordOption
   progress.finish();
   RecordResult out;
   out.stats = runtime.stats();
+  out.mesh_check = runtime.scene().mesh_check;
   if (out.stats.input_log_dropped > 0)
     throw std::runtime_error("recording lost " + std::to_string(out.stats.input_log_dropped) + " inputs");
   out.ticks = out.stats.ticks;

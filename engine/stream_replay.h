@@ -58,6 +58,7 @@ struct ReplayResult {
   TickStats stats;                 // the sim thread's counters and stream metrics
   std::string scene_file;          // the scene it ran on
   int threads = 1;                 // the solver's threads it ran with
+  std::vector<std::pair<std::string, size_t>> mesh_check;  // the load's mesh check (SceneInfo::mesh_check)
 };
 
 // Throws std::runtime_error when the scene the stream was recorded on differs from the one to replay on
@@ -68,6 +69,7 @@ struct RecordResult {
   uint64_t ticks = 0, records = 0, hash = 0;
   double sim_seconds = 0;
   TickStats stats;
+  std::vector<std::pair<std::string, size_t>> mesh_check;  // the load's mesh check (SceneInfo::mesh_check)
 };
 
 // Runs the two-hand script (engine/scripted_manipulation.h) on the scene for `seconds` of sim time

@@ -26,6 +26,7 @@ struct TrackerAttachment {
 struct Scene {
   std::string name;
   Mesh mesh;                                     // cloth rest shape, placed in the world
+  std::string mesh_file;                         // the OBJ file it was read from ("": generated)
   Material material;
   std::vector<uint32_t> pins;                    // vertices fixed at their rest position
   std::vector<Collider> colliders;

@@ -89,7 +89,7 @@ SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig&
       moved_triangle_(model.triangle_count(), 0), recheck_(model.vertex_count(), 0), detected_at_(model.vertex_count()),
       detected_normal_(model.triangle_count()), tangled_(model.triangle_count(), 0),
       still_tangled_(model.triangle_count(), 0), crossing_now_(model.triangle_count(), 0),
-      tangle_vertex_(model.vertex_count(), 0),
+      tangle_vertex_(model.vertex_count(), 0), overlap_held_(model.triangle_count(), 0),
       ring_start_(model.vertex_count() + 1, 0),
       by_vertex_start_(model.vertex_count() + 1, 0), forced_dir_(model.vertex_count()),
       forced_tri_(model.vertex_count(), -1) {
@@ -194,6 +194,7 @@ bool SelfCollision::begin_resolve(const ClothModel& model, ClothState& state, fl
                          untangle_scratch_, previous_.data());
     stats_.untangled_vertices = untangled.vertices;
   }
+  if (config_.untangle_step > 0.f && !separating_.empty()) separate_overlaps(model, x);
   tangled_pairs_.clear();  // the first detection lists those still crossing
   // The last tick's contacts carry over where nothing moved (detect_around_moved); not while the regions
   // are oriented (their votes need every contact of the tick).
@@ -397,7 +398,133 @@ void SelfCollision::answer_velocities(ClothState& state, float h) {
 // they are flagged, so that detect leaves them out instead of pushing each through the other layer.
 uint64_t SelfCollision::scan_tangles(const ClothModel& model, const glm::vec3* xp) {
   tangled_at_scan_ = find_tangles(model, xp);
+  // After a reset or a jump: the overlapping pairs lying flat on each other again are drawn apart again.
+  if (!overlaps_.empty()) tangled_at_scan_ += arm_overlaps(model, xp, 0.5f * config_.thickness);
   return tangled_at_scan_;
+}
+
+size_t SelfCollision::add_overlapping_pairs(const ClothModel& model, const glm::vec3* x,
+                                            const std::vector<std::array<uint32_t, 2>>& pairs) {
+  const size_t ntri = model.triangle_count();
+  // Connected pieces (union-find over the vertices, rooted at their smallest vertex), to order same-facing
+  // layers: a duplicated layer, listed after the original, goes up.
+  std::vector<uint32_t> piece(model.vertex_count());
+  for (uint32_t v = 0; v < piece.size(); ++v) piece[v] = v;
+  auto root = [&](uint32_t v) {
+    while (piece[v] != v) v = piece[v] = piece[piece[v]];
+    return v;
+  };
+  for (const auto& t : model.triangle)
+    for (int k = 1; k < 3; ++k) {
+      const uint32_t r0 = root(t[0]), rk = root(t[k]);
+      piece[std::max(r0, rk)] = std::min(r0, rk);
+    }
+  for (const auto& [a, b] : pairs) {
+    if (a >= ntri || b >= ntri || a == b) continue;
+    const auto& ta = model.triangle[a];
+    const auto& tb = model.triangle[b];
+    if (shares_vertex(ta, tb)) continue;
+    const glm::vec3 na = glm::cross(x[ta[1]] - x[ta[0]], x[ta[2]] - x[ta[0]]);
+    const glm::vec3 nb = glm::cross(x[tb[1]] - x[tb[0]], x[tb[2]] - x[tb[0]]);
+    // A fold (opposite normals): each layer against its own normal, front faces together, as folding a
+    // sheet's front onto itself leaves them (make_folded_over); every pair of the fold agrees. Each layer
+    // along its own normal instead turned the crease inside out: crossings at the crease for 9 ticks.
+    bool up = false;
+    if (glm::dot(na, nb) > 0.f) {
+      const uint32_t pa = root(ta[0]), pb = root(tb[0]);
+      up = pa != pb ? pa > pb : a > b;
+    }
+    overlaps_.push_back({{a, b}, up ? 1.f : -1.f});
+  }
+  separating_.reserve(overlaps_.size());
+  const size_t taken = arm_overlaps(model, x, -1.f);
+  tangled_at_scan_ += taken;
+  return taken;
+}
+
+// Centroid of a relative to b's, along a's normal turned to a's side (0 where they lie on each other).
+float SelfCollision::overlap_gap(const ClothModel& model, const glm::vec3* x, uint32_t k) const {
+  const OverlapPair& o = overlaps_[k];
+  const auto& ta = model.triangle[o.pair.a];
+  const auto& tb = model.triangle[o.pair.b];
+  const glm::vec3 n = glm::cross(x[ta[1]] - x[ta[0]], x[ta[2]] - x[ta[0]]);
+  const float len = glm::length(n);
+  if (!(len > 0.f)) return 0.f;
+  const glm::vec3 d = (x[ta[0]] + x[ta[1]] + x[ta[2]] - x[tb[0]] - x[tb[1]] - x[tb[2]]) / 3.f;
+  return o.side * glm::dot(d, n) / len;
+}
+
+size_t SelfCollision::arm_overlaps(const ClothModel& model, const glm::vec3* x, float within) {
+  separating_.clear();
+  std::fill(overlap_held_.begin(), overlap_held_.end(), uint8_t(0));
+  for (uint32_t k = 0; k < overlaps_.size(); ++k) {
+    if (within >= 0.f && !(std::abs(overlap_gap(model, x, k)) < within)) continue;
+    separating_.push_back(k);
+    overlap_held_[overlaps_[k].pair.a] = overlap_held_[overlaps_[k].pair.b] = 1;
+  }
+  overlap_ticks_ = 0;
+  if (config_.exclude_tangled) {
+    for (size_t t = 0; t < tangled_.size(); ++t) tangled_[t] |= overlap_held_[t];
+    tangled_count_ = size_t(std::count(tangled_.begin(), tangled_.end(), uint8_t(1)));
+  }
+  return separating_.size();
+}
+
+// One tick of drawing the overlapping pairs apart: each pair's relative motion (a's centroid from b's, along
+// a's side) is shared among its six vertices like a contact correction (held vertices stay, the other layer
+// takes it all), and each vertex moves along its summed share by step x its length, at most step, as
+// contour_untangle moves crossing pairs, at the start-of-step positions too (no velocity added). Pairs a
+// thickness apart are done.
+void SelfCollision::separate_overlaps(const ClothModel& model, glm::vec3* x) {
+  std::fill(overlap_held_.begin(), overlap_held_.end(), uint8_t(0));
+  size_t kept = 0;
+  // A free pair is a thickness apart within 1 / untangle_step ticks; one held back (by a crease joining its
+  // layers, a pin) is pushed for at most twice that, so no vertex is moved by more than two thicknesses
+  // against the forces holding it (60 ticks of pushes flung a flat-folded disc's crease at 4 m/s).
+  if (++overlap_ticks_ <= int(std::ceil(kOverlapTravel / config_.untangle_step)))
+    for (uint32_t k : separating_) {
+      if (overlap_gap(model, x, k) >= config_.thickness) continue;
+      separating_[kept++] = k;
+      overlap_held_[overlaps_[k].pair.a] = overlap_held_[overlaps_[k].pair.b] = 1;
+    }
+  separating_.resize(kept);
+  stats_.intersecting_pairs += kept;
+  UntangleScratch& sc = untangle_scratch_;
+  sc.list.clear();
+  for (uint32_t k : separating_) {
+    const OverlapPair& o = overlaps_[k];
+    const auto& ta = model.triangle[o.pair.a];
+    const auto& tb = model.triangle[o.pair.b];
+    const glm::vec3 n = glm::cross(x[ta[1]] - x[ta[0]], x[ta[2]] - x[ta[0]]);
+    const float len = glm::length(n);
+    if (!(len > 0.f)) continue;
+    const glm::vec3 dir = (o.side / len) * n;
+    const uint32_t vert[6] = {ta[0], ta[1], ta[2], tb[0], tb[1], tb[2]};
+    float sum = 0.f;
+    for (uint32_t v : vert) sum += inv_mass_[v] / 9.f;
+    if (!(sum > 0.f)) continue;
+    for (int j = 0; j < 6; ++j) {
+      const uint32_t v = vert[j];
+      if (!(inv_mass_[v] > 0.f)) continue;
+      if (!sc.touched[v]) {
+        sc.touched[v] = 1;
+        sc.push[v] = glm::vec3(0.f);
+        sc.list.push_back(v);
+      }
+      sc.push[v] += ((j < 3 ? 1.f : -1.f) * inv_mass_[v] / (3.f * sum)) * dir;
+    }
+  }
+  const float step = config_.untangle_step * config_.thickness;
+  for (uint32_t v : sc.list) {
+    const glm::vec3 push = sc.push[v];
+    const float length = glm::length(push);
+    sc.touched[v] = 0;
+    if (!(length > 1e-6f) || !std::isfinite(length)) continue;
+    const glm::vec3 d = (step * std::min(length, 1.f) / length) * push;
+    x[v] += d;
+    previous_[v] += d;
+    ++stats_.untangled_vertices;
+  }
 }
 
 uint64_t SelfCollision::find_tangles(const ClothModel& model, const glm::vec3* xp) {
@@ -418,6 +545,8 @@ uint64_t SelfCollision::find_tangles(const ClothModel& model, const glm::vec3* x
     tangled_pairs_.push_back(p);
   }
   dilate_tangles(model);
+  for (size_t t = 0; t < tangled_.size(); ++t) tangled_[t] |= overlap_held_[t];  // still being drawn apart
+  tangled_count_ = size_t(std::count(tangled_.begin(), tangled_.end(), uint8_t(1)));
   if (!config_.exclude_tangled) {
     std::fill(tangled_.begin(), tangled_.end(), uint8_t(0));
     tangled_count_ = 0;
@@ -651,6 +780,8 @@ void SelfCollision::update_tangles(const ClothModel& model) {
   tangled_.swap(still_tangled_);
   std::copy(tangled_.begin(), tangled_.end(), crossing_now_.begin());
   dilate_tangles(model);
+  for (size_t t = 0; t < tangled_.size(); ++t)  // overlapping pairs still being drawn apart stay left out
+    if (overlap_held_[t]) tangled_[t] = crossing_now_[t] = 1;
   for (size_t t = 0; t < tangled_.size(); ++t) {
     const uint8_t before = still_tangled_[t];
     tangled_[t] = tangled_[t] & (before | crossing_now_[t]);

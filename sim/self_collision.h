@@ -148,7 +148,21 @@ class SelfCollision {
   // Scans positions x (nvert) now: flags the crossing triangle pairs and returns their count. World calls
   // it when self-collision is switched on, so that a tangled mesh is reported at load.
   uint64_t scan_tangles(const ClothModel& model, const glm::vec3* x);
-  // Triangle pairs found crossing by the last scan, and how many scans were made.
+  // Triangle pairs whose interiors overlap in one plane (a fold laid flat on itself, a duplicated layer:
+  // engine/mesh_check.h's overlaps, found by the caller at load), which no crossing test sees and whose
+  // contacts have no side to push to: they count as tangled (left out of the contacts; tangled_at_scan
+  // includes them) and are drawn apart along their normals, untangle_step x thickness a tick, until their
+  // centroids are a thickness apart or a vertex could have moved two thicknesses; then the contacts take
+  // them, with their sides. Each pair's side is fixed now: a fold's layers (opposite normals) each move
+  // against their own normal (front faces together, as a sheet folded over onto its front), same-facing
+  // layers by their connected piece's (then triangle's) index, the higher one along its normal. Pairs
+  // sharing a vertex are left to the contacts. Positions x (nvert): those at load. Returns the pairs taken;
+  // they are taken again by the scans after a reset or jump, while still within half a thickness.
+  size_t add_overlapping_pairs(const ClothModel& model, const glm::vec3* x,
+                               const std::vector<std::array<uint32_t, 2>>& pairs);
+  // Overlapping pairs being drawn apart now.
+  size_t overlaps_separating() const { return separating_.size(); }
+  // Triangle pairs found crossing (and overlapping pairs taken) by the last scan, and how many scans were made.
   uint64_t tangled_at_scan() const { return tangled_at_scan_; }
   // Crossing pairs the periodic scans (rescan_ticks) found, summed over the scans.
   uint64_t tangled_at_rescans() const { return tangled_at_rescans_; }
@@ -181,6 +195,11 @@ class SelfCollision {
   // it as the load's; the periodic scans add it to tangled_at_rescans_).
   uint64_t find_tangles(const ClothModel& model, const glm::vec3* xp);
   void dilate_tangles(const ClothModel& model);
+  // Overlapping pairs (add_overlapping_pairs): which are still within `within` of each other at x (all
+  // if negative) are drawn apart again; separate_overlaps moves them one tick's step.
+  size_t arm_overlaps(const ClothModel& model, const glm::vec3* x, float within);
+  void separate_overlaps(const ClothModel& model, glm::vec3* x);
+  float overlap_gap(const ClothModel& model, const glm::vec3* x, uint32_t k) const;
   void update_tangles(const ClothModel& model);
   bool note_still_tangled(const ClothModel& model, const TrianglePair& pair);
   void add_vertex_triangle(const glm::vec3* x, uint32_t v, const std::array<uint32_t, 3>& tri);
@@ -239,6 +258,18 @@ class SelfCollision {
   std::vector<TrianglePair> tangled_pairs_;  // tangled pairs crossing at the last first detection (or scan)
   UntangleScratch untangle_scratch_;     // contour_untangle's per-vertex scratch (nvert)
   size_t tangled_count_ = 0;             // nonzero entries of tangled_
+  // Overlapping pairs (add_overlapping_pairs), each with its side: a moves along side x its normal, b
+  // against it. separating_: those being drawn apart (indices into overlaps_), until each vertex could have
+  // moved kOverlapTravel thicknesses; overlap_held_ (ntri): their triangles, kept in tangled_ while they are.
+  struct OverlapPair {
+    TrianglePair pair;
+    float side = 1.f;
+  };
+  std::vector<OverlapPair> overlaps_;
+  std::vector<uint32_t> separating_;
+  std::vector<uint8_t> overlap_held_;
+  int overlap_ticks_ = 0;
+  static constexpr float kOverlapTravel = 2.f;
   float fan_pair_cos_ = 1.f;             // fan_pair_cos(config_.cone_limit)
   bool scan_pending_ = true;
   uint64_t tangled_at_scan_ = 0, tangle_scans_ = 0, tangled_at_rescans_ = 0;

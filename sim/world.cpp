@@ -91,6 +91,12 @@ void World::set_self_collision(const SelfCollisionConfig& config) {
   }
 }
 
+size_t World::add_overlapping_pairs(const std::vector<std::array<uint32_t, 2>>& pairs) {
+  assembling("add_overlapping_pairs");
+  if (!self_collision_) return 0;
+  return self_collision_->add_overlapping_pairs(model_.cloth, state_.cloth.position.data(), pairs);
+}
+
 void World::add_pin(uint32_t vertex, const glm::vec3& target) {
   assembling("add_pin");
   if (vertex < model_.is_fixed.size() && !model_.is_fixed[vertex]) {

@@ -41,6 +41,10 @@ class World {
   size_t add_rigid_box(const RigidBox& box);
   // Turns self-collision on or off or changes its settings (builds the hierarchy).
   void set_self_collision(const SelfCollisionConfig& config);
+  // Triangle pairs lying flat on each other at load (engine/mesh_check.h's overlaps, which no crossing test
+  // sees), handed to self-collision to draw apart (SelfCollision::add_overlapping_pairs). Returns the pairs
+  // taken: 0 while self-collision is off.
+  size_t add_overlapping_pairs(const std::vector<std::array<uint32_t, 2>>& pairs);
 
   // Advances one fixed tick of 1 / tick_hz seconds: the stages of sim/world_stages.h, in its order.
   void step();

@@ -1,11 +1,15 @@
 #include <doctest/doctest.h>
 
+#include <array>
 #include <fstream>
 #include <string>
 
 #include "engine/mesh_check.h"
 #include "engine/mesh_io.h"
+
+#include <glm/gtc/matrix_transform.hpp>
 #include "sim/mesh_generators.h"
+#include "tests/engine/folded_disc.h"
 
 using namespace weft;
 
@@ -80,4 +84,30 @@ TEST_CASE("mesh check: degenerate triangles are counted, and the examples stop a
   CHECK(d.count == 5);
   CHECK(d.examples.size() == 3);
   CHECK(d.examples[0].find("triangle 2 (line 6)") != std::string::npos);
+}
+
+TEST_CASE("mesh check: the grid's overlaps are the brute force's, on tangled discs in any orientation") {
+  const Mesh folded = test::folded_flat_disc();
+  Mesh layers = make_annulus({.inner_radius = 0.f, .outer_radius = 0.2f, .rings = 5, .edge = 0.04f});
+  {  // a second copy of the disc, turned a little in its plane, on the first (duplicated layers)
+    Mesh copy = layers;
+    transform_mesh(copy, glm::rotate(glm::mat4(1.f), 0.3f, glm::vec3(0.f, 0.f, 1.f)));
+    const uint32_t base = uint32_t(layers.positions.size());
+    for (size_t i = 0; i < copy.positions.size(); ++i) {
+      layers.positions.push_back(copy.positions[i]);
+      layers.material.push_back(copy.material[i]);
+    }
+    for (auto t : copy.triangles) layers.triangles.push_back({t[0] + base, t[1] + base, t[2] + base});
+  }
+  Mesh standing = folded;  // on edge, in the x = const plane: all triangles share one x range
+  transform_mesh(standing, glm::rotate(glm::mat4(1.f), 1.5707963f, glm::vec3(0.f, 1.f, 0.f)));
+  for (const Mesh* m : std::array<const Mesh*, 3>{&folded, &layers, &standing}) {
+    const auto grid = overlapping_triangles(*m);
+    const auto brute = overlapping_triangles(*m, true);
+    CHECK(grid.size() > 50);
+    CHECK(grid == brute);
+    CHECK(check_mesh(*m).issues[4].count == brute.size());
+    CHECK(check_mesh(*m).overlapping_pairs == brute);
+  }
+  CHECK(overlapping_triangles(make_annulus({})).empty());  // the disc as generated: none
 }
