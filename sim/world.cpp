@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/failsafe.h"
+#include "sim/grasp_saturation.h"
 #include "sim/plasticity.h"
 #include "sim/world_stages.h"
 
@@ -35,6 +36,8 @@ World& World::operator=(World&&) noexcept = default;
 void World::step() {
   running_ = true;
   const float h = float(time_step());
+  for (int d = 0; d < kDeviceCount; ++d)
+    if (state_.release[d].active && state_.release[d].ticks_left == 0) free_patch(d);
   const auto t0 = Clock::now();
   const bool guard = model_.config.failsafe.enabled;
   FailsafeBaseline baseline;
@@ -66,8 +69,12 @@ void World::reset() {
     state_.tracks[d].clear();
     state_.safe[d] = SafeTarget{};
   }
-  release(Hand::Left);
-  release(Hand::Right);
+  for (Hand hand : {Hand::Left, Hand::Right}) {
+    const int d = device_index(hand_device(hand));
+    state_.held[d].clear();
+    state_.tethers[d].active = false;
+  }
+  state_.release.fill(GraspRelease{});
   state_.elastic_held.clear();
   scratch_.elastic.clear();
   state_.colliders = model_.colliders;
@@ -183,6 +190,7 @@ size_t World::attach(Device device, const std::vector<uint32_t>& vertices, const
   const int d = device_index(device);
   ElasticSet& set = state_.held[d];
   set.clear();
+  state_.release[d] = GraspRelease{};  // a release under way ends: the device holds anew
   state_.attach_pose[d] = pose;
   for (uint32_t i : vertices) {
     if (i >= model_.cloth.vertex_count()) continue;
@@ -205,6 +213,7 @@ size_t World::attach_near(Device device, const Pose& pose, float radius) {
     return 0;
   }
   state_.attach_pose[d] = pose;
+  state_.release[d] = GraspRelease{};  // a release under way ends: the device holds anew
   // Hysteresis: a hand that was within the catch radius over the last hysteresis_s still catches from a
   // band beyond it (the device's recent tracked samples; an event, so the O(n) distances are affordable).
   const GraspParams& gp = model_.config.interaction.grasp;
@@ -225,15 +234,42 @@ size_t World::attach_near(Device device, const Pose& pose, float radius) {
 
 void World::detach(Device device) {
   const int d = device_index(device);
-  // The held vertices keep no more speed than the hand had (smoothed): whatever the elastics stored
-  // (a patch lagging a fast hand, a stretch against a pin) is not thrown with the cloth.
+  GraspRelease& r = state_.release[d];
+  if (r.active || state_.held[d].vertex.empty()) return;
   const InteractionConfig& ic = model_.config.interaction;
-  if (ic.safety.enabled && state_.safe[d].valid) {  // the safety layer is what measures the hand's velocity
-    const float bound = ic.release_speed_factor * glm::length(state_.safe[d].smoothed_velocity) + ic.release_speed_slack;
-    for (uint32_t i : state_.held[d].vertex) state_.cloth.velocity[i] = cap_speed(state_.cloth.velocity[i], bound);
-  }
+  // The patch's frame goes on with the velocity its held core has now: the hand's motion as the cloth
+  // followed it (the momentum is kept; the safety layer's smoothed velocity lags a swinging hand by 5 %).
+  const ClothState& c = state_.cloth;
+  glm::vec3 velocity(0.f);
+  uint32_t count = 0;
+  for (size_t k = 0; k < state_.held[d].size(); ++k)
+    if (held_core(state_.held[d], k, c.kinematic.data(), model_.is_fixed.data())) {
+      velocity += c.velocity[state_.held[d].vertex[k]];
+      ++count;
+    }
+  if (count) velocity /= float(count);
+  r.velocity = velocity;
+  r.pose = state_.attach_pose[d];
+  Pose now;
+  if (weft::device_pose(model_, state_, device, c.time, now)) r.pose = now;
+  if (ic.safety.enabled && state_.safe[d].valid) r.pose = state_.safe[d].pose;
+  const float stretch = stored_stretch(d, state_.held, state_.tethers, model_.fixed, model_.is_fixed.data(),
+                                       c.position.data(), c.kinematic.data());
+  r.ticks_left = stretch > ic.release_stretch ? uint32_t(std::lround(double(ic.release_time) * model_.config.tick_hz)) : 0;
+  r.active = true;
+  if (r.ticks_left == 0) free_patch(d);
+  energy_cached_ = false;
+}
+
+void World::free_patch(int d) {
+  // The held vertices keep no more speed than the patch's frame had: whatever the elastics stored (a
+  // patch lagging a fast hand, a stretch the slide did not relax) is not thrown with the cloth.
+  const InteractionConfig& ic = model_.config.interaction;
+  const float bound = ic.release_speed_factor * glm::length(state_.release[d].velocity) + ic.release_speed_slack;
+  for (uint32_t i : state_.held[d].vertex) state_.cloth.velocity[i] = cap_speed(state_.cloth.velocity[i], bound);
   state_.held[d].clear();
   state_.tethers[d].active = false;
+  state_.release[d] = GraspRelease{};
   energy_cached_ = false;
 }
 

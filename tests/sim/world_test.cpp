@@ -61,6 +61,7 @@ TEST_CASE("grab holds a patch that follows the hand and release throws the cloth
   CHECK(mask[16 * 17] == 1);
   CHECK(mask[0] == 0);
   w.release(Hand::Left);
+  CHECK_FALSE(w.is_grabbing(Hand::Left));
   const float vz = w.state().velocity[16 * 17].z;
   CHECK(vz == doctest::Approx(1.f).epsilon(0.05));
   w.step();
