@@ -199,6 +199,7 @@ size_t World::attach(Device device, const std::vector<uint32_t>& vertices, const
     set.weight.push_back(1.f);
   }
   rebuild_tethers(d);
+  if (!set.vertex.empty()) reanchor_safe_target(state_.safe[d], pose, float(time_step()), model_.config.interaction.safety);
   return set.size();
 }
 
@@ -229,6 +230,9 @@ size_t World::attach_near(Device device, const Pose& pose, float radius) {
   const size_t held = select_grasp(model_.cloth, model_.adjacency, c.position.data(), pose, radius, gp, scratch_.grasp,
                                    state_.held[d], model_.is_fixed.data(), extra);
   rebuild_tethers(d);
+  // The patch's offsets are in the grab pose's frame: its targets must start there, not where a limiter
+  // still walking from an old or far sample is.
+  if (held > 0) reanchor_safe_target(state_.safe[d], pose, float(time_step()), model_.config.interaction.safety);
   return held;
 }
 
