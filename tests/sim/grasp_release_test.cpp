@@ -148,3 +148,73 @@ TEST_CASE("release: a hand let go alone slides its patch toward the hand still h
   CHECK(glm::length(w.state().position[held] - (r0 + glm::vec3(0.05f, 0, 0))) < before);
   CHECK(fastest < 5.f);
 }
+
+namespace {
+
+struct CornerRun {
+  float strain = 0;          // the largest edge strain at any tick, held or free
+  float fall = 0;            // how far the released corners' mean height fell in the 0.5 s after the release, m
+  float moved_late = 0;      // the largest vertex displacement over the last 0.1 s of that 0.5 s, m
+  uint64_t speed_clamps = 0;
+};
+
+// tracker_corner.json's cloth: an irregular 0.5 m square hanging at z = 0 from a pin (top left) and a
+// tracker (top right). Two hands take the free bottom corners, lift them 0.3 m and pull them 0.1 m wider
+// than the cloth (issue 34's XR run), lifting toward the body (0.15 m in z) so the cloth leaves its plane, hold, and let go.
+CornerRun corners_pulled_wider(const WorldConfig& config) {
+  Mesh mesh = make_irregular({.width = 0.5f, .height = 0.5f, .columns = 24, .rows = 24, .grading = 2.f, .jitter = 0.3f, .seed = 7});
+  for (auto& p : mesh.positions) p = glm::vec3(p.x - 0.25f, p.y + 1.f, 0.f);
+  Material m;
+  m.bend_stiffness = 2.f;
+  World probe(build_cloth_model(mesh, m), config);
+  const uint32_t pin = nearest(probe, {-0.25f, 1.5f, 0.f});
+  World w(build_cloth_model(mesh, m, {pin}), config);
+  const glm::vec3 tracker(0.25f, 1.5f, 0.f);
+  REQUIRE(w.attach_near(Device::Tracker0, at(tracker), 0.03f) > 0);
+  const glm::vec3 c[2] = {w.state().position[nearest(w, {-0.25f, 1.f, 0.f})],
+                          w.state().position[nearest(w, {0.25f, 1.f, 0.f})]};
+  const double h = w.time_step(), release = 1.0, end = release + 0.5;
+  auto hand = [&](int k, double t) {
+    const float lift = float(std::clamp((t - 0.1) / 0.4, 0.0, 1.0)), wide = float(std::clamp((t - 0.5) / 0.3, 0.0, 1.0));
+    return c[k] + glm::vec3(0.f, 0.3f * lift, 0.15f * lift) + glm::vec3((k == 0 ? -0.05f : 0.05f) * wide, 0.f, 0.f);
+  };
+  REQUIRE(w.grab(Hand::Left, at(c[0]), 0.04f) > 0);
+  REQUIRE(w.grab(Hand::Right, at(c[1]), 0.04f) > 0);
+  const uint32_t corner[2] = {nearest(w, c[0]), nearest(w, c[1])};
+  CornerRun r;
+  float y_release = 0;
+  std::vector<glm::vec3> late;
+  bool released = false;
+  for (double t = 0; t < end; t += h) {
+    w.submit_pose(sample(Device::LeftHand, t, hand(0, t)));
+    w.submit_pose(sample(Device::RightHand, t, hand(1, t)));
+    w.submit_pose(sample(Device::Tracker0, t, tracker));
+    if (!released && t >= release) {
+      w.release(Hand::Left);
+      w.release(Hand::Right);
+      released = true;
+      y_release = 0.5f * (w.state().position[corner[0]].y + w.state().position[corner[1]].y);
+    }
+    if (released && late.empty() && t >= end - 0.1) late = w.state().position;
+    w.step();
+    r.speed_clamps += w.failsafe_stats().speed_clamps;
+    r.strain = std::max(r.strain, max_edge_strain(w.model(), w.state().position.data()));
+  }
+  r.fall = y_release - 0.5f * (w.state().position[corner[0]].y + w.state().position[corner[1]].y);
+  for (size_t i = 0; i < late.size(); ++i) r.moved_late = std::max(r.moved_late, glm::length(w.state().position[i] - late[i]));
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("release: corners pulled wider than the cloth against a pin and a tracker: no edge past the limit + 1 %, and the cloth falls after") {
+  WorldConfig config;
+  config.failsafe.enabled = false;
+  const CornerRun r = corners_pulled_wider(config);
+  MESSAGE("max strain " << r.strain << ", corners fell " << r.fall << " m, moved in the last 0.1 s " << r.moved_late << " m");
+  CHECK(r.strain <= config.interaction.strain.max_strain + 0.01f);
+  CHECK(r.fall > 0.1f);         // released 0.3 m up, the corners swing down: not frozen in the air
+  CHECK(r.moved_late > 0.005f);  // and still moving 0.4 s later
+  config.failsafe.enabled = true;
+  CHECK(corners_pulled_wider(config).speed_clamps == 0);
+}
