@@ -4,14 +4,14 @@
 
 namespace weft {
 
-void saturate_held_motion(const std::array<ElasticSet, kDeviceCount>& sets,
+int saturate_held_motion(const std::array<ElasticSet, kDeviceCount>& sets,
                           const std::array<Tethers, kDeviceCount>& tethers, const std::vector<uint32_t>& fixed,
                           const uint8_t* is_fixed, float max_strain, float max_speed, float h, int iterations, const glm::vec3* x,
                           const uint8_t* kinematic, glm::vec3* kinematic_velocity) {
   std::array<glm::vec3, kDeviceCount> shift{};  // position shift of each device's patch over the step, m
   bool any = false;
   for (int d = 0; d < kDeviceCount; ++d) any = any || (tethers[d].active && !sets[d].vertex.empty());
-  if (!any) return;
+  if (!any) return 0;
   const float stretch = 1.f + max_strain;
   // End-of-step position of a kinematic vertex, before the shifts.
   auto predicted = [&](uint32_t i) { return x[i] + h * kinematic_velocity[i]; };
@@ -43,12 +43,15 @@ void saturate_held_motion(const std::array<ElasticSet, kDeviceCount>& sets,
       }
     }
   }
+  int held_back = 0;
   for (int d = 0; d < kDeviceCount; ++d) {
     if (shift[d] == glm::vec3(0.f)) continue;
+    ++held_back;
     const glm::vec3 dv = cap_speed(shift[d] / h, max_speed);
     for (size_t k = 0; k < sets[d].size(); ++k)
       if (held_core(sets[d], k, kinematic, is_fixed)) kinematic_velocity[sets[d].vertex[k]] += dv;
   }
+  return held_back;
 }
 
 }  // namespace weft

@@ -29,8 +29,9 @@ inline bool held_core(const ElasticSet& set, size_t k, const uint8_t* kinematic,
 // fixed) so that, after a step of h, every held patch is within (1 + max_strain) of its tether length
 // from each fixed vertex (`fixed`, listed and flagged in is_fixed (nvert), moving at its kinematic velocity) and from the other devices' held
 // vertices. Gauss-Seidel over those pairs, `iterations` sweeps; a patch's shift is capped at max_speed h per step
-// (a grab on an already overstretched cloth relaxes it at that speed, not in one jump). Allocation-free.
-void saturate_held_motion(const std::array<ElasticSet, kDeviceCount>& sets,
+// (a grab on an already overstretched cloth relaxes it at that speed, not in one jump). Returns the number of
+// patches held back (the grasps that yielded this step). Allocation-free.
+int saturate_held_motion(const std::array<ElasticSet, kDeviceCount>& sets,
                           const std::array<Tethers, kDeviceCount>& tethers, const std::vector<uint32_t>& fixed,
                           const uint8_t* is_fixed, float max_strain, float max_speed, float h, int iterations, const glm::vec3* x,
                           const uint8_t* kinematic, glm::vec3* kinematic_velocity);

@@ -8,7 +8,7 @@
 
 namespace weft {
 
-void apply_elastics(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h) {
+void apply_elastics(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h, StepReport& stats) {
   ClothState& c = state.cloth;
   // Vertices held last tick go back to what the model says (pinned or free).
   for (uint32_t i : state.elastic_held) c.kinematic[i] = model.cloth.pinned[i];
@@ -49,9 +49,12 @@ void apply_elastics(const WorldModel& model, WorldState& state, WorldScratch& sc
 
   apply_elastic_demands(acc, c.velocity.data(), c.kinematic.data(), c.kinematic_velocity.data(),
                         ic.elastic.max_acceleration * h);
+  stats.grasp = {};
   if (ic.strain.enabled)
-    saturate_held_motion(state.held, state.tethers, model.fixed, model.is_fixed.data(), ic.saturation_strain,
-                         ic.elastic.max_speed, h, 4, x, c.kinematic.data(), c.kinematic_velocity.data());
+    stats.grasp.saturated =
+        saturate_held_motion(state.held, state.tethers, model.fixed, model.is_fixed.data(), ic.saturation_strain,
+                             ic.elastic.max_speed, h, 4, x, c.kinematic.data(), c.kinematic_velocity.data());
+  for (const GraspRelease& r : state.release) stats.grasp.sliding += r.active && r.ticks_left > 0;
   relax_released_motion(state.held, state.tethers, state.release, model.fixed, model.is_fixed.data(),
                         ic.elastic.max_speed, h, 4, x, c.kinematic.data(), c.kinematic_velocity.data());
   for (GraspRelease& r : state.release)

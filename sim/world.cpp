@@ -43,7 +43,7 @@ void World::step() {
   FailsafeBaseline baseline;
   if (guard) baseline = failsafe_baseline(model_, state_, energy_cached_ ? &stats_.failsafe.energy : nullptr);
   move_solids(model_, state_, h);
-  apply_elastics(model_, state_, scratch_, h);
+  apply_elastics(model_, state_, scratch_, h, stats_);
   const auto t1 = Clock::now();
   integrate(model_, state_, *integrator_, self_collision_.get(), scratch_, h);
   if (guard) failsafe_after_solve(model_, state_, baseline);

@@ -51,6 +51,8 @@ struct PullRun {
   float hand_speed = 0;       // the fastest hand, m/s
   uint64_t speed_clamps = 0;  // the fail-safe's, over the run
   float drop = 0;             // how far the centroid fell in the 0.5 s after the release, m
+  uint64_t saturated = 0;     // patch-ticks the grasps yielded (StepReport::grasp.saturated)
+  uint64_t sliding = 0;       // patch-ticks of sliding out after the release (StepReport::grasp.sliding)
 };
 
 // Two hands take the sheet's left and right edges, pull them 0.1 m wider than the cloth over 0.3 s
@@ -83,6 +85,8 @@ PullRun pull_wider_and_release(WorldConfig config) {
     }
     w.step();
     r.speed_clamps += w.failsafe_stats().speed_clamps;
+    r.saturated += w.step_report().grasp.saturated;
+    r.sliding += w.step_report().grasp.sliding;
     if (!released) r.strain_held = std::max(r.strain_held, max_edge_strain(w.model(), w.state().position.data()));
     if (released) {
       glm::vec3 p(0.f);
@@ -107,6 +111,10 @@ TEST_CASE("release: a sheet pulled wider than itself is let go without a fling, 
   MESSAGE("peak speed after the release (relative to the fall) " << off.speed_after << " m/s, hands " << off.hand_speed
                                                                  << " m/s, strain held " << off.strain_held);
   CHECK(off.strain_held > 0.05f);  // the pull did stretch it
+  CHECK(off.strain_held <= config.interaction.strain.max_strain + 0.01f);
+  CHECK(off.saturated > 0);  // the grasps yielded, counted
+  // both patches slid out for release_time
+  CHECK(off.sliding == 2 * uint64_t(std::lround(config.interaction.release_time * config.tick_hz)));
   CHECK(off.speed_after < off.hand_speed + 1.f);
   // falls: at least half of free fall's 1.2 m in 0.5 s (the sheet is in free space)
   CHECK(off.drop > 0.6f);
