@@ -50,10 +50,14 @@ void apply_elastics(const WorldModel& model, WorldState& state, WorldScratch& sc
   apply_elastic_demands(acc, c.velocity.data(), c.kinematic.data(), c.kinematic_velocity.data(),
                         ic.elastic.max_acceleration * h);
   stats.grasp = {};
-  if (ic.strain.enabled)
+  bool tethered = false;
+  for (const Tethers& t : state.tethers) tethered = tethered || t.active;
+  if (ic.strain.enabled && tethered) {
+    const bool at_limit = free_edge_strain(model.cloth, x, c.kinematic.data()) >= ic.saturation_strain;
     stats.grasp.saturated =
         saturate_held_motion(state.held, state.tethers, model.fixed, model.is_fixed.data(), ic.saturation_strain,
-                             ic.elastic.max_speed, h, 4, x, c.kinematic.data(), c.kinematic_velocity.data());
+                             ic.elastic.max_speed, h, 4, x, c.kinematic.data(), c.kinematic_velocity.data(), at_limit);
+  }
   for (const GraspRelease& r : state.release) stats.grasp.sliding += r.active && r.ticks_left > 0;
   relax_released_motion(state.held, state.tethers, state.release, model.fixed, model.is_fixed.data(),
                         ic.elastic.max_speed, h, 4, x, c.kinematic.data(), c.kinematic_velocity.data());
