@@ -241,22 +241,36 @@ void World::detach(Device device) {
   GraspRelease& r = state_.release[d];
   if (r.active || state_.held[d].vertex.empty()) return;
   const InteractionConfig& ic = model_.config.interaction;
-  // The patch's frame goes on with the velocity its held core has now: the hand's motion as the cloth
-  // followed it (the momentum is kept; the safety layer's smoothed velocity lags a swinging hand by 5 %).
+  // The patch's frame goes on with the hand's velocity as the safety layer measured it (smoothed: not a
+  // tick's jitter, nor the catch-up of a patch the saturation held back), else with the held core's mean.
   const ClothState& c = state_.cloth;
   glm::vec3 velocity(0.f);
-  uint32_t count = 0;
-  for (size_t k = 0; k < state_.held[d].size(); ++k)
-    if (held_core(state_.held[d], k, c.kinematic.data(), model_.is_fixed.data())) {
-      velocity += c.velocity[state_.held[d].vertex[k]];
-      ++count;
-    }
-  if (count) velocity /= float(count);
+  if (ic.safety.enabled && state_.safe[d].valid) {
+    velocity = state_.safe[d].smoothed_velocity;
+  } else {
+    uint32_t count = 0;
+    for (size_t k = 0; k < state_.held[d].size(); ++k)
+      if (held_core(state_.held[d], k, c.kinematic.data(), model_.is_fixed.data())) {
+        velocity += c.velocity[state_.held[d].vertex[k]];
+        ++count;
+      }
+    if (count) velocity /= float(count);
+  }
   r.velocity = velocity;
   r.pose = state_.attach_pose[d];
   Pose now;
   if (weft::device_pose(model_, state_, device, c.time, now)) r.pose = now;
   if (ic.safety.enabled && state_.safe[d].valid) r.pose = state_.safe[d].pose;
+  // ... moved to where the patch is: one the saturation held back from the hand is not pulled after it.
+  glm::vec3 lag(0.f);
+  uint32_t core = 0;
+  const ElasticSet& set = state_.held[d];
+  for (size_t k = 0; k < set.size(); ++k)
+    if (held_core(set, k, c.kinematic.data(), model_.is_fixed.data())) {
+      lag += c.position[set.vertex[k]] - r.pose.transform_point(set.offset[k]);
+      ++core;
+    }
+  if (core) r.pose.position += lag / float(core);
   const float stretch = stored_stretch(d, state_.held, state_.tethers, model_.fixed, model_.is_fixed.data(),
                                        c.position.data(), c.kinematic.data());
   r.ticks_left = stretch > ic.release_stretch ? uint32_t(std::lround(double(ic.release_time) * model_.config.tick_hz)) : 0;
