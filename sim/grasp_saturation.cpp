@@ -1,17 +1,28 @@
 #include "sim/grasp_saturation.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace weft {
 
-void saturate_held_motion(const std::array<ElasticSet, kDeviceCount>& sets,
+float free_edge_strain(const ClothModel& model, const glm::vec3* x, const uint8_t* kinematic) {
+  float most = 0.f;
+  for (size_t e = 0; e < model.edge_count; ++e) {
+    const uint32_t i = model.link[e][0], j = model.link[e][1];
+    if (kinematic[i] && kinematic[j]) continue;
+    most = std::max(most, glm::length(x[j] - x[i]) / model.rest_length[e] - 1.f);
+  }
+  return most;
+}
+
+int saturate_held_motion(const std::array<ElasticSet, kDeviceCount>& sets,
                           const std::array<Tethers, kDeviceCount>& tethers, const std::vector<uint32_t>& fixed,
                           const uint8_t* is_fixed, float max_strain, float max_speed, float h, int iterations, const glm::vec3* x,
-                          const uint8_t* kinematic, glm::vec3* kinematic_velocity) {
+                          const uint8_t* kinematic, glm::vec3* kinematic_velocity, bool at_limit) {
   std::array<glm::vec3, kDeviceCount> shift{};  // position shift of each device's patch over the step, m
   bool any = false;
   for (int d = 0; d < kDeviceCount; ++d) any = any || (tethers[d].active && !sets[d].vertex.empty());
-  if (!any) return;
+  if (!any) return 0;
   const float stretch = 1.f + max_strain;
   // End-of-step position of a kinematic vertex, before the shifts.
   auto predicted = [&](uint32_t i) { return x[i] + h * kinematic_velocity[i]; };
@@ -25,7 +36,8 @@ void saturate_held_motion(const std::array<ElasticSet, kDeviceCount>& sets,
     const glm::vec3 ya = predicted(a) + shift[d];
     const glm::vec3 yp = predicted(p) + (e >= 0 ? shift[e] : glm::vec3(0.f));
     const glm::vec3 gap = ya - yp;
-    const float len = glm::length(gap), lmax = stretch * length;
+    const float len = glm::length(gap);
+    const float lmax = at_limit ? std::min(stretch * length, glm::length(x[a] - x[p])) : stretch * length;
     if (!(len > lmax)) return;
     const glm::vec3 correction = (len - lmax) / len * gap;
     shift[d] -= (1.f - share) * correction;
@@ -43,12 +55,15 @@ void saturate_held_motion(const std::array<ElasticSet, kDeviceCount>& sets,
       }
     }
   }
+  int held_back = 0;
   for (int d = 0; d < kDeviceCount; ++d) {
     if (shift[d] == glm::vec3(0.f)) continue;
+    ++held_back;
     const glm::vec3 dv = cap_speed(shift[d] / h, max_speed);
     for (size_t k = 0; k < sets[d].size(); ++k)
       if (held_core(sets[d], k, kinematic, is_fixed)) kinematic_velocity[sets[d].vertex[k]] += dv;
   }
+  return held_back;
 }
 
 }  // namespace weft

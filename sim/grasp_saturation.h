@@ -13,6 +13,7 @@
 
 #include <glm/glm.hpp>
 
+#include "sim/cloth_model.h"
 #include "sim/elastic_constraint.h"
 #include "sim/pose.h"
 #include "sim/tether.h"
@@ -25,14 +26,23 @@ inline bool held_core(const ElasticSet& set, size_t k, const uint8_t* kinematic,
   return set.weight[k] >= 1.f && kinematic[i] && !is_fixed[i];
 }
 
+// The largest strain l / l0 - 1 over the structural edges with at least one end not kinematic: what the
+// strain limiter has to hold (edges inside a held patch it cannot shorten). O(nedge), allocation-free.
+float free_edge_strain(const ClothModel& model, const glm::vec3* x, const uint8_t* kinematic);
+
 // Shifts the kinematic velocities of each device's fully held vertices (weight >= 1, kinematic, not
 // fixed) so that, after a step of h, every held patch is within (1 + max_strain) of its tether length
 // from each fixed vertex (`fixed`, listed and flagged in is_fixed (nvert), moving at its kinematic velocity) and from the other devices' held
 // vertices. Gauss-Seidel over those pairs, `iterations` sweeps; a patch's shift is capped at max_speed h per step
-// (a grab on an already overstretched cloth relaxes it at that speed, not in one jump). Allocation-free.
-void saturate_held_motion(const std::array<ElasticSet, kDeviceCount>& sets,
+// (a grab on an already overstretched cloth relaxes it at that speed, not in one jump). Returns the number of
+// patches held back (the grasps that yielded this step). `at_limit` (the cloth between already at the
+// saturation strain somewhere, free_edge_strain): no pair may separate past its distance now either. The
+// tether length is an edge path, longer than the geodesic on meshes that are not flat convex pieces (an
+// annulus, a mesh with slits), so the path bound alone let two hands pull an irregular annulus to 11-14 %
+// strain. Allocation-free.
+int saturate_held_motion(const std::array<ElasticSet, kDeviceCount>& sets,
                           const std::array<Tethers, kDeviceCount>& tethers, const std::vector<uint32_t>& fixed,
                           const uint8_t* is_fixed, float max_strain, float max_speed, float h, int iterations, const glm::vec3* x,
-                          const uint8_t* kinematic, glm::vec3* kinematic_velocity);
+                          const uint8_t* kinematic, glm::vec3* kinematic_velocity, bool at_limit = false);
 
 }  // namespace weft

@@ -16,6 +16,14 @@ glm::quat rotate_toward(const glm::quat& from, const glm::quat& to, float max_an
   return glm::normalize(from * glm::angleAxis(max_angle, axis));
 }
 
+bool reanchor_safe_target(SafeTarget& s, const Pose& grab, float h, const KinematicLimits& limits) {
+  const glm::vec3 goal = limits.stage.clamp(grab.position);
+  if (s.valid && !s.catching_up && glm::length(goal - s.pose.position) <= limits.max_speed * h) return false;
+  s.valid = false;
+  advance_safe_target(s, grab, h, limits);
+  return true;
+}
+
 Pose advance_safe_target(SafeTarget& s, const Pose& target, float h, const KinematicLimits& limits,
                          float catch_up_time) {
   if (!s.valid) {

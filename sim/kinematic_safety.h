@@ -53,6 +53,13 @@ inline constexpr float kSmoothingTime = 0.05f;  // s
 Pose advance_safe_target(SafeTarget& state, const Pose& target, float h, const KinematicLimits& limits,
                          float catch_up_time = 0.f);
 
+// A grab re-anchors the follower on the hand: a follower that is not on the grab pose (invalid, closing a
+// jump, or farther than it may move in one tick of h) restarts there, at rest; one already on it is kept.
+// Without this, a grab while the follower still walked from a far sample (a 1 km spike as a track's first
+// sample, clamped to the stage) handed the patch a target metres away, and the cloth was dragged.
+// Returns whether it restarted.
+bool reanchor_safe_target(SafeTarget& state, const Pose& grab, float h, const KinematicLimits& limits);
+
 // Rotates `from` toward `to` by at most max_angle radians (shortest arc).
 glm::quat rotate_toward(const glm::quat& from, const glm::quat& to, float max_angle);
 

@@ -1,13 +1,14 @@
 // Stage 2 of the tick (sim/world_stages.h): Volino's elastics. Grasps, trackers and pins demand a
 // velocity toward their target with one time constant and are made kinematic (B); seams correct
 // velocities (A).
+#include "sim/grasp_release.h"
 #include "sim/grasp_saturation.h"
 #include "sim/held_clearance.h"
 #include "sim/world_stages.h"
 
 namespace weft {
 
-void apply_elastics(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h) {
+void apply_elastics(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h, StepReport& stats) {
   ClothState& c = state.cloth;
   // Vertices held last tick go back to what the model says (pinned or free).
   for (uint32_t i : state.elastic_held) c.kinematic[i] = model.cloth.pinned[i];
@@ -33,6 +34,13 @@ void apply_elastics(const WorldModel& model, WorldState& state, WorldScratch& sc
       }
     }
     if (state.held[d].vertex.empty()) continue;
+    GraspRelease& r = state.release[d];
+    if (r.active) {  // sliding out of the grip: the frame flies on from where the hand let go
+      from = r.pose;
+      r.velocity += h * model.cloth.material.gravity;
+      r.pose.position += h * r.velocity;
+      to = r.pose;
+    }
     accumulate_elastic_set(state.held[d], from, to, x, h, ic.elastic, acc);
   }
   if (!model.pins.vertex.empty()) accumulate_elastic_set(model.pins, Pose{}, Pose{}, x, h, ic.elastic, acc);
@@ -41,9 +49,20 @@ void apply_elastics(const WorldModel& model, WorldState& state, WorldScratch& sc
 
   apply_elastic_demands(acc, c.velocity.data(), c.kinematic.data(), c.kinematic_velocity.data(),
                         ic.elastic.max_acceleration * h);
-  if (ic.strain.enabled)
-    saturate_held_motion(state.held, state.tethers, model.fixed, model.is_fixed.data(), ic.saturation_strain,
-                         ic.elastic.max_speed, h, 4, x, c.kinematic.data(), c.kinematic_velocity.data());
+  stats.grasp = {};
+  bool tethered = false;
+  for (const Tethers& t : state.tethers) tethered = tethered || t.active;
+  if (ic.strain.enabled && tethered) {
+    const bool at_limit = free_edge_strain(model.cloth, x, c.kinematic.data()) >= ic.saturation_strain;
+    stats.grasp.saturated =
+        saturate_held_motion(state.held, state.tethers, model.fixed, model.is_fixed.data(), ic.saturation_strain,
+                             ic.elastic.max_speed, h, 4, x, c.kinematic.data(), c.kinematic_velocity.data(), at_limit);
+  }
+  for (const GraspRelease& r : state.release) stats.grasp.sliding += r.active && r.ticks_left > 0;
+  relax_released_motion(state.held, state.tethers, state.release, model.fixed, model.is_fixed.data(),
+                        ic.elastic.max_speed, h, 4, x, c.kinematic.data(), c.kinematic_velocity.data());
+  for (GraspRelease& r : state.release)
+    if (r.active && r.ticks_left > 0) --r.ticks_left;
   if (ic.clear_held_patches && !state.colliders.empty())
     clear_held_of_colliders(state.held, state.colliders, model.is_fixed.data(), ic.thickness, h, x,
                             c.kinematic.data(), c.kinematic_velocity.data(), state.held_shift);

@@ -18,11 +18,18 @@ struct StepTiming {
   double total_ms = 0;
 };
 
+// How the grasps yielded this tick (issue 34: a grasp pulled farther than the cloth can give yields, counted).
+struct GraspStats {
+  uint32_t saturated = 0;  // held patches stopped at the saturation strain (sim/grasp_saturation.h)
+  uint32_t sliding = 0;    // released patches sliding out of the grip (sim/grasp_release.h)
+};
+
 struct StepReport {
   StepTiming timing;
   StrainLimitStats strain;       // every limiting pass of the step, summed
   CollisionStats collision;      // the colliders' and rigid boxes' contacts
   FailsafeStats failsafe;        // what the last line of defence clamped
+  GraspStats grasp;              // grasps that yielded
 };
 
 }  // namespace weft

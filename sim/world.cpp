@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/failsafe.h"
+#include "sim/grasp_saturation.h"
 #include "sim/plasticity.h"
 #include "sim/wall_time.h"
 #include "sim/world_stages.h"
@@ -27,12 +28,15 @@ World& World::operator=(World&&) noexcept = default;
 void World::step() {
   running_ = true;
   const float h = float(time_step());
+  // Patches whose release slide ended (sim/grasp_release.h) let go before the tick.
+  for (int d = 0; d < kDeviceCount; ++d)
+    if (state_.release[d].active && state_.release[d].ticks_left == 0) free_patch(d);
   const auto t0 = WallClock::now();
   const bool guard = model_.config.failsafe.enabled;
   FailsafeBaseline baseline;
   if (guard) baseline = failsafe_baseline(model_, state_, energy_cached_ ? &stats_.failsafe.energy : nullptr);
   move_solids(model_, state_, h);
-  apply_elastics(model_, state_, scratch_, h);
+  apply_elastics(model_, state_, scratch_, h, stats_);
   const auto t1 = WallClock::now();
   integrate(model_, state_, *integrator_, self_collision_.get(), scratch_, h);
   if (guard) failsafe_after_solve(model_, state_, baseline);
@@ -58,8 +62,12 @@ void World::reset() {
     state_.tracks[d].clear();
     state_.safe[d] = SafeTarget{};
   }
-  release(Hand::Left);
-  release(Hand::Right);
+  for (Hand hand : {Hand::Left, Hand::Right}) {
+    const int d = device_index(hand_device(hand));
+    state_.held[d].clear();
+    state_.tethers[d].active = false;
+  }
+  state_.release.fill(GraspRelease{});
   state_.elastic_held.clear();
   scratch_.elastic.clear();
   state_.colliders = model_.colliders;
@@ -181,6 +189,7 @@ size_t World::attach(Device device, const std::vector<uint32_t>& vertices, const
   const int d = device_index(device);
   ElasticSet& set = state_.held[d];
   set.clear();
+  state_.release[d] = GraspRelease{};  // a release under way ends: the device holds anew
   state_.attach_pose[d] = pose;
   for (uint32_t i : vertices) {
     if (i >= model_.cloth.vertex_count()) continue;
@@ -189,6 +198,7 @@ size_t World::attach(Device device, const std::vector<uint32_t>& vertices, const
     set.weight.push_back(1.f);
   }
   rebuild_tethers(d);
+  if (!set.vertex.empty()) reanchor_safe_target(state_.safe[d], pose, float(time_step()), model_.config.interaction.safety);
   return set.size();
 }
 
@@ -203,6 +213,7 @@ size_t World::attach_near(Device device, const Pose& pose, float radius) {
     return 0;
   }
   state_.attach_pose[d] = pose;
+  state_.release[d] = GraspRelease{};  // a release under way ends: the device holds anew
   // Hysteresis: a hand that was within the catch radius over the last hysteresis_s still catches from a
   // band beyond it (the device's recent tracked samples; an event, so the O(n) distances are affordable).
   const GraspParams& gp = model_.config.interaction.grasp;
@@ -218,20 +229,64 @@ size_t World::attach_near(Device device, const Pose& pose, float radius) {
   const size_t held = select_grasp(model_.cloth, model_.adjacency, c.position.data(), pose, radius, gp, scratch_.grasp,
                                    state_.held[d], model_.is_fixed.data(), extra);
   rebuild_tethers(d);
+  // The patch's offsets are in the grab pose's frame: its targets must start there, not where a limiter
+  // still walking from an old or far sample is.
+  if (held > 0) reanchor_safe_target(state_.safe[d], pose, float(time_step()), model_.config.interaction.safety);
   return held;
 }
 
 void World::detach(Device device) {
   const int d = device_index(device);
-  // The held vertices keep no more speed than the hand had (smoothed): whatever the elastics stored
-  // (a patch lagging a fast hand, a stretch against a pin) is not thrown with the cloth.
+  GraspRelease& r = state_.release[d];
+  if (r.active || state_.held[d].vertex.empty()) return;
   const InteractionConfig& ic = model_.config.interaction;
-  if (ic.safety.enabled && state_.safe[d].valid) {  // the safety layer is what measures the hand's velocity
-    const float bound = ic.release_speed_factor * glm::length(state_.safe[d].smoothed_velocity) + ic.release_speed_slack;
-    for (uint32_t i : state_.held[d].vertex) state_.cloth.velocity[i] = cap_speed(state_.cloth.velocity[i], bound);
+  // The patch's frame goes on with the hand's velocity as the safety layer measured it (smoothed: not a
+  // tick's jitter, nor the catch-up of a patch the saturation held back), else with the held core's mean.
+  const ClothState& c = state_.cloth;
+  glm::vec3 velocity(0.f);
+  if (ic.safety.enabled && state_.safe[d].valid) {
+    velocity = state_.safe[d].smoothed_velocity;
+  } else {
+    uint32_t count = 0;
+    for (size_t k = 0; k < state_.held[d].size(); ++k)
+      if (held_core(state_.held[d], k, c.kinematic.data(), model_.is_fixed.data())) {
+        velocity += c.velocity[state_.held[d].vertex[k]];
+        ++count;
+      }
+    if (count) velocity /= float(count);
   }
+  r.velocity = velocity;
+  r.pose = state_.attach_pose[d];
+  Pose now;
+  if (weft::device_pose(model_, state_, device, c.time, now)) r.pose = now;
+  if (ic.safety.enabled && state_.safe[d].valid) r.pose = state_.safe[d].pose;
+  // ... moved to where the patch is: one the saturation held back from the hand is not pulled after it.
+  glm::vec3 lag(0.f);
+  uint32_t core = 0;
+  const ElasticSet& set = state_.held[d];
+  for (size_t k = 0; k < set.size(); ++k)
+    if (held_core(set, k, c.kinematic.data(), model_.is_fixed.data())) {
+      lag += c.position[set.vertex[k]] - r.pose.transform_point(set.offset[k]);
+      ++core;
+    }
+  if (core) r.pose.position += lag / float(core);
+  const float stretch = stored_stretch(d, state_.held, state_.tethers, model_.fixed, model_.is_fixed.data(),
+                                       c.position.data(), c.kinematic.data());
+  r.ticks_left = stretch > ic.release_stretch ? uint32_t(std::lround(double(ic.release_time) * model_.config.tick_hz)) : 0;
+  r.active = true;
+  if (r.ticks_left == 0) free_patch(d);
+  energy_cached_ = false;
+}
+
+void World::free_patch(int d) {
+  // The held vertices keep no more speed than the patch's frame had: whatever the elastics stored (a
+  // patch lagging a fast hand, a stretch the slide did not relax) is not thrown with the cloth.
+  const InteractionConfig& ic = model_.config.interaction;
+  const float bound = ic.release_speed_factor * glm::length(state_.release[d].velocity) + ic.release_speed_slack;
+  for (uint32_t i : state_.held[d].vertex) state_.cloth.velocity[i] = cap_speed(state_.cloth.velocity[i], bound);
   state_.held[d].clear();
   state_.tethers[d].active = false;
+  state_.release[d] = GraspRelease{};
   energy_cached_ = false;
 }
 

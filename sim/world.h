@@ -59,8 +59,10 @@ class World {
   // Takes hold of the cloth near pose.position with the hand (see select_grasp); the hand's later poses
   // move the held vertices. A hand that already holds lets go first. Returns the number of vertices held.
   size_t grab(Hand hand, const Pose& pose, float radius);
-  // Lets go: the vertices keep their velocity, bounded by the hand's smoothed velocity (throwing works,
-  // flinging by stored stretch does not; InteractionConfig::release_speed_factor).
+  // Lets go: the patch slides out of the grip over InteractionConfig::release_time, its frame going on
+  // with the hand's smoothed velocity and gravity while the stretch it held relaxes (sim/grasp_release.h);
+  // then the vertices are freed with at most that frame's speed (throwing works, flinging by stored
+  // stretch does not; InteractionConfig::release_speed_factor).
   void release(Hand hand);
   // Attaches vertices to a tracker (or any device) with their offsets in the frame `pose`; weight 1.
   size_t attach(Device device, const std::vector<uint32_t>& vertices, const Pose& pose);
@@ -84,7 +86,11 @@ class World {
   uint64_t invalid_pose_count() const { return state_.invalid_poses; }
   uint64_t rejected_pose_count(PoseRejection why) const { return state_.rejected[size_t(why)]; }
 
-  bool is_grabbing(Hand hand) const { return !state_.held[device_index(hand_device(hand))].vertex.empty(); }
+  // Holding (a patch still sliding out after a release is not).
+  bool is_grabbing(Hand hand) const {
+    const int d = device_index(hand_device(hand));
+    return !state_.held[d].vertex.empty() && !state_.release[d].active;
+  }
   const ElasticSet& held_vertices(Device device) const { return state_.held[device_index(device)]; }
   // Per vertex: bit 0 left hand, bit 1 right hand, bit 2 tracker or pin (the snapshot's `grasped`).
   void grasp_mask(uint8_t* out) const;
@@ -108,6 +114,8 @@ class World {
  private:
   void assembling(const char* what) const;
   void rebuild_tethers(int device);
+  // Ends device d's release: its vertices freed, their speed capped (see release).
+  void free_patch(int d);
   void rebuild_pin_tethers();
   // Tethers to scratch_.tether.sources (none: inactive), straightened on flat convex pieces when configured.
   void tethers_from_sources(Tethers& out);

@@ -30,6 +30,13 @@ struct InteractionConfig {
   // (m/s): stored stretch is not thrown with the cloth.
   float release_speed_factor = 1.25f;
   float release_speed_slack = 0.1f;
+  // A released patch slides out of the grip over this time before it is freed (sim/grasp_release.h):
+  // the stretch it held relaxes instead of snapping back. 0: freed at once.
+  float release_time = 0.075f;
+  // ... only when the patch holds more stretch than this along its tethers (grasp_release.h's
+  // stored_stretch): below it the snap-back is under 0.01 x wave speed (0.6 m/s), and a release frees
+  // the patch at once, its momentum kept.
+  float release_stretch = 0.01f;
 };
 
 // The last line of defence (sim/failsafe.h): what it lets through.

@@ -37,8 +37,8 @@ class SelfCollision;
 void move_solids(const WorldModel& model, WorldState& state, float h);
 
 // 2. Every device's target through the kinematic safety layer; the elastics' kinematic velocities and
-// velocity corrections; held-patch saturation and clearance; seams.
-void apply_elastics(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h);
+// velocity corrections; held-patch saturation, release slides and clearance; seams (fills stats.grasp).
+void apply_elastics(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h, StepReport& stats);
 
 // 3. The integrator's dynamic step from x to x + h v. x_prev gets the start positions (the colliders'
 // continuous checks), the self-collision its start of step.

@@ -10,6 +10,7 @@
 #include "sim/collider.h"
 #include "sim/device.h"
 #include "sim/elastic_constraint.h"
+#include "sim/grasp_release.h"
 #include "sim/kinematic_safety.h"
 #include "sim/pose.h"
 #include "sim/pose_track.h"
@@ -32,6 +33,7 @@ struct WorldState {
   std::array<Tethers, kDeviceCount> tethers;         // long-range tethers to its fully held vertices
   std::array<SafeTarget, kDeviceCount> safe;         // its target after the kinematic safety layer
   std::array<glm::vec3, kDeviceCount> held_shift{};  // this tick's held-patch shift (sim/held_clearance.h)
+  std::array<GraspRelease, kDeviceCount> release{};  // a release under way: the patch sliding out (sim/grasp_release.h)
 
   std::vector<uint32_t> elastic_held;  // vertices the elastics made kinematic last tick (capacity nvert)
   uint64_t invalid_poses = 0;          // pose samples and grab poses refused

@@ -107,3 +107,21 @@ TEST_CASE("kinematic safety: a jump (a tracker back after a gap) is closed at th
   }
   CHECK(!s.catching_up);
 }
+
+TEST_CASE("kinematic safety: a grab re-anchors a follower still walking from a far sample, and keeps one on the hand") {
+  const KinematicLimits limits;
+  const float h = 1.f / 240;
+  SafeTarget s;
+  advance_safe_target(s, at(glm::vec3(1000.f, 1.f, 0.f)), h, limits, 0.02f);  // a 1 km first sample: clamped to the stage
+  for (int k = 0; k < 5; ++k) advance_safe_target(s, at(glm::vec3(0.f, 1.f, 0.f)), h, limits, 0.02f);
+  CHECK(s.pose.position.x > 19.f);  // still walking back from the stage's wall
+  CHECK(reanchor_safe_target(s, at(glm::vec3(0.f, 1.f, 0.f)), h, limits));
+  CHECK(s.pose.position == glm::vec3(0.f, 1.f, 0.f));
+  CHECK(s.velocity == glm::vec3(0.f));
+  // A follower on the hand (moving at 1 m/s) is left as it is.
+  SafeTarget on;
+  for (int k = 0; k < 60; ++k) advance_safe_target(on, at(glm::vec3(k * h, 1.f, 0.f)), h, limits, 0.02f);
+  const SafeTarget before = on;
+  CHECK_FALSE(reanchor_safe_target(on, at(glm::vec3(59 * h + 0.001f, 1.f, 0.f)), h, limits));
+  CHECK(on.velocity == before.velocity);
+}
