@@ -23,7 +23,8 @@ struct StrainLimitParams {
   // The weave presets need far more than the springs: their shear is 10-20 times softer than their
   // threads, so on a mesh whose edges lie at every angle to the weave the implicit step stretches edges
   // to 20-45 % in one tick while two hands shake the cloth, and Gauss-Seidel takes 100-400 sweeps to bring
-  // that back (48 left 26-34 % on a 2 cm annulus in denim and wool jersey: docs/decisions/woven_strain_limit.md).
+  // that back (48 left 12.1 % in denim on a 3 Hz two-hand shake of a 2 cm annulus and 25 % in wool jersey on
+  // ball_drape; docs/decisions/limiter-converge-to-zero.md).
   // The cap only bounds the worst tick; the tolerance ends the slow tail (a band at the limit along a
   // held row converging 0.1 mm a sweep) that the earlier cap of 48 cut short.
   int iterations = 512;
