@@ -87,6 +87,6 @@ TEST_CASE("woven strain limit: a two-hand shake at 3 Hz of an irregular annulus 
     const Shake s = shake_annulus(preset(name));
     MESSAGE(std::string(name) << ": max " << 100 * s.worst << " % (free " << 100 * s.worst_free << " %) at tick " << s.worst_tick
                  << ", end " << 100 * s.end << " %");
-    CHECK(s.worst <= 0.10f + 0.01f);  // before the tolerance-stopped pass (48 sweeps): cotton 21.5 %, denim 26.5 %
+    CHECK(s.worst <= 0.10f + 0.01f);  // 48 sweeps, no tolerance (before issue 34): denim 12.1 %
   }
 }
