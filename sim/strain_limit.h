@@ -33,8 +33,9 @@ struct StrainLimitParams {
   // not settle) 1.5 times slower.
   int near_iterations = 24;
   // A pass stops once a sweep corrects no edge longer than (1 + max_strain + tolerance) rest lengths: the
-  // bound a tick keeps is the limit + tolerance (well inside issue 34's limit + 1 %).
-  float tolerance = 0.002f;
+  // bound a tick keeps is the limit + tolerance (well inside issue 34's limit + 1 %). 0.002 failed `weft
+  // stress`'s chaotic rest_error_m once (hand_sweep all seed 0, 19 cm; 0, 0.001 and 0.005 pass it).
+  float tolerance = 0.001f;
   // Also turn each position correction into velocity (dx / h), as position-based dynamics does, so the
   // next dynamic step starts from motion that respects the limit instead of re-stretching the cloth.
   bool velocity_from_correction = false;
