@@ -43,7 +43,7 @@ struct InteractionConfig {
 struct FailsafeConfig {
   bool enabled = true;
   float drive_margin = 1.5f;       // a vertex may move this many times faster than the fastest driver
-  float speed_slack = 0.5f;        // m/s over either speed bound
+  float speed_slack = 1.0f;        // m/s over either speed bound
   float energy_tolerance = 1e-3f;  // rise of the mechanical energy accepted on a passive tick, relative to
                                    // the kinetic and elastic energy at its start
   float energy_floor = 1e-5f;      // J: a rise always accepted (round-off on a cloth at rest)
