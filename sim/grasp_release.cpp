@@ -70,15 +70,7 @@ int relax_released_motion(const std::array<ElasticSet, kDeviceCount>& sets,
           if (held_core(sets[e], k, kinematic, is_fixed)) project(d, sets[e].vertex[k], both ? e : -1, both ? 0.5f : 0.f);
       }
     }
-  int moved = 0;
-  for (int d = 0; d < kDeviceCount; ++d) {
-    if (shift[d] == glm::vec3(0.f)) continue;
-    ++moved;
-    const glm::vec3 dv = cap_speed(shift[d] / h, max_speed);
-    for (size_t k = 0; k < sets[d].size(); ++k)
-      if (held_core(sets[d], k, kinematic, is_fixed)) kinematic_velocity[sets[d].vertex[k]] += dv;
-  }
-  return moved;
+  return apply_patch_shifts(sets, shift, kinematic, is_fixed, h, max_speed, kinematic_velocity);
 }
 
 }  // namespace weft

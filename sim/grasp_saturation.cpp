@@ -55,15 +55,21 @@ int saturate_held_motion(const std::array<ElasticSet, kDeviceCount>& sets,
       }
     }
   }
-  int held_back = 0;
+  return apply_patch_shifts(sets, shift, kinematic, is_fixed, h, max_speed, kinematic_velocity);
+}
+
+int apply_patch_shifts(const std::array<ElasticSet, kDeviceCount>& sets, const std::array<glm::vec3, kDeviceCount>& shift,
+                       const uint8_t* kinematic, const uint8_t* is_fixed, float h, float max_speed,
+                       glm::vec3* kinematic_velocity) {
+  int moved = 0;
   for (int d = 0; d < kDeviceCount; ++d) {
     if (shift[d] == glm::vec3(0.f)) continue;
-    ++held_back;
+    ++moved;
     const glm::vec3 dv = cap_speed(shift[d] / h, max_speed);
     for (size_t k = 0; k < sets[d].size(); ++k)
       if (held_core(sets[d], k, kinematic, is_fixed)) kinematic_velocity[sets[d].vertex[k]] += dv;
   }
-  return held_back;
+  return moved;
 }
 
 }  // namespace weft

@@ -30,6 +30,12 @@ inline bool held_core(const ElasticSet& set, size_t k, const uint8_t* kinematic,
 // strain limiter has to hold (edges inside a held patch it cannot shorten). O(nedge), allocation-free.
 float free_edge_strain(const ClothModel& model, const glm::vec3* x, const uint8_t* kinematic);
 
+// Moves each device's held core by shift[d] over the step (its kinematic velocity gains shift / h, capped at
+// max_speed). Returns the number of devices moved.
+int apply_patch_shifts(const std::array<ElasticSet, kDeviceCount>& sets, const std::array<glm::vec3, kDeviceCount>& shift,
+                       const uint8_t* kinematic, const uint8_t* is_fixed, float h, float max_speed,
+                       glm::vec3* kinematic_velocity);
+
 // Shifts the kinematic velocities of each device's fully held vertices (weight >= 1, kinematic, not
 // fixed) so that, after a step of h, every held patch is within (1 + max_strain) of its tether length
 // from each fixed vertex (`fixed`, listed and flagged in is_fixed (nvert), moving at its kinematic velocity) and from the other devices' held
