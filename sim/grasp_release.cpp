@@ -13,18 +13,12 @@ float stored_stretch(int d, const std::array<ElasticSet, kDeviceCount>& sets,
   const Tethers& t = tethers[d];
   if (!t.active || sets[d].vertex.empty()) return 0.f;
   float most = 0.f;
-  auto pair = [&](uint32_t p) {
-    const float length = t.length[p];
-    const uint32_t a = t.anchor[p];
-    if (!std::isfinite(length) || !(length > 0.f) || a == p || !kinematic[a] || is_fixed[a]) return;
+  for_each_tether_partner(d, sets, fixed, kinematic, is_fixed, [&](uint32_t p, int) {
+    uint32_t a;
+    float length;
+    if (!tether_anchor(t, p, kinematic, is_fixed, a, length) || !(length > 0.f)) return;
     most = std::max(most, (glm::length(x[a] - x[p]) - length) / length);
-  };
-  for (uint32_t p : fixed)
-    if (kinematic[p]) pair(p);
-  for (int e = 0; e < kDeviceCount; ++e)
-    if (e != d)
-      for (size_t k = 0; k < sets[e].size(); ++k)
-        if (held_core(sets[e], k, kinematic, is_fixed)) pair(sets[e].vertex[k]);
+  });
   return most;
 }
 
@@ -44,31 +38,22 @@ int relax_released_motion(const std::array<ElasticSet, kDeviceCount>& sets,
   // Pulls anchor a of releasing device d toward p so that their excess over the tether length is
   // (1 - 1/ticks_left) of the excess now; `share` of the correction goes to p's device e.
   auto project = [&](int d, uint32_t p, int e, float share) {
-    const Tethers& t = tethers[d];
-    const float length = t.length[p];
-    if (!std::isfinite(length)) return;  // not connected to this patch
-    const uint32_t a = t.anchor[p];
-    if (a == p || !kinematic[a] || is_fixed[a]) return;
+    uint32_t a;
+    float length;
+    if (!tether_anchor(tethers[d], p, kinematic, is_fixed, a, length)) return;
     const float excess_now = glm::length(x[a] - x[p]) - length;
     const float lmax = length + std::max(0.f, excess_now) * (1.f - 1.f / float(release[d].ticks_left));
     const glm::vec3 gap = predicted(a) + shift[d] - predicted(p) - (e >= 0 ? shift[e] : glm::vec3(0.f));
-    const float len = glm::length(gap);
-    if (!(len > lmax)) return;
-    const glm::vec3 correction = (len - lmax) / len * gap;
-    shift[d] -= (1.f - share) * correction;
-    if (e >= 0) shift[e] += share * correction;
+    pull_gap_within(gap, lmax, share, shift[d], e >= 0 ? &shift[e] : nullptr);
   };
   for (int sweep = 0; sweep < iterations; ++sweep)
     for (int d = 0; d < kDeviceCount; ++d) {
       if (!releasing(d)) continue;
-      for (uint32_t p : fixed)
-        if (kinematic[p]) project(d, p, -1, 0.f);
-      for (int e = 0; e < kDeviceCount; ++e) {
-        if (e == d) continue;
-        const bool both = releasing(e);  // a holding hand does not yield to a releasing one
-        for (size_t k = 0; k < sets[e].size(); ++k)
-          if (held_core(sets[e], k, kinematic, is_fixed)) project(d, sets[e].vertex[k], both ? e : -1, both ? 0.5f : 0.f);
-      }
+      // A holding hand does not yield to a releasing one; two releasing patches share half and half.
+      for_each_tether_partner(d, sets, fixed, kinematic, is_fixed, [&](uint32_t p, int e) {
+        const bool both = e >= 0 && releasing(e);
+        project(d, p, both ? e : -1, both ? 0.5f : 0.f);
+      });
     }
   return apply_patch_shifts(sets, shift, kinematic, is_fixed, h, max_speed, kinematic_velocity);
 }

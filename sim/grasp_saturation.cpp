@@ -26,35 +26,22 @@ int saturate_held_motion(const std::array<ElasticSet, kDeviceCount>& sets,
   const float stretch = 1.f + max_strain;
   // End-of-step position of a kinematic vertex, before the shifts.
   auto predicted = [&](uint32_t i) { return x[i] + h * kinematic_velocity[i]; };
-  // Pulls anchor a of device d back within lmax of p; `share` of the excess is left to p's device e.
+  // Pulls device d's anchor for p back within lmax of p; `share` of the excess is left to p's device e.
   auto project = [&](int d, uint32_t p, int e, float share) {
-    const Tethers& t = tethers[d];
-    const float length = t.length[p];
-    if (!std::isfinite(length)) return;  // not connected to this patch
-    const uint32_t a = t.anchor[p];
-    if (a == p || !kinematic[a] || is_fixed[a]) return;
+    uint32_t a;
+    float length;
+    if (!tether_anchor(tethers[d], p, kinematic, is_fixed, a, length)) return;
     const glm::vec3 ya = predicted(a) + shift[d];
     const glm::vec3 yp = predicted(p) + (e >= 0 ? shift[e] : glm::vec3(0.f));
-    const glm::vec3 gap = ya - yp;
-    const float len = glm::length(gap);
     const float lmax = at_limit ? std::min(stretch * length, glm::length(x[a] - x[p])) : stretch * length;
-    if (!(len > lmax)) return;
-    const glm::vec3 correction = (len - lmax) / len * gap;
-    shift[d] -= (1.f - share) * correction;
-    if (e >= 0) shift[e] += share * correction;
+    pull_gap_within(ya - yp, lmax, share, shift[d], e >= 0 ? &shift[e] : nullptr);
   };
-  for (int sweep = 0; sweep < iterations; ++sweep) {
+  for (int sweep = 0; sweep < iterations; ++sweep)
     for (int d = 0; d < kDeviceCount; ++d) {
       if (!tethers[d].active || sets[d].vertex.empty()) continue;
-      for (uint32_t p : fixed)
-        if (kinematic[p]) project(d, p, -1, 0.f);
-      for (int e = 0; e < kDeviceCount; ++e) {
-        if (e == d) continue;
-        for (size_t k = 0; k < sets[e].size(); ++k)
-          if (held_core(sets[e], k, kinematic, is_fixed)) project(d, sets[e].vertex[k], e, 0.5f);
-      }
+      for_each_tether_partner(d, sets, fixed, kinematic, is_fixed,
+                              [&](uint32_t p, int e) { project(d, p, e, e >= 0 ? 0.5f : 0.f); });
     }
-  }
   return apply_patch_shifts(sets, shift, kinematic, is_fixed, h, max_speed, kinematic_velocity);
 }
 

@@ -8,6 +8,7 @@
 // vertices. Two devices share a violation half and half. The hand goes on moving; the cloth stops at
 // its strain limit, and follows again (at the elastic rate) once the hand comes back.
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -24,6 +25,41 @@ namespace weft {
 inline bool held_core(const ElasticSet& set, size_t k, const uint8_t* kinematic, const uint8_t* is_fixed) {
   const uint32_t i = set.vertex[k];
   return set.weight[k] >= 1.f && kinematic[i] && !is_fixed[i];
+}
+
+// Calls fn(p, e) for every vertex that device d's patch is tethered against: each kinematic fixed vertex
+// (e = -1), then every other device's held core (e = that device). The saturation, the release slide and
+// the stored-stretch measure all walk these pairs.
+template <class Fn>
+void for_each_tether_partner(int d, const std::array<ElasticSet, kDeviceCount>& sets,
+                             const std::vector<uint32_t>& fixed, const uint8_t* kinematic, const uint8_t* is_fixed,
+                             Fn&& fn) {
+  for (uint32_t p : fixed)
+    if (kinematic[p]) fn(p, -1);
+  for (int e = 0; e < kDeviceCount; ++e) {
+    if (e == d) continue;
+    for (size_t k = 0; k < sets[e].size(); ++k)
+      if (held_core(sets[e], k, kinematic, is_fixed)) fn(sets[e].vertex[k], e);
+  }
+}
+
+// The anchor a of the tether from p to a patch and its length: false when p is not connected to the patch
+// or the anchor is not a held (kinematic, unpinned) vertex of it.
+inline bool tether_anchor(const Tethers& t, uint32_t p, const uint8_t* kinematic, const uint8_t* is_fixed,
+                          uint32_t& a, float& length) {
+  length = t.length[p];
+  a = t.anchor[p];
+  return std::isfinite(length) && a != p && kinematic[a] && !is_fixed[a];
+}
+
+// Shortens a predicted anchor-to-partner gap to lmax by shifting the patches: `share` of the correction
+// goes to the partner's patch (shift_e, null for a fixed partner), the rest to the anchor's (shift_d).
+inline void pull_gap_within(const glm::vec3& gap, float lmax, float share, glm::vec3& shift_d, glm::vec3* shift_e) {
+  const float len = glm::length(gap);
+  if (!(len > lmax)) return;
+  const glm::vec3 correction = (len - lmax) / len * gap;
+  shift_d -= (1.f - share) * correction;
+  if (shift_e) *shift_e += share * correction;
 }
 
 // The largest strain l / l0 - 1 over the structural edges with at least one end not kinematic: what the
