@@ -8,8 +8,10 @@
 #include "sim/mesh_generators.h"
 #include "sim/strain_limit.h"
 #include "sim/world.h"
+#include "tests/sim/pose_samples.h"
 
 using namespace weft;
+using weft::test::at;
 
 // Issue 34, item 3, on the fabrics nobody tuned the grasp for: an irregular annulus pulled by two hands
 // 20 % wider than it, held, let go. The grasps yield (counted) so that no edge, held or free, passes the
@@ -17,12 +19,6 @@ using namespace weft;
 namespace {
 
 const std::string kDir = std::string(WEFT_SOURCE_DIR) + "/assets/materials";
-
-Pose at(glm::vec3 p) {
-  Pose pose;
-  pose.position = p;
-  return pose;
-}
 
 struct Yield {
   float strain = 0;        // the largest edge strain at any tick, held or free

@@ -7,23 +7,14 @@
 #include "sim/mesh_generators.h"
 #include "sim/strain_limit.h"
 #include "sim/world.h"
+#include "tests/sim/pose_samples.h"
 
 using namespace weft;
+using weft::test::at;
+using weft::test::sample;
 
 namespace {
 
-Pose at(glm::vec3 p) {
-  Pose pose;
-  pose.position = p;
-  return pose;
-}
-PoseSample sample(Device d, double t, glm::vec3 p) {
-  PoseSample s;
-  s.device = d;
-  s.time = t;
-  s.pose = at(p);
-  return s;
-}
 
 // An irregular 0.6 m sheet (graded, jittered: no grid) lying flat at y = 1 in free space.
 World sheet(const WorldConfig& config) {

@@ -14,8 +14,11 @@
 #include "sim/strain_limit.h"
 #include "sim/world.h"
 #include "tests/allocation_counter.h"
+#include "tests/sim/pose_samples.h"
 
 using namespace weft;
+using weft::test::at;
+using weft::test::sample;
 
 namespace {
 // 0.4 m cloth hanging in the z = 0 plane, top edge at y = 1.4.
@@ -23,18 +26,6 @@ ClothModel hanging(uint32_t n = 16) {
   Mesh mesh = make_grid({.width = 0.4f, .height = 0.4f, .columns = n, .rows = n});
   transform_mesh(mesh, glm::translate(glm::mat4(1.f), glm::vec3(0, 1, 0)));
   return build_cloth_model(mesh, {});
-}
-Pose at(glm::vec3 p) {
-  Pose pose;
-  pose.position = p;
-  return pose;
-}
-PoseSample sample(Device d, double t, glm::vec3 p) {
-  PoseSample s;
-  s.device = d;
-  s.time = t;
-  s.pose = at(p);
-  return s;
 }
 glm::vec3 momentum(const World& w) {
   glm::vec3 p(0.f);
