@@ -7,6 +7,7 @@
 #include <glm/glm.hpp>
 
 #include "sim/contact_axes.h"
+#include "sim/contact_filter.h"
 
 namespace weft {
 
@@ -28,6 +29,9 @@ struct ClothState {
   // The collider contacts of the last step (World's collider pass), read by the free-flight translation
   // correction of the next.
   ContactAxes contact_axes;
+  // The collider contacts the solve keeps this step (sim/contact_filter.h), with their impulses: the next
+  // step lets go of those that held the cloth down.
+  ContactFilter contact_filter;
   double time = 0;                             // simulated time, s
   uint64_t step_count = 0;                     // steps taken since the state was made
 };

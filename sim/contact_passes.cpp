@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "sim/contact_filter.h"
+
 namespace weft {
 
 ContactPasses::ContactPasses(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h)
@@ -13,6 +15,8 @@ void ContactPasses::collide_all(CollisionStats& stats) {
   ClothState& c = state_.cloth;
   const size_t n = model_.cloth.vertex_count();
   std::memset(scratch_.collider_contact.data(), 0, n);
+  // The vertices the solve kept on a collider touch it, at the thickness or a hair above it.
+  for (uint32_t i : c.contact_filter.vertex) scratch_.collider_contact[i] = 1;
   c.contact_axes.clear();  // the next step's translation correction reads this step's contacts
   scratch_.collider_moved.clear();
   resolve_collisions(state_.colliders.data(), state_.colliders.size(), thickness_, h_, model_.cloth.inv_mass.data(),

@@ -1,7 +1,8 @@
 #pragma once
 // Pieces every linearised implicit solver (approx, cg, gs, mg) shares: the dot product its Krylov loops
 // accumulate in double, and the end of the step, Kang & Cho Eq. 14-15's update v += dv, x += h v,
-// after the optional free-flight translation correction.
+// after the optional free-flight translation correction. A solver that keeps ClothState::contact_filter's
+// contacts (Integrator::filters_contacts) imposes them in its iterations; for the others it is empty.
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -19,9 +20,12 @@ inline double dot(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>&
 }
 
 // Applies the solved velocity change dv (corrected first when translation_correction) and advances the clock.
+// The contacts the solve kept get their impulses from the solved dv first (sim/contact_filter.h), and keep
+// their normal velocity through the correction.
 inline void finish_implicit_step(const ClothModel& model, ClothState& state, const ForceBuffers& forces, float h,
                                  glm::vec3* dv, bool translation_correction) {
-  if (translation_correction) correct_free_translation(model, state, forces, h, dv);
+  record_contact_impulses(model, forces, h, dv, state.contact_filter);
+  if (translation_correction && correct_free_translation(model, state, forces, h, dv)) state.contact_filter.impose(dv);
   glm::vec3* v = state.velocity.data();
   glm::vec3* x = state.position.data();
   for (size_t i = 0; i < state.velocity.size(); ++i) {

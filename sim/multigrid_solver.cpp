@@ -11,6 +11,8 @@ namespace {
 
 constexpr uint32_t kParts = SolveTeam::kParts;
 constexpr size_t kSliceFloats = 4 * SlicedBlockMatrix::kLanes;
+// A sliding contact's normal block on the multigrid's diagonal, relative to the vertex's own diagonal.
+constexpr float kContactStiffness = 100.f;
 
 // Sums term over the floats of the fine level's part p, in slice_sum's order over its runs of slices
 // (one part: the order of one slice_sum over the whole vector).
@@ -46,6 +48,7 @@ MultigridIntegrator::MultigridIntegrator(const ClothModel& model, const SolverOp
                  split_fine_level(model, options) ? SolveTeam::kParts : 1),
       team_(split_fine_level(model, options) && options.mg_helper && std::thread::hardware_concurrency() >= 2) {
   dv_nodes_.resize(model.vertex_count());
+  for (float m : model.mass) total_mass_ += double(m);
   b_nodes_.resize(model.vertex_count());
   const size_t floats = 4 * size_t(multigrid_.fine().slot_count());
   for (auto* vec : {&dv_, &b_, &r_, &z_, &p_, &q_}) vec->assign(floats, 0.f);
@@ -72,15 +75,40 @@ void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float
     if (kin[i]) dv_nodes_[i] = state.kinematic_velocity[i] - v[i];
     else if (!warm) dv_nodes_[i] = h * model.material.gravity;  // inertial guess
   }
+  // The contacts the solve keeps (sim/contact_filter.h): their friction on the diagonal and the
+  // right-hand side; dv starts with their normal components, and the residual, the preconditioned
+  // residual and W p lose theirs (Baraff & Witkin's modified PCG). The multigrid is told too, with a stiff
+  // normal block on its diagonal: on the directions the filter leaves free the matrix is the same (n^T p =
+  // 0 there), but the cycle's sweeps and coarse corrections stop moving the vertex where it cannot go
+  // (without it CG ran into its 20-iteration cap on every tick of a cloth on a table).
+  const ContactFilter& filter = state.contact_filter;
+  for (size_t i = 0; i < n; ++i) b_nodes_[i] = kin[i] ? glm::vec3(0.f) : h * forces_.force[i];
+  for (size_t k = 0; k < filter.size(); ++k) {
+    const uint32_t i = filter.vertex[k];
+    filter.add_friction(k, diag[i], b_nodes_[i]);
+    const Sym3& W = diag[i];
+    diag[i] += Sym3::outer(filter.normal[k], kContactStiffness * (W.xx + W.yy + W.zz));
+  }
+  filter.impose(dv_nodes_.data());
   multigrid_.assemble({.blocks = &forces_.link_jacobian, .scale = -h2, .shift = -h * cd}, &team_);
   const SlicedBlockMatrix& A = multigrid_.fine();
+  const auto project = [&](float* u) {
+    for (size_t k = 0; k < filter.size(); ++k) {
+      float* s = u + 4 * size_t(A.slot(filter.vertex[k]));
+      const glm::vec3 nrm = filter.normal[k];
+      const float d = s[0] * nrm.x + s[1] * nrm.y + s[2] * nrm.z;
+      s[0] -= d * nrm.x;
+      s[1] -= d * nrm.y;
+      s[2] -= d * nrm.z;
+    }
+  };
 
   // b = h f~ over the free rows; r = b - W dv (the kinematic columns carry their imposed dv).
-  for (size_t i = 0; i < n; ++i) b_nodes_[i] = kin[i] ? glm::vec3(0.f) : h * forces_.force[i];
   A.to_slots(b_nodes_.data(), b_.data());
   A.to_slots(dv_nodes_.data(), dv_.data());
   A.publish_ghosts(dv_.data());
   A.residual(b_.data(), dv_.data(), r_.data());
+  project(r_.data());
   // Stopping test on the error of dv in the energy norm, estimated from the steps CG takes after it
   // (Hestenes-Stiefel; Strakos & Tichy 2002): |dv* - dv_k|_W^2 >= sum_{j=k}^{k+d-1} alpha_j r_j.z_j, tight
   // when the error falls fast over those d steps. CG stops once the estimate for the iterate d steps back
@@ -93,6 +121,11 @@ void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float
   // Each part of the fine level (SolveTeam) updates its own slots of every vector and sums its share of
   // each dot product, so that with a helper thread the vectors' halves stay in their threads' caches.
   const double tol2 = double(options_.mg_tolerance) * options_.mg_tolerance;
+  // The error is relative to dv.W dv, but never to less than the energy of the velocity change gravity
+  // alone gives the cloth in a step: a cloth resting on a collider (its contacts held in the solve) has
+  // dv near 0, and a purely relative test ran every such step into the iteration cap.
+  const double g_step = double(h) * glm::length(model.material.gravity);
+  const double floor_energy = g_step * g_step * total_mass_;
   double step_energy[kErrorDelay] = {};  // alpha_j r_j.z_j of the last kErrorDelay iterations
   double part[kParts];
   int it = 0;
@@ -103,6 +136,7 @@ void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float
   float* q = q_.data();
   const float* b = b_.data();
   multigrid_.apply(r, z, team_, part);
+  project(z);  // r.z needs no correction: r is already projected
   double rz = total(part);
   if (rz > 1e-30) {
     float beta = 0.f;
@@ -120,6 +154,7 @@ void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float
         A.for_part_runs(pi, [&](uint32_t first, uint32_t last) { A.multiply(p, q, first, last); });
         part[pi] = part_sum(A, pi, [&](size_t k) { return p[k] * q[k]; });
       });
+      project(q);  // p.q needs none: p is already projected
       const double pq = total(part);
       if (!(pq > 0)) break;
       const float alpha = float(rz / pq);
@@ -138,9 +173,10 @@ void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float
       if (it >= kErrorDelay) {
         double error2 = 0;
         for (double e : step_energy) error2 += e;
-        if (error2 <= tol2 * std::abs(total(part))) break;
+        if (error2 <= tol2 * std::max(std::abs(total(part)), floor_energy)) break;
       }
       multigrid_.apply(r, z, team_, part);
+      project(z);
       const double rz_new = total(part);
       if (!(rz_new > 1e-30)) break;
       beta = float(rz_new / rz);

@@ -20,6 +20,7 @@ class MultigridIntegrator final : public Integrator {
   MultigridIntegrator(const ClothModel& model, const SolverOptions& options);
   void step(const ClothModel& model, ClothState& state, float h) override;
   const char* name() const override { return "mg"; }
+  bool filters_contacts() const override { return true; }
   const MultigridPreconditioner& preconditioner() const { return multigrid_; }
 
  private:
@@ -28,6 +29,7 @@ class MultigridIntegrator final : public Integrator {
   ForceBuffers forces_;
   MultigridPreconditioner multigrid_;
   SolveTeam team_;
+  double total_mass_ = 0;  // kg, the stopping test's floor
   std::vector<glm::vec3> dv_nodes_, b_nodes_;  // dv and h f~ in vertex order (nvert)
   SlotVector dv_, b_, r_, z_, p_, q_;          // PCG vectors in the fine level's slot order
   uint64_t expected_step_ = UINT64_MAX;        // state.step_count the last dv belongs to (warm start)

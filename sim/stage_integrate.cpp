@@ -1,6 +1,8 @@
 // Stage 3 of the tick (sim/world_stages.h): the dynamic step.
 #include <cstring>
+#include <utility>
 
+#include "sim/contact_filter.h"
 #include "sim/held_clearance.h"
 #include "sim/integrator.h"
 #include "sim/self_collision.h"
@@ -13,6 +15,14 @@ void integrate(const WorldModel& model, WorldState& state, Integrator& integrato
   ClothState& c = state.cloth;
   std::memcpy(scratch.x_prev.data(), c.position.data(), scratch.x_prev.size() * sizeof(glm::vec3));
   if (self) self->begin_step(c);
+  // The contacts the solve keeps (sim/contact_filter.h), found against the colliders where stage 1 left
+  // them; last step's filter says which contacts had to hold the cloth down.
+  std::swap(c.contact_filter, scratch.last_contact_filter);
+  c.contact_filter.clear();
+  if (model.config.interaction.contacts_in_solve && integrator.filters_contacts())
+    find_resting_contacts(state.colliders.data(), state.colliders.size(), model.config.interaction.thickness,
+                          model.cloth.material.gravity, h, model.cloth.mass.data(), c.kinematic.data(),
+                          c.position.data(), c.velocity.data(), scratch.last_contact_filter, c.contact_filter);
   integrator.step(model.cloth, c, h);
   // The held-patch shift was where a surface stopped the patch, not motion it keeps.
   forget_held_shift(state.held, state.held_shift, model.is_fixed.data(), h, c.kinematic.data(), c.velocity.data());

@@ -14,6 +14,9 @@ bool correct_free_translation(const ClothModel& model, const ClothState& state, 
     mass += mi;
   }
   if (mass <= 0) return false;
+  // The contacts kept in the solve pushed and rubbed: momentum the forces do not account for.
+  const ContactFilter& f = state.contact_filter;
+  for (size_t k = 0; k < f.size(); ++k) rhs += glm::dvec3(f.work[k]);  // normal and friction: record_contact_impulses
   glm::vec3 c(rhs / mass);
   const ContactAxes& contact = state.contact_axes;
   if (contact.stuck) c -= contact.remove_from(c);  // only the part along the contact normals

@@ -24,6 +24,9 @@ struct InteractionConfig {
   float saturation_strain = 0.09f;
   // Held patches are moved as a whole out of the world's colliders before the step (sim/held_clearance.h).
   bool clear_held_patches = true;
+  // Vertices resting on colliders keep the contact inside the implicit solve (sim/contact_filter.h); off:
+  // only the collider pass after the step sees them (for comparisons).
+  bool contacts_in_solve = true;
   // Tether lengths on flat convex pieces are straight rest distances, not edge paths (sim/tether.h).
   bool straight_tethers = true;
   // On release a vertex keeps at most release_speed_factor * |hand's smoothed velocity| + release_speed_slack

@@ -13,6 +13,7 @@ void WorldScratch::resize(const ClothModel& model) {
   x_prev.resize(n);
   collider_contact.resize(n);
   collider_moved.resize(n);
+  last_contact_filter.resize(n);
 }
 
 }  // namespace weft

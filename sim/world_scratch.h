@@ -6,6 +6,7 @@
 
 #include <glm/glm.hpp>
 
+#include "sim/contact_filter.h"
 #include "sim/elastic_constraint.h"
 #include "sim/grasp.h"
 #include "sim/strain_limit.h"
@@ -24,6 +25,7 @@ struct WorldScratch {
   std::vector<glm::vec3> x_prev;        // positions at the start of the step (nvert)
   std::vector<uint8_t> collider_contact;  // 1 where a vertex touched a collider this tick (nvert)
   VertexSet collider_moved;             // what the last collider pass moved
+  ContactFilter last_contact_filter;    // the previous step's filter while this step's is built
 
   void resize(const ClothModel& model);
 };

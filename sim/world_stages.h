@@ -9,10 +9,13 @@
 //   2. apply_elastics   Volino's elastics: grasps, trackers and pins set kinematic velocities (B) toward
 //                       their targets, seams correct velocities (A); held patches are kept out of colliders
 //                       and from stretching the cloth past its limit before the step moves them;
-//   3. integrate        the linearised implicit step over every force, the kinematic vertices filtered;
+//   3. integrate        the linearised implicit step over every force, the kinematic vertices filtered,
+//                       and the vertices resting on colliders kept on them with their friction inside the
+//                       solve (sim/contact_filter.h: Volino's (B), Baraff & Witkin's filter);
 //   4. resolve_contacts the position corrections (Volino's (A)) right after the step, so every published
-//                       state satisfies them: tethers and the strain limiter, then the colliders and rigid
-//                       boxes, alternated while contacts re-stretch edges, the limiter last;
+//                       state satisfies them: tethers and the strain limiter, then the colliders (for what
+//                       arrived this tick) and rigid boxes, alternated while contacts re-stretch edges, the
+//                       limiter last;
 //   5. resolve_self_contacts  the cloth against itself after the colliders (the layers touching a collider
 //                       are held by it), alternated with the colliders, then the limiter again, last;
 //   6. update_plasticity reads the corrected shape (sim/plasticity.h): a stretch the limiter takes back
@@ -40,7 +43,8 @@ void move_solids(const WorldModel& model, WorldState& state, float h);
 // velocity corrections; held-patch saturation, release slides and clearance; seams (fills stats.grasp).
 void apply_elastics(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h, StepReport& stats);
 
-// 3. The integrator's dynamic step from x to x + h v. x_prev gets the start positions (the colliders'
+// 3. The integrator's dynamic step from x to x + h v, with the resting contacts it keeps (found first,
+// against the colliders where stage 1 left them). x_prev gets the start positions (the colliders'
 // continuous checks), the self-collision its start of step.
 void integrate(const WorldModel& model, WorldState& state, Integrator& integrator, SelfCollision* self,
                WorldScratch& scratch, float h);

@@ -1,0 +1,135 @@
+#include "sim/contact_filter.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/cloth_model.h"
+#include "sim/collider.h"
+#include "sim/force_field.h"
+
+namespace weft {
+namespace {
+
+// A landed vertex sits at the thickness (the collider pass puts it there); this much above it still
+// rests (a vertex sliding over a sphere drifts out by (v h)^2 / 2r a step).
+constexpr float kReach = 1.02f;
+// Normal speed away from the collider above which a vertex is taken to be leaving, m/s (after a
+// constrained step a resting vertex's normal speed is the collider's to rounding).
+constexpr float kLeaving = 1e-4f;
+// Below this slip a contact is held by static friction, regularised: mu_s N / kStick of damping, so a
+// load within the static cone creeps at most this fast, m/s.
+constexpr float kStick = 1e-3f;
+
+}  // namespace
+
+void ContactFilter::resize(size_t vertex_count) {
+  for (auto* u : {&vertex, &collider}) u->reserve(vertex_count);
+  for (auto* u : {&dv_normal, &friction, &impulse, &distance}) u->reserve(vertex_count);
+  for (auto* u : {&normal, &slip, &work}) u->reserve(vertex_count);
+  entry_of_vertex.assign(vertex_count, kNone);
+  clear();
+}
+
+void ContactFilter::clear() {
+  for (uint32_t i : vertex) entry_of_vertex[i] = kNone;
+  vertex.clear();
+  collider.clear();
+  normal.clear();
+  dv_normal.clear();
+  friction.clear();
+  slip.clear();
+  impulse.clear();
+  distance.clear();
+}
+
+void find_resting_contacts(const Collider* colliders, size_t ncollider, float thickness, const glm::vec3& gravity,
+                           float h, const float* mass, const uint8_t* kinematic, const glm::vec3* x,
+                           const glm::vec3* v, const ContactFilter& last, ContactFilter& out) {
+  out.clear();
+  const size_t n = out.entry_of_vertex.size();
+  const float reach = kReach * thickness;
+  for (size_t c = 0; c < ncollider; ++c) {
+    const Collider& col = colliders[c];
+    glm::vec3 lo(-INFINITY), hi(INFINITY);
+    if (collider_bounds(col, lo, hi)) {
+      lo -= reach;
+      hi += reach;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const glm::vec3 p = x[i];
+      if (p.x < lo.x || p.y < lo.y || p.z < lo.z || p.x > hi.x || p.y > hi.y || p.z > hi.z) continue;
+      if (!(mass[i] > 0.f) || !std::isfinite(mass[i]) || kinematic[i]) continue;
+      glm::vec3 nrm;
+      const float d = collider_distance(col, p, nrm);
+      if (!(d < reach)) continue;
+      const uint32_t e = last.entry_of_vertex[i];
+      // A contact that had to hold the vertex down last step lets it go (the cloth is lifting off).
+      if (e != ContactFilter::kNone && last.impulse[e] < 0.f) continue;
+      const glm::vec3 rel = v[i] - collider_point_velocity(col, p);
+      const float vn = glm::dot(rel, nrm);
+      if (vn > kLeaving) continue;
+      // N h / m: last step's impulse, or on first contact gravity's share.
+      const float pressed = e != ContactFilter::kNone ? last.impulse[e] : h * std::max(0.f, -glm::dot(gravity, nrm));
+      const glm::vec3 slip = rel - vn * nrm;
+      const float speed = glm::length(slip);
+      const float mu = speed <= kStick ? col.mu_static : col.mu_kinetic;
+      const float friction = mu * mass[i] * pressed / std::max(speed, kStick);  // h c = mu N h / max(|v_t|, v_stick)
+      uint32_t k = out.entry_of_vertex[i];
+      if (k == ContactFilter::kNone) {
+        k = uint32_t(out.vertex.size());
+        out.entry_of_vertex[i] = k;
+        out.vertex.push_back(uint32_t(i));
+        out.collider.push_back(uint32_t(c));
+        out.normal.push_back(nrm);
+        out.dv_normal.push_back(-vn);
+        out.friction.push_back(friction);
+        out.slip.push_back(slip);
+        out.impulse.push_back(0.f);
+        out.distance.push_back(d);
+      } else if (d < out.distance[k]) {  // two colliders: the nearer holds it (the pass after the step, both)
+        out.collider[k] = uint32_t(c);
+        out.normal[k] = nrm;
+        out.dv_normal[k] = -vn;
+        out.friction[k] = friction;
+        out.slip[k] = slip;
+        out.distance[k] = d;
+      }
+    }
+  }
+}
+
+void record_contact_impulses(const ClothModel& model, const ForceBuffers& forces, float h, const glm::vec3* dv,
+                             ContactFilter& filter) {
+  if (filter.empty()) return;
+  const float h2 = h * h, cd = model.material.damping;
+  filter.work.resize(filter.size());  // within the capacity reserved for every vertex
+  for (size_t k = 0; k < filter.size(); ++k) {
+    const uint32_t i = filter.vertex[k];
+    Sym3 W = h2 * forces.jacobian_sum[i];
+    W.add_diagonal(model.mass[i] + h * (float(model.link_count[i]) * cd + forces.drag_coefficient[i]));
+    filter.work[k] = W * dv[i] - h * forces.force[i];
+  }
+  const LinkBlocks& J = forces.link_jacobian;
+  const uint32_t* entry = filter.entry_of_vertex.data();
+  for (size_t l = 0; l < model.link_count_total(); ++l) {
+    const uint32_t i = model.link[l][0], j = model.link[l][1];
+    const uint32_t ei = entry[i], ej = entry[j];
+    if (ei == ContactFilter::kNone && ej == ContactFilter::kNone) continue;
+    Sym3 B = h2 * J.get(l);  // W_ij = -B
+    B.add_diagonal(h * cd);
+    if (ei != ContactFilter::kNone) filter.work[ei] -= B * dv[j];
+    if (ej != ContactFilter::kNone) filter.work[ej] -= B * dv[i];
+  }
+  // The contact's impulse on the vertex: the constraint's along the normal, the friction's across it
+  // (-h c (v_t + dv_t)). Only these, not what an inexact solve left in the tangent rows, reach the
+  // translation correction (Gauss-Seidel's sweeps hardly move the uniform mode: the correction has to see
+  // the friction to slow a cloth on a slope).
+  for (size_t k = 0; k < filter.size(); ++k) {
+    const glm::vec3 n = filter.normal[k], d = dv[filter.vertex[k]];
+    const float jn = glm::dot(filter.work[k], n);
+    filter.impulse[k] = jn * model.inv_mass[filter.vertex[k]];
+    filter.work[k] = jn * n - filter.friction[k] * (filter.slip[k] + d - glm::dot(d, n) * n);
+  }
+}
+
+}  // namespace weft
