@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -73,9 +74,21 @@ int stress(const StressCli& cli) {
     plots.push_back(path);
   }
   bool pass = true;
-  for (const lab::StressRun& r : runs) pass = pass && r.pass;
+  // The fail-safe's counters summed over the matrix: a last line of defence, so 0 when the stages before
+  // it behave (issue 34); not a bound, the runs pass or fail on their own metrics.
+  uint64_t speed_clamps = 0, energy_clamps = 0;
+  for (const lab::StressRun& r : runs) {
+    pass = pass && r.pass;
+    speed_clamps += r.stream.speed_clamps;
+    energy_clamps += r.stream.energy_clamps;
+  }
 
-  nlohmann::json j = {{"pass", pass}, {"wall_s", wall}, {"runs", nlohmann::json::array()}, {"plots", plots}};
+  nlohmann::json j = {{"pass", pass},
+                      {"wall_s", wall},
+                      {"speed_clamps", speed_clamps},
+                      {"energy_clamps", energy_clamps},
+                      {"runs", nlohmann::json::array()},
+                      {"plots", plots}};
   for (const lab::StressRun& r : runs) j["runs"].push_back(to_json(r));
   j["bounds"] = {{"nan_count", bounds.nan_count},
                  {"max_strain", "<= max(strain limit, noise-free) + " + std::to_string(bounds.strain_margin)},
@@ -92,17 +105,22 @@ int stress(const StressCli& cli) {
   if (cli.json) {
     std::printf("%s\n", j.dump(2).c_str());
   } else {
-    std::printf("%-14s %-9s %4s %3s %10s %9s %9s %9s %9s %9s %9s %5s %8s  %s\n", "scenario", "noise", "seed", "nan",
-                "max_strain", "p99_strn", "max_v", "peak_KE", "recov_s", "dev_m", "rest_m", "grabs", "rejected", "pass");
-    for (const lab::StressRun& r : runs)
-      std::printf("%-14s %-9s %4llu %3llu %10.4f %9.4f %9.3f %9.4f %9.3f %9.4f %9.4f %5llu %8llu  %s%s\n",
+    std::printf("%-14s %-9s %4s %3s %10s %9s %9s %9s %9s %9s %9s %5s %8s %7s  %s\n", "scenario", "noise", "seed", "nan",
+                "max_strain", "p99_strn", "max_v", "peak_KE", "recov_s", "dev_m", "rest_m", "grabs", "rejected",
+                "clamps", "pass");
+    for (const lab::StressRun& r : runs) {
+      const std::string clamps = std::to_string(r.stream.speed_clamps) + "/" + std::to_string(r.stream.energy_clamps);
+      std::printf("%-14s %-9s %4llu %3llu %10.4f %9.4f %9.3f %9.4f %9.3f %9.4f %9.4f %5llu %8llu %7s  %s%s\n",
                   r.scenario.c_str(), r.noise.c_str(), (unsigned long long)r.seed, (unsigned long long)r.nan_count,
                   r.max_strain, r.stream.stream.edge_strain_p99, r.max_vertex_speed, r.peak_kinetic_energy, r.recovery_s,
                   r.deviation_m, r.rest_error_m, (unsigned long long)r.stream.grabs,
-                  (unsigned long long)(r.stream.poses_conditioned_out + r.stream.poses_invalid), r.pass ? "pass" : "FAIL ",
-                  r.failed.c_str());
-    std::printf("%zu runs in %.1f s: %s; plots in %s\n", runs.size(), wall, pass ? "all within bounds" : "BOUNDS BROKEN",
-                cli.out.c_str());
+                  (unsigned long long)(r.stream.poses_conditioned_out + r.stream.poses_invalid), clamps.c_str(),
+                  r.pass ? "pass" : "FAIL ", r.failed.c_str());
+    }
+    std::printf("%zu runs in %.1f s: %s; fail-safe: %llu speed clamps, %llu energy clamps (clamps column: speed/energy); "
+                "plots in %s\n",
+                runs.size(), wall, pass ? "all within bounds" : "BOUNDS BROKEN", (unsigned long long)speed_clamps,
+                (unsigned long long)energy_clamps, cli.out.c_str());
   }
   return pass ? 0 : 1;
 }

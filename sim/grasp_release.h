@@ -4,9 +4,10 @@
 // in one tick, that stretch snaps back at about strain x wave speed (0.09 x sqrt(500 N/m / 0.15 kg/m^2)
 // = 5.2 m/s: every shipped demo's release, with the hands under 1 m/s). A hand that opens is not that
 // sudden: the cloth slides out of the grip. So a release first lets the patch slide for
-// InteractionConfig::release_time: it stays kinematic, its frame goes on ballistically (the hand's
-// smoothed velocity at the release, plus gravity), and it is drawn toward the pins and patches it is
-// tethered to so that the stretch along each tether falls linearly to none by the end of the window.
+// InteractionConfig::release_time: it stays kinematic, its frame goes on at the hand's smoothed velocity
+// at the release (not falling: a kinematic frame falling at g crushed what lay under it), and it is drawn
+// toward the pins and patches it is tethered to so that the stretch along each tether falls linearly to
+// none by the end of the window.
 // Then it is freed with nothing stored to throw (docs/decisions/release-*.md: what else was measured).
 #include <array>
 #include <cstdint>

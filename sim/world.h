@@ -60,7 +60,7 @@ class World {
   // move the held vertices. A hand that already holds lets go first. Returns the number of vertices held.
   size_t grab(Hand hand, const Pose& pose, float radius);
   // Lets go: the patch slides out of the grip over InteractionConfig::release_time, its frame going on
-  // with the hand's smoothed velocity and gravity while the stretch it held relaxes (sim/grasp_release.h);
+  // with the hand's smoothed velocity while the stretch it held relaxes (sim/grasp_release.h);
   // then the vertices are freed with at most that frame's speed (throwing works, flinging by stored
   // stretch does not; InteractionConfig::release_speed_factor).
   void release(Hand hand);
