@@ -123,17 +123,17 @@ inline Collider table_box() {
   return c;
 }
 
-// A two-hand pose stream: each hand lifts its grip 0.3 m (0-0.3 s), shakes it at 3 Hz (5 cm up and down, 3 cm
-// back and forth at twice that, 0.4-1.4 s), then both pull apart until the grips are 20 % farther apart
-// than they started (1.4-1.8 s) and hold. The hands never move faster than 1.6 m/s.
+// A two-hand pose stream: each hand lifts its grip 0.3 m (0-0.3 s), both pull apart until the grips are 20 %
+// farther apart than they started (0.3-0.7 s), then shake the cloth so stretched at 3 Hz (5 cm up and down, 3 cm
+// back and forth at twice that) from 0.8 s on. The hands never move faster than 1.6 m/s.
 struct TwoHandStream {
   std::array<glm::vec3, 2> grip;
 
   glm::vec3 hand(int side, double t) const {
     const glm::vec3 out = 0.1f * (grip[side] - grip[1 - side]);  // 10 % of the span, away from the other hand
-    glm::vec3 p = grip[side] + glm::vec3(0.f, 0.3f, 0.f) * float(ease(0.0, 0.3, t)) + out * float(ease(1.4, 1.8, t));
-    if (t > 0.4 && t < 1.4) {
-      const double ph = 2.0 * 3.14159265358979 * 3.0 * (t - 0.4);
+    glm::vec3 p = grip[side] + glm::vec3(0.f, 0.3f, 0.f) * float(ease(0.0, 0.3, t)) + out * float(ease(0.3, 0.7, t));
+    if (t > 0.8) {
+      const double ph = 2.0 * 3.14159265358979 * 3.0 * (t - 0.8);
       p += glm::vec3(0.f, 0.05f * float(std::sin(ph)), 0.03f * float(std::sin(2.0 * ph)));
     }
     return p;
