@@ -76,8 +76,10 @@ struct HandsRun {
   float speed_bound = 0;   // m/s: 5, or the fastest hand, or a free fall from the highest vertex to the floor
   float strain = 0;        // the largest edge strain at the end of any tick, held or free
   float strain_limit = 0;  // the world's
-  double ke_ratio = 0;     // the largest kinetic energy after the release over what the hands and gravity gave
-  double ke_excess = 0;    // J: the largest kinetic energy past that budget
+  // After the release: the largest kinetic energy over what the hands and gravity gave it (the kinetic energy
+  // the cloth had when they let go, plus the height it lost since), and past that budget in J; beside it the
+  // ratio with the elastic energy held at the release added to the budget (a stretch the release threw).
+  double ke_ratio = 0, ke_excess = 0, ke_ratio_elastic = 0;
   bool finite = true;
   Counters failsafe;
 };
@@ -121,9 +123,10 @@ HandsRun run_two_hands(const Cell& cell, bool failsafe) {
     r.strain = std::max(r.strain, max_edge_strain(m, x.data()));
     if (released) {
       const Energy e = compute_energy(m, x.data(), v.data());
-      const double budget = at_release.kinetic + at_release.elastic + (at_release.gravity - e.gravity);
+      const double budget = at_release.kinetic + (at_release.gravity - e.gravity);
       r.ke_excess = std::max(r.ke_excess, e.kinetic - budget);
       r.ke_ratio = std::max(r.ke_ratio, e.kinetic / budget);
+      r.ke_ratio_elastic = std::max(r.ke_ratio_elastic, e.kinetic / (budget + at_release.elastic));
     }
   }
   r.speed_bound = std::max({5.f, fastest_hand, std::sqrt(2.f * kGravity * top)});  // the floor is at y = 0
@@ -190,13 +193,15 @@ void check_strain(const Cell& c) {
   CHECK(on.failsafe.energy == 0);
 }
 
-// The budget: the kinetic and elastic energy the cloth held when the hands let go plus the height it lost
-// since; 1 % over it and 0.1 mJ are round-off and the release slide's frame (grasp_release.h).
+// The budget: the kinetic energy the cloth had when the hands let go plus the height it lost since; a stretch
+// the grasps held is not thrown with the cloth (InteractionConfig::release_speed_factor). 1 % over it and
+// 0.1 mJ are round-off and the release slide's frame (grasp_release.h).
 void check_energy(const Cell& c) {
   INFO(label(c));
   const HandsRun off = run_two_hands(c, false);
-  MESSAGE("(c) " << label(c) << ": kinetic energy after the release up to " << off.ke_ratio
-                 << " x the budget (excess " << 1e3 * off.ke_excess << " mJ)");
+  MESSAGE("(c) " << label(c) << ": kinetic energy after the release up to " << off.ke_ratio << " x the budget ("
+                 << 1e3 * std::max(0.0, off.ke_excess) << " mJ over; with the elastic energy at the release "
+                 << off.ke_ratio_elastic << " x)");
   CHECK(off.finite);
   CHECK((off.ke_ratio <= 1.01 || off.ke_excess <= 1e-4));
   const HandsRun on = run_two_hands(c, true);
@@ -263,11 +268,13 @@ constexpr Cell kStrainFails[] = {
     {Untuned::FoldedDisc, "silk", "10.1 %, but on: 2 speed clamps"},
     {Untuned::FoldedDisc, "isotropic", "10.0 %, but on: 36 speed and 35 energy clamps"}};
 constexpr Cell kEnergyFails[] = {
-    {Untuned::Annulus, "silk", "0.26 x the budget, but on: 1 speed and 6 energy clamps"},
-    {Untuned::Annulus, "isotropic", "0.22 x the budget, but on: 23 speed clamps and 1 energy clamp"},
-    {Untuned::FoldedDisc, "denim", "0.81 x the budget, but on: 1 speed clamp"},
-    {Untuned::FoldedDisc, "silk", "0.07 x the budget, but on: 2 speed clamps"},
-    {Untuned::FoldedDisc, "isotropic", "0.35 x the budget, but on: 36 speed and 35 energy clamps"}};
+    {Untuned::Annulus, "denim", "1.07 x the budget"},
+    {Untuned::Annulus, "silk", "1.13 x the budget; on: 1 speed and 6 energy clamps"},
+    {Untuned::Annulus, "isotropic", "1.76 x the budget; on: 23 speed clamps and 1 energy clamp"},
+    {Untuned::Strip, "denim", "2.55 x the budget"},
+    {Untuned::FoldedDisc, "denim", "0.92 x the budget, but on: 1 speed clamp"},
+    {Untuned::FoldedDisc, "silk", "1.13 x the budget; on: 2 speed clamps"},
+    {Untuned::FoldedDisc, "isotropic", "1.00 x the budget, but on: 36 speed and 35 energy clamps"}};
 constexpr Cell kRestFails[] = {
     {Untuned::FoldedDisc, "cotton", "RMS 1.01 cm/s at 3 s"},
     {Untuned::FoldedDisc, "denim", "RMS 0.53 cm/s at 3 s, but on: 1 energy clamp"},
@@ -312,7 +319,7 @@ TEST_CASE("bounds (a) speed: cells that fail today" * WEFT_FAILS_TODAY("a vertex
 TEST_CASE("bounds (b) strain: cells that fail today" * WEFT_FAILS_TODAY("an edge past the limit + 1 %, or the fail-safe engaging")) {
   run_failing(kStrainFails, check_strain);
 }
-TEST_CASE("bounds (c) energy: cells that fail today" * WEFT_FAILS_TODAY("the fail-safe engaging (kinetic energy within its budget)")) {
+TEST_CASE("bounds (c) energy: cells that fail today" * WEFT_FAILS_TODAY("kinetic energy past its budget, or the fail-safe engaging")) {
   run_failing(kEnergyFails, check_energy);
 }
 TEST_CASE("bounds (d) rest: cells that fail today" * WEFT_FAILS_TODAY("RMS speed 1 cm/s or more at 3 s, or the fail-safe engaging")) {
