@@ -52,16 +52,16 @@ struct FlatMesh {
 
 inline FlatMesh untuned_flat_mesh(Untuned m) {
   switch (m) {
-    case Untuned::Annulus:  // 0.5 m across, 2.5 cm edges at every angle to the weave, 297 vertices
+    case Untuned::Annulus:  // 0.5 m across, 2.5 cm edges at every angle to the weave, about 310 vertices
       return {make_annulus({.inner_radius = 0.06f, .outer_radius = 0.25f, .rings = 7, .edge = 0.025f, .seed = 7}),
               glm::vec2(0.25f)};
-    case Untuned::Strip:  // a 0.8 m x 0.16 m scarf, edges from 1.5 cm at one end to 4.5 cm at the other
+    case Untuned::Strip:  // a 0.8 m x 0.16 m scarf, edges from 1.5 cm at one end to 4.5 cm at the other (~280)
       return {make_strip({.length = 0.8f, .width = 0.16f, .edge_start = 0.015f, .edge_end = 0.045f, .seed = 3}),
               glm::vec2(0.4f, 0.08f)};
-    case Untuned::PinnedDisc:  // 0.4 m across, 2.5 cm edges
+    case Untuned::PinnedDisc:  // 0.4 m across, 2.5 cm edges (~200 vertices)
       return {make_annulus({.inner_radius = 0.f, .outer_radius = 0.2f, .rings = 7, .edge = 0.025f, .seed = 5}),
               glm::vec2(0.2f)};
-    case Untuned::FoldedDisc:  // the same kind of disc folded flat in half onto itself: its layers overlap
+    case Untuned::FoldedDisc:  // a disc folded flat in half onto itself (~150 vertices): its layers overlap
       return {folded_flat_disc(0.2f, 0.03f, 6), glm::vec2(0.1f, 0.2f)};
   }
   return {};
