@@ -293,10 +293,10 @@ void run_failing(std::span<const Cell> cells, void (*check)(const Cell&)) {
 
 }  // namespace
 
-TEST_CASE("bounds (a) speed: two hands lift, shake, pull and let go; no vertex past 5 m/s but for a hand or a fall") {
+TEST_CASE("bounds (a) speed: two hands lift, pull, shake and let go, and no vertex passes 5 m/s but for a hand or a fall") {
   for (const Cell& c : cells_except(kSpeedFails)) check_speed(c);
 }
-TEST_CASE("bounds (b) strain: two hands lift, shake, pull and let go; no edge past the limit + 1 % at any tick") {
+TEST_CASE("bounds (b) strain: two hands lift, pull, shake and let go, and no edge passes the limit + 1 % at any tick") {
   for (const Cell& c : cells_except(kStrainFails)) check_strain(c);
 }
 TEST_CASE("bounds (c) energy: after two hands let go, no kinetic energy the hands and gravity did not give") {
