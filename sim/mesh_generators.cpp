@@ -141,6 +141,52 @@ Mesh make_annulus(const AnnulusSpec& spec) {
   return mesh;
 }
 
+Mesh make_strip(const StripSpec& spec) {
+  Mesh mesh;
+  std::mt19937 rng(spec.seed);
+  std::uniform_real_distribution<float> unit(-1.f, 1.f);
+  // Cross-sections at x_k: each step is the local edge, edge_start (edge_end / edge_start)^(x / length).
+  std::vector<float> xs{0.f};
+  const float growth = std::log(spec.edge_end / spec.edge_start) / spec.length;
+  while (xs.back() < spec.length) xs.push_back(xs.back() + spec.edge_start * std::exp(growth * xs.back()));
+  // Stretch the steps so the last cross-section lands on the end.
+  const float fit = spec.length / xs.back();
+  for (float& x : xs) x *= fit;
+  const uint32_t sections = uint32_t(xs.size());
+  std::vector<uint32_t> first(sections), count(sections);
+  for (uint32_t k = 0; k < sections; ++k) {
+    const float local = spec.edge_start * std::exp(growth * xs[k]);
+    first[k] = uint32_t(mesh.positions.size());
+    count[k] = std::max(2u, uint32_t(std::lround(spec.width / local)) + 1);
+    const float dx = local * fit, dy = spec.width / float(count[k] - 1);
+    for (uint32_t j = 0; j < count[k]; ++j) {
+      glm::vec2 p(xs[k], dy * float(j));
+      if (k > 0 && k + 1 < sections && j > 0 && j + 1 < count[k])
+        p += 0.5f * spec.jitter * glm::vec2(unit(rng) * dx, unit(rng) * dy);
+      mesh.material.push_back(p);
+      mesh.positions.emplace_back(p, 0.f);
+    }
+  }
+  // Zip sections k and k + 1 up the width: each triangle advances the one whose next vertex comes first
+  // (nominal heights; counter-clockwise triangles, normals along +z).
+  for (uint32_t k = 0; k + 1 < sections; ++k) {
+    const uint32_t na = count[k], nb = count[k + 1];
+    uint32_t i = 0, j = 0;
+    while (i + 1 < na || j + 1 < nb) {
+      const float next_a = i + 1 < na ? float(i + 1) / float(na - 1) : 2.f;
+      const float next_b = j + 1 < nb ? float(j + 1) / float(nb - 1) : 2.f;
+      if (next_a <= next_b) {
+        mesh.triangles.push_back({first[k] + i, first[k + 1] + j, first[k] + i + 1});
+        ++i;
+      } else {
+        mesh.triangles.push_back({first[k] + i, first[k + 1] + j, first[k + 1] + j + 1});
+        ++j;
+      }
+    }
+  }
+  return mesh;
+}
+
 void transform_mesh(Mesh& mesh, const glm::mat4& transform) {
   for (auto& p : mesh.positions) p = glm::vec3(transform * glm::vec4(p, 1.f));
 }

@@ -61,6 +61,21 @@ struct AnnulusSpec {
 // Lies in z = 0 centred on (outer_radius, outer_radius), material coordinates = (x, y).
 Mesh make_annulus(const AnnulusSpec& spec);
 
+struct StripSpec {
+  float length = 1.f;         // m along x (weft)
+  float width = 0.2f;         // m along y (warp)
+  float edge_start = 0.015f;  // target edge length at x = 0, m
+  float edge_end = 0.045f;    // ... at x = length: the spacing grows geometrically between them
+  float jitter = 0.25f;       // interior vertices move up to this fraction of the local spacing
+  uint32_t seed = 1;          // fixes the jitter
+};
+
+// A non-uniform strip (a scarf): cross-sections at geometrically graded x, each with its own vertex count
+// (its spacing's share of the width), zipped together like make_annulus's rings. Element size varies 3x
+// along the strip and neighbouring cross-sections do not line up: no row or column structure. Lies in z = 0
+// with its corner at the origin, material coordinates = (x, y).
+Mesh make_strip(const StripSpec& spec);
+
 // Applies an affine transform to positions (material coordinates are unchanged).
 void transform_mesh(Mesh& mesh, const glm::mat4& transform);
 

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <string>
 
-#include "engine/material_loader.h"
 #include "sim/mesh_generators.h"
 #include "sim/strain_limit.h"
 #include "sim/world.h"
+#include "tests/engine/untuned_cloth.h"
 #include "tests/sim/pose_samples.h"
 
 using namespace weft;
@@ -17,8 +17,6 @@ using weft::test::at;
 // 20 % wider than it, held, let go. The grasps yield (counted) so that no edge, held or free, passes the
 // limit + 1 % at any tick, with the fail-safe off.
 namespace {
-
-const std::string kDir = std::string(WEFT_SOURCE_DIR) + "/assets/materials";
 
 struct Yield {
   float strain = 0;        // the largest edge strain at any tick, held or free
@@ -69,7 +67,7 @@ Yield pull_annulus_wider(const Material& m) {
 
 TEST_CASE("grasp yield: two hands pulling an irregular annulus 20 % wider, cotton, denim, silk, isotropic: no edge past the limit + 1 %") {
   for (const char* name : {"isotropic", "cotton", "denim", "silk"}) {
-    const Material m = load_material_preset(name, kDir);
+    const Material m = weft::test::fabric_preset(name);
     const Yield y = pull_annulus_wider(m);
     // Without the saturation's at_limit (grasp_saturation.h) the path-length bound alone let them reach
     // isotropic 11.4 %, cotton 12.1 %, denim 13.5 %, silk 14.5 %.

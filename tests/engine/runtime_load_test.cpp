@@ -3,11 +3,7 @@
 // disc folded flat on itself loads as tangled and ends with its layers apart.
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -16,8 +12,10 @@
 #include "engine/runtime.h"
 #include "sim/intersection_count.h"
 #include "tests/engine/folded_disc.h"
+#include "tests/engine/stderr_capture.h"
 
 using namespace weft;
+using weft::test::stderr_of;
 
 namespace {
 // The folded disc lying flat 1 cm above the floor, self-collision on.
@@ -37,23 +35,6 @@ RuntimeOptions lockstep() {
   RuntimeOptions ro;
   ro.lockstep = true;
   return ro;
-}
-// What a constructor writes to stderr.
-template <class F>
-std::string stderr_of(F&& f) {
-  const std::string path = std::string(WEFT_BINARY_DIR) + "/runtime_load_stderr.txt";
-  std::fflush(stderr);
-  const int saved = dup(2);
-  std::FILE* file = std::fopen(path.c_str(), "w");
-  dup2(fileno(file), 2);
-  f();
-  std::fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  std::fclose(file);
-  std::stringstream text;
-  text << std::ifstream(path).rdbuf();
-  return text.str();
 }
 }  // namespace
 

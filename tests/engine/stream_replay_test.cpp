@@ -160,7 +160,7 @@ TEST_CASE("same scene and input stream, same state: the scripted session in lock
   std::remove(path.c_str());
 }
 
-TEST_CASE("record and replay: the solver's thread count is recorded and replayed; another one changes the hash") {
+TEST_CASE("record and replay: the solver's thread count is recorded and replayed, another one changes the hash") {
   // A cloth of 8 649 vertices, over the size at which two threads split the multigrid's fine level (the
   // split's iterates differ from one region's, so the thread count is part of what a stream replays).
   const std::string scene = std::string(WEFT_BINARY_DIR) + "/stream_replay_threads.json";

@@ -4,30 +4,15 @@
 #include <cmath>
 #include <string>
 
-#include "engine/material_loader.h"
 #include "sim/mesh_generators.h"
 #include "sim/world.h"
+#include "tests/engine/untuned_cloth.h"
+#include "tests/sim/pose_samples.h"
 
 using namespace weft;
+using namespace weft::test;
 
 namespace {
-
-Material preset(const std::string& name) {
-  return load_material_preset(std::string(WEFT_SOURCE_DIR) + "/assets/materials/" + name + ".json");
-}
-
-double ease(double a, double b, double t) {
-  const double s = std::clamp((t - a) / (b - a), 0.0, 1.0);
-  return s * s * (3.0 - 2.0 * s);
-}
-
-PoseSample sample(Device d, double t, const glm::vec3& p) {
-  PoseSample s;
-  s.time = t;
-  s.device = d;
-  s.pose.position = p;
-  return s;
-}
 
 struct Shake {
   float worst = 0.f;       // largest edge strain at the end of any tick
@@ -84,7 +69,7 @@ Shake shake_annulus(const Material& material) {
 TEST_CASE("woven strain limit: a two-hand shake at 3 Hz of an irregular annulus keeps every edge within the limit + 1 %") {
   for (const char* name : {"isotropic", "cotton", "denim", "silk"}) {
     CAPTURE(name);
-    const Shake s = shake_annulus(preset(name));
+    const Shake s = shake_annulus(fabric_preset(name));
     MESSAGE(std::string(name) << ": max " << 100 * s.worst << " % (free " << 100 * s.worst_free << " %) at tick " << s.worst_tick
                  << ", end " << 100 * s.end << " %");
     CHECK(s.worst <= 0.10f + 0.01f);  // 48 sweeps, no tolerance (before issue 34): denim 12.1 %

@@ -159,7 +159,7 @@ TEST_CASE("BVH: the refit bounds each triangle's motion and its subtree's normal
   CHECK(nodes[0].cone_half_angle < 3.14f);
 }
 
-TEST_CASE("BVH: vertex fans: flat, creased and bow-tie cones; corner neighbours in flat fans are not paired") {
+TEST_CASE("BVH: vertex fans: flat, creased and bow-tie cones, and corner neighbours in flat fans are not paired") {
   // A 1 m sheet of 8 x 8 cells creased 60 degrees along x = 0.5 (a line of vertices).
   const ClothModel model = grid_model(8);
   TriangleBvh bvh(model);

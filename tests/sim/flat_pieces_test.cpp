@@ -15,7 +15,7 @@ FlatPieces pieces_of(const Mesh& mesh) {
 }
 }  // namespace
 
-TEST_CASE("flat pieces: grids and irregular rectangles are flat and convex; an L, a bent sheet and a tube are not") {
+TEST_CASE("flat pieces: grids and irregular rectangles are flat and convex, an L, a bent sheet and a tube are not") {
   const FlatPieces grid = pieces_of(make_grid({.columns = 6, .rows = 4}));
   REQUIRE(grid.flat_convex.size() == 1);
   CHECK(grid.flat_convex[0] == 1);

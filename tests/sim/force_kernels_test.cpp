@@ -95,7 +95,7 @@ TEST_CASE("Volino equal-mass form (Eq. 10) matches the general form (Eq. 7) for 
   }
 }
 
-TEST_CASE("Volino tensions of a right triangle stretched 10 % along a leg: Eq. 10 by hand; at alpha 1 the "
+TEST_CASE("Volino tensions of a right triangle stretched 10 % along a leg: Eq. 10 by hand, and at alpha 1 the "
           "transverse corner gets no transverse force, at alpha 0 it is pulled in") {
   // Right angle at corner 0, legs of 1 along x (edge 2, corners 0-1) and y (edge 1, corners 0-2); x stretched
   // to 1.1. Strengths R_i / L_i = Y A / L_i^2 (sim/cloth_model.cpp) with Y A = 2: 1 on the hypotenuse, 2 on

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -99,6 +100,34 @@ TEST_CASE("annulus and disc: rings zipped into a valid surface, not a grid") {
     CHECK(area == doctest::Approx(ring).epsilon(0.03));  // polygonal rings cut a little off the circles
     CHECK(valence_max > valence_min);  // irregular connectivity: not every interior vertex alike
   }
+}
+
+TEST_CASE("strip: graded cross-sections zipped into a valid surface, not a grid") {
+  const Mesh m = make_strip({.length = 1.f, .width = 0.2f, .edge_start = 0.015f, .edge_end = 0.045f, .seed = 3});
+  REQUIRE(validate_mesh(m).empty());
+  const Topology t = build_topology(m);
+  // Euler characteristic 1: one piece, no hole.
+  CHECK(long(m.vertex_count()) - long(t.edges.size()) + long(m.triangle_count()) == 1);
+  float area = 0.f, shortest = 1e9f, longest = 0.f;
+  for (const auto& v : m.triangles) {
+    const glm::vec3 n = glm::cross(m.positions[v[1]] - m.positions[v[0]], m.positions[v[2]] - m.positions[v[0]]);
+    CHECK(n.z > 0.f);  // counter-clockwise seen from +z: no flipped or folded triangle
+    area += 0.5f * n.z;
+  }
+  for (const auto& e : t.edges) {
+    const float l = glm::length(m.positions[e[1]] - m.positions[e[0]]);
+    shortest = std::min(shortest, l);
+    longest = std::max(longest, l);
+  }
+  CHECK(area == doctest::Approx(0.2f).epsilon(1e-4));  // straight sides: the exact rectangle
+  CHECK(longest > 3.f * shortest);                     // non-uniform: fine at one end, coarse at the other
+  std::vector<int> valence(m.vertex_count(), 0);
+  for (const auto& e : t.edges) { ++valence[e[0]]; ++valence[e[1]]; }
+  int valence_min = 99, valence_max = 0;
+  for (size_t i = 0; i < m.vertex_count(); ++i)
+    if (!t.boundary_vertex[i]) { valence_min = std::min(valence_min, valence[i]); valence_max = std::max(valence_max, valence[i]); }
+  CHECK(valence_max > valence_min);  // cross-sections of different counts: not every interior vertex alike
+  CHECK(make_strip({.seed = 3}).positions == m.positions);  // same seed, same mesh
 }
 
 TEST_CASE("lumped masses add up to area x density, and total_mass overrides density") {
