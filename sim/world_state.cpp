@@ -1,5 +1,6 @@
 #include "sim/world_state.h"
 
+#include "sim/planar_seed.h"
 #include "sim/world_model.h"
 
 namespace weft {
@@ -8,6 +9,7 @@ WorldState make_initial_state(const WorldModel& model) {
   WorldState s;
   const size_t n = model.cloth.vertex_count();
   s.cloth = make_rest_state(model.cloth);
+  seed_out_of_plane(model.cloth, s.cloth);  // a flat sheet must be able to buckle (sim/planar_seed.h)
   s.colliders = model.colliders;
   s.boxes = model.boxes;
   // Grabs and attachments are applied on the sim thread: size everything they fill now.
