@@ -87,7 +87,7 @@ int record(const RecordCliOptions& o) {
   } else {
     std::printf("recorded %s: %" PRIu64 " ticks, final state hash %s (%.2f s wall)\n", o.out.c_str(), ticks, hex, wall);
   }
-  print_failsafe_notice(stream["speed_clamps"].get<uint64_t>(), stream["energy_clamps"].get<uint64_t>());
+  print_stream_notices(stream);
   return 0;
 }
 

@@ -140,7 +140,7 @@ int replay(const ReplayCliOptions& o) {
                 100 * m.edge_strain_max, 100 * m.edge_strain_p99, m.kinetic_energy_peak, m.vertex_speed_peak,
                 r.stats.grabs, r.stats.grab_misses);
   }
-  print_failsafe_notice(r.stats.speed_clamps, r.stats.energy_clamps);
+  print_stream_notices(stream_summary(r.stats));
   if (!r.finite) return 1;
   return comparable && !matches ? 1 : 0;
 }

@@ -20,6 +20,8 @@ nlohmann::json stream_summary(const TickStats& st) {
           {"nonfinite_ticks", st.stream.nonfinite_ticks},
           {"speed_clamps", st.speed_clamps},
           {"energy_clamps", st.energy_clamps},
+          {"grasp_saturated_ticks", st.grasp_saturated},
+          {"grasp_sliding_ticks", st.grasp_sliding},
           {"height_span_end_m", st.stream.height_span_end},
           {"grabs", st.grabs},
           {"held_vertices_min", st.held_vertices_min},
@@ -98,6 +100,23 @@ void print_failsafe_notice(uint64_t speed_clamps, uint64_t energy_clamps) {
                (unsigned long long)speed_clamps, (unsigned long long)energy_clamps);
 }
 
+std::string grasp_notice(uint64_t saturated, uint64_t sliding) {
+  if (saturated == 0 && sliding == 0) return {};
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "weft: grasps yielded: held patches stopped at the saturation strain on %llu patch-ticks, released "
+                "patches slid out of the grip on %llu (sim/grasp_saturation.h, sim/grasp_release.h)\n",
+                (unsigned long long)saturated, (unsigned long long)sliding);
+  return line;
+}
+
+void print_stream_notices(const nlohmann::json& stream) {
+  print_failsafe_notice(stream["speed_clamps"].get<uint64_t>(), stream["energy_clamps"].get<uint64_t>());
+  std::fputs(grasp_notice(stream["grasp_saturated_ticks"].get<uint64_t>(), stream["grasp_sliding_ticks"].get<uint64_t>())
+                 .c_str(),
+             stderr);
+}
+
 void print_run_summary(const nlohmann::json& j) {
   const auto& s = j["stream"];
   std::fprintf(stderr,
@@ -116,7 +135,7 @@ void print_run_summary(const nlohmann::json& j) {
                s["kinetic_energy_peak_j"].get<double>(), s["vertex_speed_peak_m_s"].get<double>(),
                (unsigned long long)s["grabs"].get<uint64_t>(), (unsigned long long)s["grab_misses"].get<uint64_t>(),
                (unsigned long long)s["poses_rejected"].get<uint64_t>());
-  print_failsafe_notice(s["speed_clamps"].get<uint64_t>(), s["energy_clamps"].get<uint64_t>());
+  print_stream_notices(s);
   if (j.contains("self_collision")) {
     const auto& c = j["self_collision"];
     std::fprintf(stderr,

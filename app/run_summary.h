@@ -19,7 +19,11 @@ nlohmann::json stream_summary(const TickStats& stats);
 nlohmann::json self_collision_summary(const TickStats& stats);
 // One line on stderr when the fail-safe (sim/failsafe.h) engaged during the run, nothing otherwise.
 void print_failsafe_notice(uint64_t speed_clamps, uint64_t energy_clamps);
-// A short human summary of the same on stderr (the fail-safe notice included).
+// One line when grasps yielded during the run (saturated and sliding patch-ticks), empty otherwise.
+std::string grasp_notice(uint64_t saturated, uint64_t sliding);
+// The fail-safe notice and the grasp notice for a stream summary (stream_summary's keys), on stderr.
+void print_stream_notices(const nlohmann::json& stream);
+// A short human summary of the same on stderr (the fail-safe and grasp notices included).
 void print_run_summary(const nlohmann::json& summary);
 std::string hex64(uint64_t v);
 // `weft mesh --check`'s counts on the loaded mesh (SceneInfo::mesh_check) as {kind: count}.

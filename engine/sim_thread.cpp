@@ -302,6 +302,9 @@ bool SimThread::tick_once() {
   counters_.energy_clamps += guard.energy_clamps;
   if ((guard.speed_clamps || guard.energy_clamps) && counters_.failsafe_first_tick == 0)
     counters_.failsafe_first_tick = tick_ + 1;
+  const GraspStats& grasp = world_.step_report().grasp;
+  counters_.grasp_saturated += grasp.saturated;
+  counters_.grasp_sliding += grasp.sliding;
   if (const SelfCollision* sc = world_.self_collision()) {
     const SelfCollisionStats& st = sc->stats();
     counters_.self_contacts_max = std::max(counters_.self_contacts_max, st.vertex_triangle + st.edge_edge);

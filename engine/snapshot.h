@@ -74,6 +74,8 @@ struct TickStats {
   uint64_t speed_clamps = 0;      // vertices the fail-safe slowed (sim/failsafe.h), summed over the ticks
   uint64_t energy_clamps = 0;     // ticks on which the fail-safe took kinetic energy back
   uint64_t failsafe_first_tick = 0;  // the first tick either engaged (0: never)
+  uint64_t grasp_saturated = 0;   // patch-ticks a held patch was stopped at the saturation strain (sim/grasp_saturation.h)
+  uint64_t grasp_sliding = 0;     // patch-ticks a released patch slid out of the grip (sim/grasp_release.h)
   uint64_t self_contacts_max = 0; // most self-collision contacts (vertex-triangle + edge-edge) in one tick
   uint64_t self_zones_max = 0;    // most impact zones in one tick
   uint64_t self_contacts_sum = 0; // self-collision contacts summed over the ticks (mean: / ticks)
