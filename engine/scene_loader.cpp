@@ -86,6 +86,7 @@ constexpr JsonKey kInteractionKeys[] = {
     {"falloff", T::String, 0, 0, "uniform linear smooth"},
     {"core_fraction", T::Number, 0, 1},
     {"min_weight", T::Number, 0.01, 1},
+    {"release_time", T::Number, 0, 1},
 };
 constexpr JsonObjectSpec kInteraction{"interaction", kInteractionKeys};
 
@@ -351,6 +352,7 @@ void read_interaction(const JsonObject& j, Scene& scene) {
   c.grasp.falloff = falloff == "uniform" ? Falloff::Uniform : falloff == "linear" ? Falloff::Linear : Falloff::Smooth;
   c.grasp.core_fraction = float(j.number("core_fraction", c.grasp.core_fraction));
   c.grasp.min_weight = float(j.number("min_weight", c.grasp.min_weight));
+  c.release_time = float(j.number("release_time", c.release_time));
 }
 
 void read_self_collision(const JsonObject& j, SelfCollisionConfig& c) {

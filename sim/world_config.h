@@ -34,7 +34,7 @@ struct InteractionConfig {
   float release_speed_factor = 1.25f;
   float release_speed_slack = 0.1f;
   // A released patch slides out of the grip over this time before it is freed (sim/grasp_release.h):
-  // the stretch it held relaxes instead of snapping back. 0: freed at once.
+  // the stretch it held relaxes instead of snapping back. 0: freed at once. Scene key interaction.release_time.
   float release_time = 0.075f;
   // ... only when the patch holds more stretch than this along its tethers (grasp_release.h's
   // stored_stretch): below it the snap-back is under 0.01 x wave speed (0.6 m/s), and a release frees

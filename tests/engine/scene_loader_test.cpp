@@ -188,6 +188,18 @@ TEST_CASE("self-collision is off unless the scene turns it on") {
   expect_error(scene_text(R"("self_collision": {"rescan_ticks": -1})"), "/self_collision/rescan_ticks", "out of range");
 }
 
+// Issue 34: the release slide's time (sim/grasp_release.h) is a scene key, 0 to 1 s.
+TEST_CASE("interaction.release_time sets the release slide, 0 to 1 s") {
+  CHECK(parse_scene(scene_text(), "test.json").world.interaction.release_time == doctest::Approx(0.075f));
+  const Scene slow = parse_scene(scene_text(R"("interaction": {"release_time": 0.2})"), "test.json");
+  CHECK(slow.world.interaction.release_time == doctest::Approx(0.2f));
+  CHECK(build_world(slow).config().interaction.release_time == doctest::Approx(0.2f));
+  CHECK(parse_scene(scene_text(R"("interaction": {"release_time": 0})"), "test.json").world.interaction.release_time == 0.f);
+  expect_error(scene_text(R"("interaction": {"release_time": -0.01})"), "/interaction/release_time", "out of range [0, 1]");
+  expect_error(scene_text(R"("interaction": {"release_time": 1.5})"), "/interaction/release_time", "out of range [0, 1]");
+  expect_error(scene_text(R"("interaction": {"release_time": "slow"})"), "/interaction/release_time", "number");
+}
+
 TEST_CASE("a missing scene file is an error naming it") {
   try {
     load_scene("/nonexistent/scene.json");
