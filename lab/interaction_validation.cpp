@@ -51,7 +51,7 @@ InteractionResult run_interaction(const InteractionSetup& setup, const Interacti
   table.pose.position = {0.f, table_top / 2, 0.f};
   table.half_extents = {1.f, table_top / 2, 1.f};  // no edge within reach: the cloth lands on the top
   w.add_collider(floor);
-  w.add_collider(table);
+  if (setup.table) w.add_collider(table);
 
   // Grasps at the two front corners (row 0, z = +size/2). (Grasped 5 cm inside the corners, the flap beyond
   // each hand swings up to 3.4 cm above it while the hands rise, with the converged reference too.)
@@ -64,7 +64,7 @@ InteractionResult run_interaction(const InteractionSetup& setup, const Interacti
   };
   const glm::vec3 start[2] = {x[nearest(-0.4f)], x[nearest(0.4f)]};
   const float rest_apart = start[1].x - start[0].x;
-  const float together = 0.4f, apart = 0.97f * rest_apart;  // separations after the lift and after the pull
+  const float together = 0.4f, apart = setup.apart * rest_apart;  // separations after the lift and after the pull
   const float grasp_radius = 0.03f;
   for (int hnd = 0; hnd < 2; ++hnd) {
     Pose p;
@@ -125,6 +125,7 @@ InteractionResult run_interaction(const InteractionSetup& setup, const Interacti
     if (setup.solver == IntegratorKind::ConjugateGradient)
       r.max_cg_residual = std::max(r.max_cg_residual, double(w.integrator_stats().residual));
     ++steps;
+    r.grasp_saturated += w.step_report().grasp.saturated;
     const double now = w.state().time;
     x = w.state().position.data();
     const glm::vec3* v = w.state().velocity.data();
@@ -146,6 +147,7 @@ InteractionResult run_interaction(const InteractionSetup& setup, const Interacti
       r.strain_max = std::max(r.strain_max, mx);
       if (now >= tl.still_from - 0.5 * h) {
         if (e_hold == 0) e_hold = e.total();
+        r.grasp_saturated_still += w.step_report().grasp.saturated;
         r.hold_energy_rise = std::max(r.hold_energy_rise, e.total() - e_hold);
       }
     } else {

@@ -14,6 +14,8 @@ struct InteractionSetup {
   IntegratorKind solver = IntegratorKind::Multigrid;
   SolverOptions options = WorldConfig::runtime_solver_options();
   bool damping = true;   // false: link damping and air drag set to 0 (the energy check)
+  bool table = true;     // false: no table under the cloth (it hangs free from the hands)
+  float apart = 0.97f;   // the hands' separation after the pull, times the rest distance between the grasps
   double tick_hz = 240;
 };
 
@@ -37,6 +39,8 @@ struct InteractionResult {
   double settle_time = -1;                    // s after release until KE < 1 % of its peak (-1: never)
   double strain_p99 = 0, strain_max = 0;      // over the structural edges, worst step while holding
   double hold_energy_rise = 0;                // max E(t) - E(still_from) while the hands are still, J
+  uint64_t grasp_saturated = 0;               // patch-ticks the grasps yielded (StepReport::grasp), whole run
+  uint64_t grasp_saturated_still = 0;         // the same while the hands are still
   double release_energy_rise = 0;             // max E(t) - E(release) after the release, J
   double energy_input = 0;                    // E(release) - E(0): what the hands put in, J
   double mean_step_ms = 0;                    // World::step wall time

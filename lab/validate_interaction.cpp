@@ -27,6 +27,8 @@ nlohmann::json to_json(const InteractionResult& r, const char* solver, bool damp
           {"strain_p99_held", r.strain_p99},
           {"strain_max_held", r.strain_max},
           {"hold_energy_rise_J", r.hold_energy_rise},
+          {"grasp_saturated_ticks", r.grasp_saturated},
+          {"grasp_saturated_ticks_hands_still", r.grasp_saturated_still},
           {"release_energy_rise_J", r.release_energy_rise},
           {"energy_input_J", r.energy_input},
           {"mean_step_ms", r.mean_step_ms},
