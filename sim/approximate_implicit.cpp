@@ -62,8 +62,7 @@ void ApproximateImplicitIntegrator::step(const ClothModel& model, ClothState& st
       p_[i] = state.kinematic_velocity[i] - v[i];
       continue;
     }
-    Sym3 W = h2 * forces_.jacobian_sum[i];
-    W.add_diagonal(model.mass[i] + h * (float(model.link_count[i]) * cd + forces_.drag_coefficient[i]));
+    const Sym3 W = implicit_diagonal(model, forces_, h, i);
     w_inverse_[i] = W.inverse();
     p_[i] = w_inverse_[i] * (h * forces_.force[i]);
   }

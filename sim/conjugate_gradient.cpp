@@ -19,13 +19,10 @@ ConjugateGradientIntegrator::ConjugateGradientIntegrator(const ClothModel& model
 void ConjugateGradientIntegrator::multiply_w(const ClothModel& model, const ClothState& state, float h,
                                              const glm::vec3* in, glm::vec3* out) const {
   const size_t n = model.vertex_count();
-  const float h2 = h * h, cd = model.material.damping;
   for (size_t i = 0; i < n; ++i) out[i] = w_diag_[i] * in[i];
-  const LinkBlocks& J = forces_.link_jacobian;
   for (size_t l = 0; l < model.link_count_total(); ++l) {
     const uint32_t i = model.link[l][0], j = model.link[l][1];
-    Sym3 B = h2 * J.get(l);  // W_ij = -B
-    B.add_diagonal(h * cd);
+    const Sym3 B = implicit_coupling(model, forces_, h, l);  // W_ij = -B
     out[i] -= B * in[j];
     out[j] -= B * in[i];
   }
@@ -39,10 +36,8 @@ void ConjugateGradientIntegrator::step(const ClothModel& model, ClothState& stat
   glm::vec3* v = state.velocity.data();
   evaluate_forces(model, x, v, forces_,
                   {.jacobian = true, .viscosity_h = h, .hinge_rest_angle = plastic_rest_angles(state), .plastic_strain = plastic_strains(state)});
-  const float h2 = h * h, cd = model.material.damping;
   for (size_t i = 0; i < n; ++i) {
-    Sym3 W = h2 * forces_.jacobian_sum[i];
-    W.add_diagonal(model.mass[i] + h * (float(model.link_count[i]) * cd + forces_.drag_coefficient[i]));
+    const Sym3 W = implicit_diagonal(model, forces_, h, i);
     w_diag_[i] = W;
     if (state.kinematic[i]) {
       precond_[i] = Sym3{};

@@ -6,6 +6,7 @@
 #include "sim/cloth_model.h"
 #include "sim/collider.h"
 #include "sim/force_field.h"
+#include "sim/implicit_step.h"
 
 namespace weft {
 namespace {
@@ -23,7 +24,7 @@ constexpr float kStick = 1e-3f;
 }  // namespace
 
 void ContactFilter::resize(size_t vertex_count) {
-  for (auto* u : {&vertex, &collider}) u->reserve(vertex_count);
+  vertex.reserve(vertex_count);
   for (auto* u : {&dv_normal, &friction, &impulse, &distance}) u->reserve(vertex_count);
   for (auto* u : {&normal, &slip, &work}) u->reserve(vertex_count);
   entry_of_vertex.assign(vertex_count, kNone);
@@ -33,7 +34,6 @@ void ContactFilter::resize(size_t vertex_count) {
 void ContactFilter::clear() {
   for (uint32_t i : vertex) entry_of_vertex[i] = kNone;
   vertex.clear();
-  collider.clear();
   normal.clear();
   dv_normal.clear();
   friction.clear();
@@ -79,7 +79,6 @@ void find_resting_contacts(const Collider* colliders, size_t ncollider, float th
         k = uint32_t(out.vertex.size());
         out.entry_of_vertex[i] = k;
         out.vertex.push_back(uint32_t(i));
-        out.collider.push_back(uint32_t(c));
         out.normal.push_back(nrm);
         out.dv_normal.push_back(-vn);
         out.friction.push_back(friction);
@@ -87,7 +86,6 @@ void find_resting_contacts(const Collider* colliders, size_t ncollider, float th
         out.impulse.push_back(0.f);
         out.distance.push_back(d);
       } else if (d < out.distance[k]) {  // two colliders: the nearer holds it (the pass after the step, both)
-        out.collider[k] = uint32_t(c);
         out.normal[k] = nrm;
         out.dv_normal[k] = -vn;
         out.friction[k] = friction;
@@ -101,22 +99,17 @@ void find_resting_contacts(const Collider* colliders, size_t ncollider, float th
 void record_contact_impulses(const ClothModel& model, const ForceBuffers& forces, float h, const glm::vec3* dv,
                              ContactFilter& filter) {
   if (filter.empty()) return;
-  const float h2 = h * h, cd = model.material.damping;
   filter.work.resize(filter.size());  // within the capacity reserved for every vertex
   for (size_t k = 0; k < filter.size(); ++k) {
     const uint32_t i = filter.vertex[k];
-    Sym3 W = h2 * forces.jacobian_sum[i];
-    W.add_diagonal(model.mass[i] + h * (float(model.link_count[i]) * cd + forces.drag_coefficient[i]));
-    filter.work[k] = W * dv[i] - h * forces.force[i];
+    filter.work[k] = implicit_diagonal(model, forces, h, i) * dv[i] - h * forces.force[i];
   }
-  const LinkBlocks& J = forces.link_jacobian;
   const uint32_t* entry = filter.entry_of_vertex.data();
   for (size_t l = 0; l < model.link_count_total(); ++l) {
     const uint32_t i = model.link[l][0], j = model.link[l][1];
     const uint32_t ei = entry[i], ej = entry[j];
     if (ei == ContactFilter::kNone && ej == ContactFilter::kNone) continue;
-    Sym3 B = h2 * J.get(l);  // W_ij = -B
-    B.add_diagonal(h * cd);
+    const Sym3 B = implicit_coupling(model, forces, h, l);  // W_ij = -B
     if (ei != ContactFilter::kNone) filter.work[ei] -= B * dv[j];
     if (ej != ContactFilter::kNone) filter.work[ej] -= B * dv[i];
   }

@@ -34,7 +34,6 @@ struct ContactFilter {
   static constexpr uint32_t kNone = UINT32_MAX;
   // One entry per constrained vertex, in the order the colliders found them.
   std::vector<uint32_t> vertex;
-  std::vector<uint32_t> collider;    // the collider it rests on (index into the world's colliders)
   std::vector<glm::vec3> normal;     // the contact's outward unit normal
   std::vector<float> dv_normal;      // the velocity change along normal the solve must give the vertex, m/s
   std::vector<float> friction;       // h c: the friction damping's weight on the tangent block, kg
@@ -64,18 +63,6 @@ struct ContactFilter {
     for (size_t k = 0; k < vertex.size(); ++k) {
       glm::vec3& d = dv[vertex[k]];
       d += (dv_normal[k] - glm::dot(d, normal[k])) * normal[k];
-    }
-  }
-  // The same for one vertex (the Gauss-Seidel sweeps, vertex by vertex).
-  void impose_one(uint32_t i, glm::vec3& d) const {
-    const uint32_t k = entry_of_vertex[i];
-    if (k != kNone) d += (dv_normal[k] - glm::dot(d, normal[k])) * normal[k];
-  }
-  // u with each constrained vertex's normal component removed (the filter S of Baraff & Witkin).
-  void project(glm::vec3* u) const {
-    for (size_t k = 0; k < vertex.size(); ++k) {
-      glm::vec3& d = u[vertex[k]];
-      d -= glm::dot(d, normal[k]) * normal[k];
     }
   }
 };

@@ -82,8 +82,7 @@ void GaussSeidelIntegrator::step(const ClothModel& model, ClothState& state, flo
       dv_[i] = state.kinematic_velocity[i] - v[i];  // imposed, never changed by the sweeps
       continue;
     }
-    Sym3 W = h2 * forces_.jacobian_sum[i];
-    W.add_diagonal(model.mass[i] + h * (float(model.link_count[i]) * cd + forces_.drag_coefficient[i]));
+    const Sym3 W = implicit_diagonal(model, forces_, h, i);
     w_inverse_[i] = W.inverse();
     b_[i] = h * forces_.force[i];
     // First guess. The inertial guess x + h v + h^2 g (dv = h g; Vertex Block Descent's) gets the uniform

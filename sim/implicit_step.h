@@ -19,6 +19,20 @@ inline double dot(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>&
   return s;
 }
 
+// W_ii = M_i - h^2 J_ii + h (n_i C_d + c_drag) I (Kang & Cho Eq. 18 and 27; J_ii = -sum_j J_ij).
+inline Sym3 implicit_diagonal(const ClothModel& model, const ForceBuffers& forces, float h, size_t i) {
+  Sym3 W = (h * h) * forces.jacobian_sum[i];
+  W.add_diagonal(model.mass[i] + h * (float(model.link_count[i]) * model.material.damping + forces.drag_coefficient[i]));
+  return W;
+}
+
+// B_l = h^2 J_l + h C_d I, the coupling of link l's two vertices: W_ij = -B_l.
+inline Sym3 implicit_coupling(const ClothModel& model, const ForceBuffers& forces, float h, size_t l) {
+  Sym3 B = (h * h) * forces.link_jacobian.get(l);
+  B.add_diagonal(h * model.material.damping);
+  return B;
+}
+
 // Applies the solved velocity change dv (corrected first when translation_correction) and advances the clock.
 // The contacts the solve kept get their impulses from the solved dv first (sim/contact_filter.h), and keep
 // their normal velocity through the correction.

@@ -68,9 +68,7 @@ void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float
   Sym3* diag = multigrid_.fine_diagonal();
   uint8_t* fixed = multigrid_.fine_fixed();
   for (size_t i = 0; i < n; ++i) {
-    Sym3 W = h2 * forces_.jacobian_sum[i];
-    W.add_diagonal(model.mass[i] + h * (float(model.link_count[i]) * cd + forces_.drag_coefficient[i]));
-    diag[i] = W;
+    diag[i] = implicit_diagonal(model, forces_, h, i);
     fixed[i] = kin[i];
     if (kin[i]) dv_nodes_[i] = state.kinematic_velocity[i] - v[i];
     else if (!warm) dv_nodes_[i] = h * model.material.gravity;  // inertial guess

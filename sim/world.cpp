@@ -7,7 +7,6 @@
 
 #include "sim/failsafe.h"
 #include "sim/grasp_saturation.h"
-#include "sim/planar_seed.h"
 #include "sim/plasticity.h"
 #include "sim/wall_time.h"
 #include "sim/world_stages.h"
@@ -58,8 +57,7 @@ void World::step() {
 void World::reset() {
   // The cloth, the rigid world and the devices' tracks back to time 0, in place: the per-device buffers
   // keep their capacity (grabs after a reset must not allocate on the sim thread).
-  state_.cloth = make_rest_state(model_.cloth);
-  seed_out_of_plane(model_.cloth, state_.cloth);
+  state_.cloth = make_start_state(model_.cloth);
   for (int d = 0; d < kDeviceCount; ++d) {
     state_.tracks[d].clear();
     state_.safe[d] = SafeTarget{};

@@ -5,11 +5,16 @@
 
 namespace weft {
 
+ClothState make_start_state(const ClothModel& model) {
+  ClothState s = make_rest_state(model);
+  seed_out_of_plane(model, s);  // a flat sheet must be able to buckle
+  return s;
+}
+
 WorldState make_initial_state(const WorldModel& model) {
   WorldState s;
   const size_t n = model.cloth.vertex_count();
-  s.cloth = make_rest_state(model.cloth);
-  seed_out_of_plane(model.cloth, s.cloth);  // a flat sheet must be able to buckle (sim/planar_seed.h)
+  s.cloth = make_start_state(model.cloth);
   s.colliders = model.colliders;
   s.boxes = model.boxes;
   // Grabs and attachments are applied on the sim thread: size everything they fill now.

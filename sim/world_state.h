@@ -40,6 +40,9 @@ struct WorldState {
   std::array<uint64_t, 5> rejected{};  // pose samples refused, per PoseRejection
 };
 
+// The cloth at time 0: its rest state, a flat sheet seeded out of its plane (sim/planar_seed.h).
+ClothState make_start_state(const ClothModel& model);
+
 // The state at time 0: the cloth at rest, colliders and boxes where the model puts them, nothing held,
 // every per-device buffer sized so that grabs and attachments on the sim thread never allocate.
 WorldState make_initial_state(const WorldModel& model);
