@@ -110,6 +110,7 @@ int run_xr(const RunOptions& o) {
   cfg.renderer = &eyes;
   cfg.clock = [&runtime] { return runtime.clock_now(); };
   cfg.stage = scene.stage;
+  cfg.tracker_roles = scene.tracker_roles;
   cfg.grab.radius = scene.grasp_radius;
   // The replayed hands reach for the cloth's near corners (tracked while they are not holding).
   cfg.replay.left_corner = scene.near_corner_rest[0];
