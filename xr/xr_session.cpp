@@ -226,6 +226,9 @@ XrSessionRunner::XrSessionRunner(const XrSessionConfig& config) : impl_(std::mak
   Impl& m = *impl_;
   m.config = config;
   m.grabber = HandGrabber(config.grab);
+  for (int k = 0; k < TrackerSlots::kSlots; ++k)
+    if (auto role = parse_tracker_role_name(config.tracker_roles[size_t(k)]))
+      m.tracker_slots.reserve(*role, Device(device_index(Device::Tracker0) + k));
   m.instance = create_instance(config.headless, m.enabled);
   m.stats.extensions = m.enabled;
   XrInstanceProperties ip = xr_struct<XrInstanceProperties>(XR_TYPE_INSTANCE_PROPERTIES);

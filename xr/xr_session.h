@@ -43,6 +43,9 @@ struct XrSessionConfig {
   // Pose of the scene's stage (where the user stands) in the scene: the reference space is made so
   // that its coordinates are the scene's (floor at y = 0, the user at this pose).
   Pose stage;
+  // The Vive tracker role each tracker slot is kept for ("" none: Scene::tracker_roles): a body part that
+  // follows a role is driven by that slot's device whichever order the trackers connect in.
+  std::array<std::string, 4> tracker_roles;
 };
 
 // What a run reports (the `--json` summary of `weft run --mode xr[-headless]`).
