@@ -114,9 +114,10 @@ inline bool held_by_own_device(const Collider& c, const uint8_t* held_by, size_t
 }
 
 // The deepest any free vertex sits inside the body colliders (Collider::body), m; 0 when every vertex is
-// outside. Vertices a collider's own device holds are not counted against it.
+// outside. Not counted: vertices a collider's own device holds, and the colliders of a device that holds a
+// patch or lets one slide out (bit d of `holding`): the cloth in and around a fist that holds it.
 float body_penetration(const Collider* colliders, size_t ncollider, const float* inv_mass, const glm::vec3* x,
-                       size_t nvert, const uint8_t* held_by);
+                       size_t nvert, const uint8_t* held_by, uint8_t holding = 0);
 
 // Post-step pass over all free vertices (inv_mass > 0): a vertex closer than `thickness` to a collider
 // gets its velocity through contact_response and the step's h v motion redone with that velocity (so

@@ -63,6 +63,7 @@ void find_resting_contacts(const Collider* colliders, size_t ncollider, float th
       glm::vec3 nrm;
       const float d = collider_distance(col, p, nrm);
       if (!(d < reach)) continue;
+      if (col.follows && d < 0.f) continue;  // inside a device's collider: left to leave (sim/collider.h)
       const uint32_t e = last.entry_of_vertex[i];
       // A contact that had to hold the vertex down last step lets it go (the cloth is lifting off).
       if (e != ContactFilter::kNone && last.impulse[e] < 0.f) continue;

@@ -47,7 +47,7 @@ void ContactPasses::collide_driven(CollisionStats& stats) {
   ClothState& c = state_.cloth;
   stats.contacts = 0;
   for (const Collider& col : state_.colliders) {
-    if (!col.follows) continue;
+    if (!col.follows || ((scratch_.holding >> int(*col.follows)) & 1u)) continue;
     CollisionStats one;
     resolve_collisions(&col, 1, thickness_, h_, model_.cloth.inv_mass.data(), scratch_.x_prev.data(), c.position.data(),
                        c.velocity.data(), model_.cloth.vertex_count(), one,

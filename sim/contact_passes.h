@@ -20,8 +20,8 @@ class ContactPasses {
   void collide_again(CollisionStats& stats);
   // The colliders over every vertex without recording what moved (the self-contact rounds).
   void collide_untracked(CollisionStats& stats);
-  // The colliders a device drives (hands, tracked body parts) alone over every vertex, the tick's last
-  // word on them (sim/world_stages.h, resolve_driven_contacts).
+  // The colliders a device drives (hands, tracked body parts) alone over every vertex, those of a device
+  // that holds a patch left out (sim/world_stages.h, resolve_driven_contacts).
   void collide_driven(CollisionStats& stats);
   // The rigid boxes against the cloth; returns their contacts.
   uint32_t collide_boxes();

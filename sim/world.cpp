@@ -52,7 +52,8 @@ void World::step() {
   stats_.body_penetration_m = has_body_ ? body_penetration(state_.colliders.data(), state_.colliders.size(),
                                                            model_.cloth.inv_mass.data(), state_.cloth.position.data(),
                                                            model_.cloth.vertex_count(),
-                                                           scratch_.held_by_live ? scratch_.held_by.data() : nullptr)
+                                                           scratch_.held_by_live ? scratch_.held_by.data() : nullptr,
+                                                           scratch_.holding)
                                         : 0.f;
   const auto t3 = WallClock::now();
   stats_.timing.elastic_ms = ms_between(t0, t1);
@@ -65,8 +66,11 @@ void World::mark_held_vertices() {
   scratch_.held_by_live = has_followers_;
   if (!has_followers_) return;
   std::memset(scratch_.held_by.data(), 0, scratch_.held_by.size());
-  for (int d = 0; d < kDeviceCount; ++d)
+  scratch_.holding = 0;
+  for (int d = 0; d < kDeviceCount; ++d) {
     for (uint32_t i : state_.held[d].vertex) scratch_.held_by[i] |= uint8_t(1u << d);
+    if (!state_.held[d].vertex.empty()) scratch_.holding |= uint8_t(1u << d);
+  }
 }
 
 void World::reset() {

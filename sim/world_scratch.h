@@ -31,6 +31,7 @@ struct WorldScratch {
   // while some collider follows a device (held_by_live).
   std::vector<uint8_t> held_by;
   bool held_by_live = false;
+  uint8_t holding = 0;  // bit d set while device d holds a patch or lets one slide out
 
   void resize(const ClothModel& model);
 };
