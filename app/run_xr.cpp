@@ -69,6 +69,7 @@ void add_xr_keys(nlohmann::json& j, const xr::XrRunStats& s, uint64_t iterations
   j["frames_rendered"] = s.frames_rendered;
   j["iterations"] = iterations;
   j["hand_poses_received"] = s.hand_poses_received;
+  j["head_poses_submitted"] = s.head_poses_submitted;
   j["grab_requests"] = s.grabs;
   j["haptic_pulses"] = s.haptic_pulses;
   j["tracker_poses_received"] = s.tracker_poses_received;

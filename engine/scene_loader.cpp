@@ -148,7 +148,7 @@ constexpr JsonObjectSpec kHandColliders{"hands.colliders", kHandCollidersKeys};
 
 // Devices and Vive tracker roles (XR_HTCX_vive_tracker_interaction) a body part can follow.
 constexpr const char* kFollowChoices =
-    "left_hand right_hand tracker0 tracker1 tracker2 tracker3 handheld_object left_foot right_foot left_shoulder "
+    "head left_hand right_hand tracker0 tracker1 tracker2 tracker3 handheld_object left_foot right_foot left_shoulder "
     "right_shoulder left_elbow right_elbow left_knee right_knee waist chest camera keyboard";
 
 constexpr JsonKey kBodyKeys[] = {
@@ -424,6 +424,7 @@ void read_hand_colliders(const JsonObject& j, HandColliderSizes& c) {
 // first slot no scene tracker and no other role uses; XR assigns that role to it).
 Device follow_device(const JsonObject& j, Scene& scene) {
   const std::string name = j.string("follows", "");
+  if (name == "head") return Device::Head;
   if (name == "left_hand") return Device::LeftHand;
   if (name == "right_hand") return Device::RightHand;
   if (name.starts_with("tracker")) return Device(device_index(Device::Tracker0) + (name.back() - '0'));

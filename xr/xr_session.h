@@ -64,6 +64,7 @@ struct XrRunStats {
   bool validation = false;                      // the Vulkan validation layer is on
   uint64_t validation_errors = 0;               // errors it reported (0 when it is off)
   uint64_t hand_poses_received = 0;
+  uint64_t head_poses_submitted = 0;  // headset poses sent as Device::Head (a body's head follows them)
   uint64_t tracker_poses_received = 0;
   uint64_t grabs = 0;                           // grab requests (whether they caught cloth: the sim's counters)
   uint64_t releases = 0;

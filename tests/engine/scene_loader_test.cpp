@@ -376,6 +376,11 @@ TEST_CASE("body: the mannequin preset, parts changed, added and driven by device
   REQUIRE(copy.body.find("bracelet") != nullptr);
   CHECK(copy.body.find("bracelet")->collider.follows == Device::LeftHand);
   CHECK(copy.body.find("bracelet")->collider.grip->position.z == doctest::Approx(0.1f));
+  // the head follows the headset (XR submits its pose as Device::Head)
+  Scene headed = parse_scene(scene_text(R"("body": {"preset": "mannequin", "parts": [{"name": "head", "follows": "head"}]})"),
+                             "test.json");
+  CHECK(headed.body.find("head")->collider.follows == Device::Head);
+  CHECK(headed.tracker_roles[0].empty());
   // the part-by-part form alone
   const Scene parts = parse_scene(scene_text(R"("body": {"parts": [{"name": "torso", "type": "capsule", "radius": 0.15}]})"),
                                   "test.json");

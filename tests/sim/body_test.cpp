@@ -79,3 +79,21 @@ TEST_CASE("a body part driven by a tracker follows it by the elastic law, at its
   }
   CHECK(glm::distance(w.colliders()[index].pose.position, start + moved) < 1e-3f);
 }
+
+TEST_CASE("a mannequin's head follows the headset's pose (Device::Head), turning with it") {
+  World w(build_cloth_model(make_grid({.width = 0.2f, .height = 0.2f, .columns = 4, .rows = 4}), {}), {});
+  Body body = make_mannequin(at({0.f, 0.f, 0.f}), 1.75f);
+  BodyPart& head = *body.find("head");
+  const glm::vec3 eyes = head.collider.pose.position + glm::vec3(0.f, 0.f, -0.08f);  // the headset, in front
+  drive_part(head, Device::Head, at(eyes));
+  const size_t index = w.add_collider(head.collider);
+  const glm::quat turn = glm::angleAxis(glm::half_pi<float>(), glm::vec3(0, 1, 0));  // looks to the side
+  for (int k = 0; k < 120; ++k) {
+    PoseSample s = sample(Device::Head, w.state().time + w.time_step(), eyes);
+    s.pose.orientation = turn;
+    w.submit_pose(s);
+    w.step();
+  }
+  // the head's centre was 8 cm behind the headset; turned 90 degrees about y it is 8 cm to the headset's -x
+  CHECK(glm::distance(w.colliders()[index].pose.position, eyes + turn * glm::vec3(0.f, 0.f, 0.08f)) < 1e-3f);
+}
