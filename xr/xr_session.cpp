@@ -228,8 +228,10 @@ XrSessionRunner::XrSessionRunner(const XrSessionConfig& config) : impl_(std::mak
   m.config = config;
   m.grabber = HandGrabber(config.grab);
   for (int k = 0; k < TrackerSlots::kSlots; ++k)
-    if (auto role = parse_tracker_role_name(config.tracker_roles[size_t(k)]))
+    if (auto role = parse_tracker_role_name(config.tracker_roles[size_t(k)])) {
       m.tracker_slots.reserve(*role, Device(device_index(Device::Tracker0) + k));
+      m.trackers.drive_body(Device(device_index(Device::Tracker0) + k));  // a body part, not a clip
+    }
   m.instance = create_instance(config.headless, m.enabled);
   m.stats.extensions = m.enabled;
   XrInstanceProperties ip = xr_struct<XrInstanceProperties>(XR_TYPE_INSTANCE_PROPERTIES);
