@@ -11,7 +11,8 @@ std::string hex64(uint64_t v) {
   return s;
 }
 
-nlohmann::json stream_summary(const TickStats& st) {
+// The keys every stream summary has.
+static nlohmann::json stream_counters(const TickStats& st) {
   return {{"edge_strain_max", st.stream.edge_strain_max},
           {"edge_strain_p99", st.stream.edge_strain_p99},
           {"edge_strain_end", st.stream.edge_strain_end},
@@ -36,6 +37,16 @@ nlohmann::json stream_summary(const TickStats& st) {
           {"events_applied", st.events_applied},
           {"events_late", st.events_late},
           {"events_rejected", st.events_rejected}};
+}
+
+nlohmann::json stream_summary(const TickStats& st) {
+  nlohmann::json out = stream_counters(st);
+  // Only where the scene has a body or hand colliders (sim/collider.h body_penetration).
+  if (st.has_body) {
+    out["body_penetration_max_m"] = st.body_penetration_max_m;
+    out["body_penetration_end_m"] = st.body_penetration_end_m;
+  }
+  return out;
 }
 
 nlohmann::json mesh_check_summary(const std::vector<std::pair<std::string, size_t>>& counts) {
@@ -111,6 +122,9 @@ std::string grasp_notice(uint64_t saturated, uint64_t sliding) {
 }
 
 void print_stream_notices(const nlohmann::json& stream) {
+  if (stream.contains("body_penetration_max_m"))
+    std::fprintf(stderr, "weft: body penetration: %.2f mm at the worst tick, %.2f mm at the end\n",
+                 1e3 * stream["body_penetration_max_m"].get<double>(), 1e3 * stream["body_penetration_end_m"].get<double>());
   print_failsafe_notice(stream["speed_clamps"].get<uint64_t>(), stream["energy_clamps"].get<uint64_t>());
   std::fputs(grasp_notice(stream["grasp_saturated_ticks"].get<uint64_t>(), stream["grasp_sliding_ticks"].get<uint64_t>())
                  .c_str(),

@@ -69,6 +69,7 @@ void add_xr_keys(nlohmann::json& j, const xr::XrRunStats& s, uint64_t iterations
   j["frames_rendered"] = s.frames_rendered;
   j["iterations"] = iterations;
   j["hand_poses_received"] = s.hand_poses_received;
+  j["head_poses_submitted"] = s.head_poses_submitted;
   j["grab_requests"] = s.grabs;
   j["haptic_pulses"] = s.haptic_pulses;
   j["tracker_poses_received"] = s.tracker_poses_received;
@@ -110,6 +111,7 @@ int run_xr(const RunOptions& o) {
   cfg.renderer = &eyes;
   cfg.clock = [&runtime] { return runtime.clock_now(); };
   cfg.stage = scene.stage;
+  cfg.tracker_roles = scene.tracker_roles;
   cfg.grab.radius = scene.grasp_radius;
   // The replayed hands reach for the cloth's near corners (tracked while they are not holding).
   cfg.replay.left_corner = scene.near_corner_rest[0];

@@ -121,6 +121,7 @@ const char* device_name(Device d) {
     case Device::Tracker1: return "tracker1";
     case Device::Tracker2: return "tracker2";
     case Device::Tracker3: return "tracker3";
+    case Device::Head: return "head";
   }
   return "?";
 }

@@ -53,6 +53,7 @@ SceneInfo describe(const Scene& scene, const World& world) {
   info.props = props_from_colliders(scene);
   info.hand_start = scene.hand_start;
   info.stage = scene.stage;
+  info.tracker_roles = scene.tracker_roles;
   info.grasp_radius = scene.grasp_radius;
   info.strain_limit = world.config().interaction.strain.enabled ? world.config().interaction.strain.max_strain : 0.f;
   // The scripted demo takes the two cloth vertices nearest the low corners on the camera's (+z) side.

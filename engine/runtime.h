@@ -57,6 +57,7 @@ struct SceneInfo {
   std::array<glm::vec3, 2> near_corner_rest{};   // their rest positions
   std::array<Pose, 2> hand_start;    // where the hands start (scene "hands")
   Pose stage;                        // where the user stands (scene "stage"): XR's stage origin in the scene
+  std::array<std::string, 4> tracker_roles;  // the Vive tracker role kept for each tracker slot (scene "body")
   float grasp_radius = 0.04f;        // radius a grab takes
   float strain_limit = 0;            // the world's strain limit (0: none)
   // `weft mesh --check`'s counts on the loaded mesh (engine/mesh_check.h), per kind in its order, zeros included.

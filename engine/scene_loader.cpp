@@ -24,6 +24,7 @@ constexpr JsonKey kSceneKeys[] = {
     {"name", T::String},      {"sim", T::Object},         {"cloth", T::Object},     {"interaction", T::Object},
     {"self_collision", T::Object}, {"pins", T::Array},    {"colliders", T::Array},  {"rigid_boxes", T::Array},
     {"hands", T::Object},     {"trackers", T::Array},     {"seams", T::Array},      {"stage", T::Object},
+    {"body", T::Object},
 };
 constexpr JsonObjectSpec kScene{"scene", kSceneKeys};
 
@@ -127,11 +128,53 @@ constexpr JsonKey kRigidBoxKeys[] = {
 };
 constexpr JsonObjectSpec kRigidBox{"rigid_boxes[]", kRigidBoxKeys};
 
-constexpr JsonKey kHandsKeys[] = {{"left", T::Object}, {"right", T::Object}};
+constexpr JsonKey kHandsKeys[] = {{"left", T::Object}, {"right", T::Object}, {"colliders", T::Object}};
 constexpr JsonObjectSpec kHands{"hands", kHandsKeys};
 
 constexpr JsonKey kPoseKeys[] = {{"position", T::Vec3}, {"rotation_deg", T::Vec3}};
 constexpr JsonObjectSpec kPlacement{"stage, hands.left, hands.right", kPoseKeys};
+
+constexpr JsonKey kHandCollidersKeys[] = {
+    {"enabled", T::Boolean},
+    {"palm_radius", T::Number, 0.005, 0.3},
+    {"palm_half_length", T::Number, 0, 0.3},
+    {"forearm_radius", T::Number, 0.005, 0.3},
+    {"forearm_length", T::Number, 0, 1},
+    {"wrist_offset", T::Number, 0, 0.5},
+    {"mu_static", T::Number, 0, 10},
+    {"mu_kinetic", T::Number, 0, 10},
+};
+constexpr JsonObjectSpec kHandColliders{"hands.colliders", kHandCollidersKeys};
+
+// Devices and Vive tracker roles (XR_HTCX_vive_tracker_interaction) a body part can follow.
+constexpr const char* kFollowChoices =
+    "head left_hand right_hand tracker0 tracker1 tracker2 tracker3 handheld_object left_foot right_foot left_shoulder "
+    "right_shoulder left_elbow right_elbow left_knee right_knee waist chest camera keyboard";
+
+constexpr JsonKey kBodyKeys[] = {
+    {"preset", T::String, 0, 0, "mannequin"},
+    {"position", T::Vec3},
+    {"rotation_deg", T::Vec3},
+    {"height", T::Number, 0.5, 2.5},
+    {"mu_static", T::Number, 0, 10},
+    {"mu_kinetic", T::Number, 0, 10},
+    {"parts", T::Array},
+};
+constexpr JsonObjectSpec kBody{"body", kBodyKeys};
+
+constexpr JsonKey kBodyPartKeys[] = {
+    {"name", T::String},
+    {"type", T::String, 0, 0, "sphere capsule"},
+    {"position", T::Vec3},
+    {"rotation_deg", T::Vec3},
+    {"radius", T::Number, 1e-3, 2},
+    {"half_length", T::Number, 0, 2},
+    {"follows", T::String, 0, 0, kFollowChoices},
+    {"offset", T::Vec3},
+    {"mu_static", T::Number, 0, 10},
+    {"mu_kinetic", T::Number, 0, 10},
+};
+constexpr JsonObjectSpec kBodyPart{"body.parts[]", kBodyPartKeys};
 
 constexpr JsonKey kTrackerKeys[] = {
     {"device", T::String, 0, 0, "tracker0 tracker1 tracker2 tracker3"},
@@ -365,6 +408,81 @@ void read_self_collision(const JsonObject& j, SelfCollisionConfig& c) {
   c.rescan_ticks = int(j.integer("rescan_ticks", uint32_t(c.rescan_ticks)));
 }
 
+void read_hand_colliders(const JsonObject& j, HandColliderSizes& c) {
+  c.enabled = j.boolean("enabled", true);  // the key's presence turns them on
+  c.palm_radius = float(j.number("palm_radius", c.palm_radius));
+  c.palm_half_length = float(j.number("palm_half_length", c.palm_half_length));
+  c.forearm_radius = float(j.number("forearm_radius", c.forearm_radius));
+  c.forearm_length = float(j.number("forearm_length", c.forearm_length));
+  c.wrist_offset = float(j.number("wrist_offset", c.wrist_offset));
+  c.mu_static = float(j.number("mu_static", c.mu_static));
+  c.mu_kinetic = float(j.number("mu_kinetic", c.mu_kinetic));
+  if (c.mu_kinetic > c.mu_static) j.fail("mu_kinetic", "kinetic friction exceeds static friction");
+}
+
+// The device a body part follows: a hand, a tracker, or the tracker slot kept for a Vive tracker role (the
+// first slot no scene tracker and no other role uses; XR assigns that role to it).
+Device follow_device(const JsonObject& j, Scene& scene) {
+  const std::string name = j.string("follows", "");
+  if (name == "head") return Device::Head;
+  if (name == "left_hand") return Device::LeftHand;
+  if (name == "right_hand") return Device::RightHand;
+  if (name.starts_with("tracker")) return Device(device_index(Device::Tracker0) + (name.back() - '0'));
+  for (int k = 0; k < 4; ++k)
+    if (scene.tracker_roles[size_t(k)] == name) return Device(device_index(Device::Tracker0) + k);
+  for (int k = 0; k < 4; ++k) {
+    const Device d = Device(device_index(Device::Tracker0) + k);
+    bool used = !scene.tracker_roles[size_t(k)].empty();
+    for (const TrackerAttachment& t : scene.trackers) used = used || t.device == d;
+    if (used) continue;
+    scene.tracker_roles[size_t(k)] = name;
+    return d;
+  }
+  j.fail("follows", "no tracker slot left for role '" + name + "' (four trackers in all)");
+}
+
+void read_body_part(const JsonObject& j, Scene& scene) {
+  const std::string name = j.string("name", "");
+  if (name.empty()) j.fail("missing key 'name'");
+  BodyPart* part = scene.body.find(name);
+  if (!part) {  // a new part: its shape is required
+    if (!j.has("type")) j.fail("missing key 'type' (sphere or capsule) for the new part '" + name + "'");
+    scene.body.parts.push_back(BodyPart{.name = name, .collider = {}});
+    part = &scene.body.parts.back();
+    part->collider.body = true;
+  }
+  Collider& c = part->collider;
+  if (j.has("type")) c.shape = j.string("type", "") == "sphere" ? ColliderShape::Sphere : ColliderShape::Capsule;
+  if (j.has("position") || j.has("rotation_deg")) c.pose = read_pose(j);
+  c.previous_pose = c.pose;
+  c.radius = float(j.number("radius", c.radius));
+  c.half_length = float(j.number("half_length", c.half_length));
+  c.mu_static = float(j.number("mu_static", c.mu_static));
+  c.mu_kinetic = float(j.number("mu_kinetic", c.mu_kinetic));
+  if (c.mu_kinetic > c.mu_static) j.fail("mu_kinetic", "kinetic friction exceeds static friction");
+  if (j.has("offset") && !j.has("follows")) j.fail("offset", "an offset needs 'follows'");
+  if (j.has("follows")) {
+    const Device d = follow_device(j, scene);
+    // centred on the device (or at `offset` in its frame), turning with it from the part's own orientation
+    const glm::vec3 offset = j.vec3("offset", glm::vec3(0.f));
+    drive_part(*part, d, Pose{c.pose.position - offset, glm::quat(1.f, 0.f, 0.f, 0.f)});
+  }
+}
+
+void read_body(const JsonObject& j, Scene& scene) {
+  const float mu_s = float(j.number("mu_static", 0.5)), mu_k = float(j.number("mu_kinetic", 0.4));
+  if (mu_k > mu_s) j.fail("mu_kinetic", "kinetic friction exceeds static friction");
+  if (j.has("preset") && j.string("preset", "") == "mannequin") scene.body = make_mannequin(read_pose(j), float(j.number("height", 1.75)), mu_s, mu_k);
+  else if (j.has("position") || j.has("rotation_deg") || j.has("height"))
+    j.fail("placement and height need a 'preset'");
+  if (j.has("parts")) {
+    const json& list = j.array("parts");
+    for (size_t k = 0; k < list.size(); ++k)
+      read_body_part(JsonObject(j.doc(), list[k], json_pointer(j.pointer("parts"), k), kBodyPart), scene);
+  }
+  if (scene.body.parts.empty()) j.fail("a body needs a 'preset' or 'parts'");
+}
+
 // Each element of the array `key` of `root` as an object read with `spec`.
 template <class F>
 void for_each_object(const JsonObject& root, const char* key, const JsonObjectSpec& spec, F&& read) {
@@ -400,6 +518,7 @@ Scene read_scene(const JsonDocument& doc, const std::string& base_dir) {
       const char* key = h == 0 ? "left" : "right";
       if (hands.has(key)) scene.hand_start[h] = read_pose(hands.object(key, kPlacement));
     }
+    if (hands.has("colliders")) read_hand_colliders(hands.object("colliders", kHandColliders), scene.hand_colliders);
   }
   for_each_object(root, "trackers", kTracker, [&](const JsonObject& j) {
     TrackerAttachment t;
@@ -409,6 +528,7 @@ Scene read_scene(const JsonDocument& doc, const std::string& base_dir) {
     t.pose = read_pose(j);
     scene.trackers.push_back(std::move(t));
   });
+  if (root.has("body")) read_body(root.object("body", kBody), scene);
   if (root.has("seams")) {
     const json& list = root.array("seams");
     const uint32_t last = uint32_t(scene.mesh.vertex_count() - 1);
@@ -445,7 +565,7 @@ Scene load_scene(const std::string& path) {
 std::vector<const JsonObjectSpec*> scene_format() {
   std::vector<const JsonObjectSpec*> out = {&kScene, &kSim, &kCloth, &kGrid, &kIrregular, &kObj, &kCrease,
                                             &kInteraction, &kSelfCollision, &kPin, &kCollider, &kRigidBox,
-                                            &kHands, &kPlacement, &kTracker};
+                                            &kHands, &kPlacement, &kTracker, &kHandColliders, &kBody, &kBodyPart};
   for (const JsonObjectSpec* s : material_format()) out.push_back(s);
   return out;
 }

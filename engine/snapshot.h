@@ -76,6 +76,9 @@ struct TickStats {
   uint64_t failsafe_first_tick = 0;  // the first tick either engaged (0: never)
   uint64_t grasp_saturated = 0;   // patch-ticks a held patch was stopped at the saturation strain (sim/grasp_saturation.h)
   uint64_t grasp_sliding = 0;     // patch-ticks a released patch slid out of the grip (sim/grasp_release.h)
+  bool has_body = false;          // the world has body colliders (hands' palms and forearms, body parts)
+  double body_penetration_max_m = 0;  // deepest a cloth vertex sat inside a body collider at any tick's end, m
+  double body_penetration_end_m = 0;  // the same at the last tick
   uint64_t self_contacts_max = 0; // most self-collision contacts (vertex-triangle + edge-edge) in one tick
   uint64_t self_zones_max = 0;    // most impact zones in one tick
   uint64_t self_contacts_sum = 0; // self-collision contacts summed over the ticks (mean: / ticks)
@@ -99,7 +102,7 @@ struct ClothSnapshot {
   std::vector<uint8_t> grasped;     // bit 0: left hand, bit 1: right hand, bit 2: tracker or pin (nvert)
   std::array<DeviceGizmo, 2> hands;        // left, right
   std::array<DeviceGizmo, 4> trackers;     // up to 4 trackers
-  static constexpr size_t kMaxSolids = 16;
+  static constexpr size_t kMaxSolids = 32;  // a mannequin's 16 parts, two hands' 4, the props
   std::array<SolidGizmo, kMaxSolids> solids;  // the first solid_count colliders and rigid boxes
   uint32_t solid_count = 0;                 // <= kMaxSolids (fill_solids)
   uint32_t solids_left_out = 0;             // beyond kMaxSolids: not drawn

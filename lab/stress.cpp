@@ -173,6 +173,7 @@ Rig make_rig(Kind kind, uint32_t quads) {
       // same elastic law as a grasp: a hand found again 10 cm away after a dropout moves there over tau,
       // not in one tick through the cloth. The sim moves it (sim/collider.h Collider::follows).
       hand.follows = Device::RightHand;
+      hand.body = true;  // a hand: its depth in the cloth is the run's body_penetration_max_m
       r.scene.colliders.push_back(hand);
       // the cloth in front of the hand: within its radius + 2 cm across, its length + 2 cm along
       for (uint32_t i = 0; i < c.mesh.positions.size(); ++i) {

@@ -39,6 +39,13 @@ struct Collider {
   // away after a dropout moves there over tau, not through the cloth in one tick. Empty: moves by its
   // own velocities.
   std::optional<Device> follows;
+  // Where the collider sits in the followed device's frame (a palm or forearm in the hand's grip frame, a
+  // body part in its tracker's): set, the collider's centre follows device pose * grip and it turns with
+  // the device; empty, only its centre follows the device's position (a sphere on a tracker).
+  std::optional<Pose> grip;
+  // Part of a body (a hand's palm or forearm, a mannequin's limb): the cloth's depth inside it is the
+  // step's body penetration (StepReport::body_penetration_m). The floor and props are not.
+  bool body = false;
 };
 
 // Signed distance from x to the collider's surface (negative inside) and the outward unit normal at
@@ -96,7 +103,21 @@ struct CollisionPassIo {
   VertexSet* moved = nullptr;          // every vertex whose position changes is added
   const uint8_t* skip = nullptr;       // nvert: vertices left to the colliders that clears_held_patches (held
                                        // patches, cleared before the step) and pushed out by the others
+  const uint8_t* held_by = nullptr;    // nvert: bit d set while device d holds the vertex (or it slides out of
+                                       // d's grip); a collider following d leaves it alone: a hand's own palm
+                                       // does not push out what the hand holds
 };
+
+// Whether collider c leaves vertex i to its own device's grasp (CollisionPassIo::held_by).
+inline bool held_by_own_device(const Collider& c, const uint8_t* held_by, size_t i) {
+  return held_by && c.follows && ((held_by[i] >> int(*c.follows)) & 1u);
+}
+
+// The deepest any free vertex sits inside the body colliders (Collider::body), m; 0 when every vertex is
+// outside. Not counted: vertices a collider's own device holds, and the colliders of a device that holds a
+// patch or lets one slide out (bit d of `holding`): the cloth in and around a fist that holds it.
+float body_penetration(const Collider* colliders, size_t ncollider, const float* inv_mass, const glm::vec3* x,
+                       size_t nvert, const uint8_t* held_by, uint8_t holding = 0);
 
 // Post-step pass over all free vertices (inv_mass > 0): a vertex closer than `thickness` to a collider
 // gets its velocity through contact_response and the step's h v motion redone with that velocity (so

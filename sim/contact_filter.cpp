@@ -44,7 +44,8 @@ void ContactFilter::clear() {
 
 void find_resting_contacts(const Collider* colliders, size_t ncollider, float thickness, const glm::vec3& gravity,
                            float h, const float* mass, const uint8_t* kinematic, const glm::vec3* x,
-                           const glm::vec3* v, const ContactFilter& last, ContactFilter& out) {
+                           const glm::vec3* v, const ContactFilter& last, ContactFilter& out,
+                           const uint8_t* held_by) {
   out.clear();
   const size_t n = out.entry_of_vertex.size();
   const float reach = kReach * thickness;
@@ -58,10 +59,11 @@ void find_resting_contacts(const Collider* colliders, size_t ncollider, float th
     for (size_t i = 0; i < n; ++i) {
       const glm::vec3 p = x[i];
       if (p.x < lo.x || p.y < lo.y || p.z < lo.z || p.x > hi.x || p.y > hi.y || p.z > hi.z) continue;
-      if (!(mass[i] > 0.f) || !std::isfinite(mass[i]) || kinematic[i]) continue;
+      if (!(mass[i] > 0.f) || !std::isfinite(mass[i]) || kinematic[i] || held_by_own_device(col, held_by, i)) continue;
       glm::vec3 nrm;
       const float d = collider_distance(col, p, nrm);
       if (!(d < reach)) continue;
+      if (col.follows && d < 0.f) continue;  // inside a device's collider: left to leave (sim/collider.h)
       const uint32_t e = last.entry_of_vertex[i];
       // A contact that had to hold the vertex down last step lets it go (the cloth is lifting off).
       if (e != ContactFilter::kNone && last.impulse[e] < 0.f) continue;

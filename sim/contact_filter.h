@@ -72,7 +72,8 @@ struct ContactFilter {
 // Kinematic and infinite-mass vertices are left to their own constraint.
 void find_resting_contacts(const Collider* colliders, size_t ncollider, float thickness, const glm::vec3& gravity,
                            float h, const float* mass, const uint8_t* kinematic, const glm::vec3* x,
-                           const glm::vec3* v, const ContactFilter& last, ContactFilter& out);
+                           const glm::vec3* v, const ContactFilter& last, ContactFilter& out,
+                           const uint8_t* held_by = nullptr);  // CollisionPassIo::held_by
 
 // After the solve: each contact's normal impulse per unit mass, n . (W dv - h f)_i / m_i, with W the
 // implicit step's matrix (Kang & Cho Eq. 14 with relative damping: M - h^2 J + h C_d, the drag on the

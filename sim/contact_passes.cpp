@@ -9,7 +9,8 @@ namespace weft {
 ContactPasses::ContactPasses(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h)
     : model_(model), state_(state), scratch_(scratch), h_(h), thickness_(model.config.interaction.thickness),
       incremental_(state.boxes.empty()),
-      skip_(model.config.interaction.clear_held_patches ? state.cloth.kinematic.data() : nullptr) {}
+      skip_(model.config.interaction.clear_held_patches ? state.cloth.kinematic.data() : nullptr),
+      held_by_(scratch.held_by_live ? scratch.held_by.data() : nullptr) {}
 
 void ContactPasses::collide_all(CollisionStats& stats) {
   ClothState& c = state_.cloth;
@@ -22,7 +23,7 @@ void ContactPasses::collide_all(CollisionStats& stats) {
   resolve_collisions(state_.colliders.data(), state_.colliders.size(), thickness_, h_, model_.cloth.inv_mass.data(),
                      scratch_.x_prev.data(), c.position.data(), c.velocity.data(), n, stats,
                      {.in_contact = scratch_.collider_contact.data(), .axes = &c.contact_axes,
-                      .moved = &scratch_.collider_moved, .skip = skip_});
+                      .moved = &scratch_.collider_moved, .skip = skip_, .held_by = held_by_});
 }
 
 void ContactPasses::collide_again(CollisionStats& stats) {
@@ -32,14 +33,27 @@ void ContactPasses::collide_again(CollisionStats& stats) {
                      scratch_.x_prev.data(), c.position.data(), c.velocity.data(), model_.cloth.vertex_count(), stats,
                      {.in_contact = scratch_.collider_contact.data(), .axes = &c.contact_axes,
                       .only = incremental_ ? &scratch_.strain.moved : nullptr, .moved = &scratch_.collider_moved,
-                      .skip = skip_});
+                      .skip = skip_, .held_by = held_by_});
 }
 
 void ContactPasses::collide_untracked(CollisionStats& stats) {
   ClothState& c = state_.cloth;
   resolve_collisions(state_.colliders.data(), state_.colliders.size(), thickness_, h_, model_.cloth.inv_mass.data(),
                      scratch_.x_prev.data(), c.position.data(), c.velocity.data(), model_.cloth.vertex_count(), stats,
-                     {.in_contact = scratch_.collider_contact.data(), .axes = &c.contact_axes, .skip = skip_});
+                     {.in_contact = scratch_.collider_contact.data(), .axes = &c.contact_axes, .skip = skip_, .held_by = held_by_});
+}
+
+void ContactPasses::collide_driven(CollisionStats& stats) {
+  ClothState& c = state_.cloth;
+  stats.contacts = 0;
+  for (const Collider& col : state_.colliders) {
+    if (!col.follows || ((scratch_.holding >> int(*col.follows)) & 1u)) continue;
+    CollisionStats one;
+    resolve_collisions(&col, 1, thickness_, h_, model_.cloth.inv_mass.data(), scratch_.x_prev.data(), c.position.data(),
+                       c.velocity.data(), model_.cloth.vertex_count(), one,
+                       {.in_contact = scratch_.collider_contact.data(), .axes = &c.contact_axes, .held_by = held_by_});
+    stats.contacts += one.contacts;
+  }
 }
 
 uint32_t ContactPasses::collide_boxes() {

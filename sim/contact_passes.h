@@ -20,6 +20,9 @@ class ContactPasses {
   void collide_again(CollisionStats& stats);
   // The colliders over every vertex without recording what moved (the self-contact rounds).
   void collide_untracked(CollisionStats& stats);
+  // The colliders a device drives (hands, tracked body parts) alone over every vertex, those of a device
+  // that holds a patch left out (sim/world_stages.h, resolve_driven_contacts).
+  void collide_driven(CollisionStats& stats);
   // The rigid boxes against the cloth; returns their contacts.
   uint32_t collide_boxes();
   // The limiter over every edge / near what the colliders last moved (everywhere when boxes are present).
@@ -43,6 +46,7 @@ class ContactPasses {
   // Held patches met the colliders as a whole before the step (sim/held_clearance.h): pushed out vertex by
   // vertex again here, a patch dragged over a table's edge was torn inside the hand.
   const uint8_t* skip_;
+  const uint8_t* held_by_;  // WorldScratch::held_by, or null when no collider follows a device
 };
 
 }  // namespace weft

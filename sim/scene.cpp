@@ -5,6 +5,11 @@ namespace weft {
 World build_world(const Scene& scene) {
   World world(build_cloth_model(scene.mesh, scene.material, scene.pins, scene.creases), scene.world);
   for (const Collider& c : scene.colliders) world.add_collider(c);
+  for (const BodyPart& p : scene.body.parts) world.add_collider(p.collider);
+  if (scene.hand_colliders.enabled)
+    for (Hand hand : {Hand::Left, Hand::Right})
+      for (const Collider& c : make_hand_colliders(hand, scene.hand_colliders, scene.hand_start[int(hand)]))
+        world.add_collider(c);
   for (const RigidBox& b : scene.rigid_boxes) world.add_rigid_box(b);
   for (const TrackerAttachment& t : scene.trackers) world.attach(t.device, t.vertices, t.pose);
   for (const auto& [a, b] : scene.seams) world.add_seam(a, b);

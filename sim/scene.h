@@ -7,8 +7,10 @@
 #include <utility>
 #include <vector>
 
+#include "sim/body.h"
 #include "sim/collider.h"
 #include "sim/crease_line.h"
+#include "sim/hand_colliders.h"
 #include "sim/material.h"
 #include "sim/mesh.h"
 #include "sim/pose.h"
@@ -35,12 +37,19 @@ struct Scene {
   std::vector<std::pair<uint32_t, uint32_t>> seams;
   std::vector<CreaseLine> creases;               // fold lines in material coordinates (weft_warp materials)
   std::array<Pose, 2> hand_start;                // left, right: where the hands start (for the runtime)
+  HandColliderSizes hand_colliders;              // each hand's palm and forearm (off unless enabled)
+  Body body;                                     // a mannequin or tracked body parts (none: empty)
+  // The Vive tracker role (XR_HTCX_vive_tracker_interaction's name, "waist") each tracker slot is kept
+  // for, "" where none: a body part following a role follows that slot's device, and XR gives the role
+  // that slot.
+  std::array<std::string, 4> tracker_roles;
   Pose stage;                                    // where the user stands (XR: the stage origin), y = floor
   float grasp_radius = 0.04f;                    // radius a grab takes, m
   WorldConfig world;
 };
 
-// Builds the model and the world and applies pins, colliders, boxes, trackers and seams.
+// Builds the model and the world and applies pins, colliders, boxes, trackers and seams; then the body's
+// parts and the hands' colliders (after the scene's colliders: their indices stay the file's).
 // Throws std::invalid_argument (from build_cloth_model) on an unusable mesh or material.
 World build_world(const Scene& scene);
 

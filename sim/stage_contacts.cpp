@@ -60,4 +60,11 @@ void resolve_contacts(const WorldModel& model, WorldState& state, WorldScratch& 
   stats.timing.collision_ms = ms_between(t_strain, t_collide);
 }
 
+void resolve_driven_contacts(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h) {
+  if (!scratch.held_by_live) return;  // no collider follows a device
+  ContactPasses passes(model, state, scratch, h);
+  CollisionStats stats;
+  passes.collide_driven(stats);
+}
+
 }  // namespace weft

@@ -22,7 +22,8 @@ void integrate(const WorldModel& model, WorldState& state, Integrator& integrato
   if (model.config.interaction.contacts_in_solve && integrator.filters_contacts())
     find_resting_contacts(state.colliders.data(), state.colliders.size(), model.config.interaction.thickness,
                           model.cloth.material.gravity, h, model.cloth.mass.data(), c.kinematic.data(),
-                          c.position.data(), c.velocity.data(), scratch.last_contact_filter, c.contact_filter);
+                          c.position.data(), c.velocity.data(), scratch.last_contact_filter, c.contact_filter,
+                          scratch.held_by_live ? scratch.held_by.data() : nullptr);
   integrator.step(model.cloth, c, h);
   // The held-patch shift was where a surface stopped the patch, not motion it keeps.
   forget_held_shift(state.held, state.held_shift, model.is_fixed.data(), h, c.kinematic.data(), c.velocity.data());

@@ -30,6 +30,9 @@ struct StepReport {
   CollisionStats collision;      // the colliders' and rigid boxes' contacts
   FailsafeStats failsafe;        // what the last line of defence clamped
   GraspStats grasp;              // grasps that yielded
+  // The deepest any cloth vertex sits inside a body collider (a hand's palm or forearm, a body part) at the
+  // end of the step, m; 0 when every vertex is outside or there is no body (sim/collider.h body_penetration).
+  float body_penetration_m = 0.f;
 };
 
 }  // namespace weft

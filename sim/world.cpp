@@ -35,6 +35,7 @@ void World::step() {
   const bool guard = model_.config.failsafe.enabled;
   FailsafeBaseline baseline;
   if (guard) baseline = failsafe_baseline(model_, state_, energy_cached_ ? &stats_.failsafe.energy : nullptr);
+  mark_held_vertices();
   move_solids(model_, state_, h);
   apply_elastics(model_, state_, scratch_, h, stats_);
   const auto t1 = WallClock::now();
@@ -44,14 +45,32 @@ void World::step() {
   resolve_contacts(model_, state_, scratch_, h, stats_);
   stats_.timing.self_collision_ms = 0;
   if (self_collision_) resolve_self_contacts(model_, state_, *self_collision_, scratch_, h, stats_);
+  resolve_driven_contacts(model_, state_, scratch_, h);
   update_plasticity(model_.cloth, state_.cloth, h);  // weave creases and set (no-op unless the material has plasticity)
   if (guard) apply_failsafe(model_, model_.config.failsafe, baseline, h, state_, stats_.failsafe);
   energy_cached_ = guard && stats_.failsafe.energy_known;
+  stats_.body_penetration_m = has_body_ ? body_penetration(state_.colliders.data(), state_.colliders.size(),
+                                                           model_.cloth.inv_mass.data(), state_.cloth.position.data(),
+                                                           model_.cloth.vertex_count(),
+                                                           scratch_.held_by_live ? scratch_.held_by.data() : nullptr,
+                                                           scratch_.holding)
+                                        : 0.f;
   const auto t3 = WallClock::now();
   stats_.timing.elastic_ms = ms_between(t0, t1);
   stats_.timing.integrator_ms = ms_between(t1, t2);
   stats_.timing.correction_ms = ms_between(t2, t3);
   stats_.timing.total_ms = ms_between(t0, t3);
+}
+
+void World::mark_held_vertices() {
+  scratch_.held_by_live = has_followers_;
+  if (!has_followers_) return;
+  std::memset(scratch_.held_by.data(), 0, scratch_.held_by.size());
+  scratch_.holding = 0;
+  for (int d = 0; d < kDeviceCount; ++d) {
+    for (uint32_t i : state_.held[d].vertex) scratch_.held_by[i] |= uint8_t(1u << d);
+    if (!state_.held[d].vertex.empty()) scratch_.holding |= uint8_t(1u << d);
+  }
 }
 
 void World::reset() {
@@ -128,6 +147,8 @@ size_t World::add_collider(const Collider& collider) {
   model_.colliders.push_back(collider);
   model_.colliders.back().previous_pose = collider.pose;
   state_.colliders.push_back(model_.colliders.back());
+  has_followers_ = has_followers_ || collider.follows.has_value();
+  has_body_ = has_body_ || collider.body;
   return model_.colliders.size() - 1;
 }
 

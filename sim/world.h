@@ -117,6 +117,8 @@ class World {
   // Ends device d's release: its vertices freed, their speed capped (see release).
   void free_patch(int d);
   void rebuild_pin_tethers();
+  // Fills scratch_.held_by (which device holds which vertex) for the colliders that follow a device.
+  void mark_held_vertices();
   // Tethers to scratch_.tether.sources (none: inactive), straightened on flat convex pieces when configured.
   void tethers_from_sources(Tethers& out);
 
@@ -127,7 +129,9 @@ class World {
   std::unique_ptr<SelfCollision> self_collision_;  // built when enabled
   StepReport stats_;  // what the last step measured
   bool running_ = false;  // a step was taken: the model is fixed
-  bool energy_cached_ = false;  // stats_.failsafe.energy is the state's energy now (saves the next tick a pass)
+  bool energy_cached_ = false;
+  bool has_followers_ = false;  // some collider follows a device (held_by is kept)
+  bool has_body_ = false;       // some collider is a body part (the step measures body_penetration_m)  // stats_.failsafe.energy is the state's energy now (saves the next tick a pass)
 };
 
 }  // namespace weft

@@ -14,6 +14,7 @@ void WorldScratch::resize(const ClothModel& model) {
   collider_contact.resize(n);
   collider_moved.resize(n);
   last_contact_filter.resize(n);
+  held_by.assign(n, 0);
 }
 
 }  // namespace weft

@@ -26,6 +26,12 @@ struct WorldScratch {
   std::vector<uint8_t> collider_contact;  // 1 where a vertex touched a collider this tick (nvert)
   VertexSet collider_moved;             // what the last collider pass moved
   ContactFilter last_contact_filter;    // the previous step's filter while this step's is built
+  // Per vertex, bit d set while device d holds it or it slides out of d's grip (nvert): a collider that
+  // follows d leaves it alone (sim/collider.h held_by_own_device). Filled at the start of a tick, only
+  // while some collider follows a device (held_by_live).
+  std::vector<uint8_t> held_by;
+  bool held_by_live = false;
+  uint8_t holding = 0;  // bit d set while device d holds a patch or lets one slide out
 
   void resize(const ClothModel& model);
 };

@@ -18,7 +18,7 @@ void TrackerAttacher::update(Device tracker, bool active, XrSpaceLocationFlags f
   s.valid = location_flags_valid(flags);
   sink.submit_pose(s);
   ++poses_received_;
-  if (!attached_[i] && s.valid && pose_finite_unit(pose)) {
+  if (!attached_[i] && !body_[i] && s.valid && pose_finite_unit(pose)) {
     sink.attach(tracker, pose, radius_);
     attached_[i] = true;
   }

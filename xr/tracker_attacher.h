@@ -22,6 +22,9 @@ class TrackerAttacher {
   void update(Device tracker, bool active, XrSpaceLocationFlags flags, const Pose& pose, double time,
               InputSink& sink);
   void detach_all(InputSink& sink);
+  // The tracker drives a body part (a scene's body part follows its role): its poses go to the sim, and it
+  // never clips onto the cloth.
+  void drive_body(Device tracker) { body_[slot(tracker)] = true; }
 
   bool attached(Device tracker) const { return attached_[slot(tracker)]; }
   bool connected(Device tracker) const { return connected_[slot(tracker)]; }
@@ -31,7 +34,7 @@ class TrackerAttacher {
  private:
   static size_t slot(Device d) { return size_t(device_index(d) - device_index(Device::Tracker0)); }
   float radius_;
-  std::array<bool, 4> attached_{}, connected_{};
+  std::array<bool, 4> attached_{}, connected_{}, body_{};
   uint64_t poses_received_ = 0;
   uint64_t disconnects_ = 0;
 };

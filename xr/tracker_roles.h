@@ -34,11 +34,16 @@ class TrackerSlots {
   // slots belong to other roles.
   std::optional<Device> assign(TrackerRole role);
   std::optional<Device> find(TrackerRole role) const;
-  int assigned() const { return used_; }
+  // Keeps `device`'s slot for `role` before any tracker is seen (a scene's body part follows that role on
+  // that device: Scene::tracker_roles). False when the slot or the role is taken, or device is no tracker.
+  bool reserve(TrackerRole role, Device device);
+  int assigned() const;
 
  private:
-  std::array<TrackerRole, kSlots> role_{};
-  int used_ = 0;
+  std::array<std::optional<TrackerRole>, kSlots> role_{};
 };
+
+// The role named as the extension spells it ("waist"); nullopt for any other name.
+std::optional<TrackerRole> parse_tracker_role_name(std::string_view name);
 
 }  // namespace weft::xr

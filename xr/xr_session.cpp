@@ -162,6 +162,7 @@ struct XrSessionRunner::Impl {
   XrSystemId system = XR_NULL_SYSTEM_ID;
   XrSession session = XR_NULL_HANDLE;
   XrSpace space = XR_NULL_HANDLE;
+  XrSpace view_space = XR_NULL_HANDLE;  // the headset (VIEW): its pose is Device::Head's
   bool has_timespec = false, has_trackers = false, has_hand_tracking = false;
 
   // Graphics
@@ -226,6 +227,11 @@ XrSessionRunner::XrSessionRunner(const XrSessionConfig& config) : impl_(std::mak
   Impl& m = *impl_;
   m.config = config;
   m.grabber = HandGrabber(config.grab);
+  for (int k = 0; k < TrackerSlots::kSlots; ++k)
+    if (auto role = parse_tracker_role_name(config.tracker_roles[size_t(k)])) {
+      m.tracker_slots.reserve(*role, Device(device_index(Device::Tracker0) + k));
+      m.trackers.drive_body(Device(device_index(Device::Tracker0) + k));  // a body part, not a clip
+    }
   m.instance = create_instance(config.headless, m.enabled);
   m.stats.extensions = m.enabled;
   XrInstanceProperties ip = xr_struct<XrInstanceProperties>(XR_TYPE_INSTANCE_PROPERTIES);
@@ -272,6 +278,7 @@ XrSessionRunner::~XrSessionRunner() {
     if (e.depth_swapchain != XR_NULL_HANDLE) xrDestroySwapchain(e.depth_swapchain);
   }
   if (m.action_set != XR_NULL_HANDLE) xrDestroyActionSet(m.action_set);
+  if (m.view_space != XR_NULL_HANDLE) xrDestroySpace(m.view_space);
   if (m.space != XR_NULL_HANDLE) xrDestroySpace(m.space);
   if (m.session != XR_NULL_HANDLE) xrDestroySession(m.session);
   m.vk.reset();
@@ -411,6 +418,10 @@ void XrSessionRunner::create_session() {
   rci.poseInReferenceSpace = to_xr(compose(to_pose(space.pose_in_reference), inverse_pose(m.config.stage)));
   m.stats.reference_space = space.name;
   XR_CHECK(xrCreateReferenceSpace(m.session, &rci, &m.space));
+  XrReferenceSpaceCreateInfo vci = xr_struct<XrReferenceSpaceCreateInfo>(XR_TYPE_REFERENCE_SPACE_CREATE_INFO);
+  vci.referenceSpaceType = XR_REFERENCE_SPACE_TYPE_VIEW;
+  vci.poseInReferenceSpace = to_xr(Pose{});
+  XR_CHECK(xrCreateReferenceSpace(m.session, &vci, &m.view_space));
 
   // Actions: one set, each hand action with the left/right subaction paths.
   XrActionSetCreateInfo asci = xr_struct<XrActionSetCreateInfo>(XR_TYPE_ACTION_SET_CREATE_INFO);
@@ -660,6 +671,21 @@ static void process_input(XrSessionRunner::Impl& m, XrTime time, double t, Input
     else if (was_holding && !m.grabber.holding(Hand(h)))
       m.haptics.released(Hand(h));
     if (m.haptics.observe(Hand(h), m.holding[size_t(h)], t) && focused) haptic_pulse(m, h);
+  }
+  {
+    // The headset's pose, for a body whose head follows it (a scene's body part "follows": "head"), focused
+    // or not: the head is where it is (a headless session is never focused).
+    XrSpaceLocation loc = xr_struct<XrSpaceLocation>(XR_TYPE_SPACE_LOCATION);
+    XR_CHECK(xrLocateSpace(m.view_space, m.space, time, &loc));
+    PoseSample head;
+    head.time = t;
+    head.device = Device::Head;
+    head.pose = to_pose(loc.pose);
+    head.valid = location_flags_valid(loc.locationFlags) && pose_finite_unit(head.pose);
+    if (head.valid) {
+      sink.submit_pose(head);
+      ++m.stats.head_poses_submitted;
+    }
   }
   if (!focused) return;
   if (m.has_trackers)

@@ -43,6 +43,9 @@ struct XrSessionConfig {
   // Pose of the scene's stage (where the user stands) in the scene: the reference space is made so
   // that its coordinates are the scene's (floor at y = 0, the user at this pose).
   Pose stage;
+  // The Vive tracker role each tracker slot is kept for ("" none: Scene::tracker_roles): a body part that
+  // follows a role is driven by that slot's device whichever order the trackers connect in.
+  std::array<std::string, 4> tracker_roles;
 };
 
 // What a run reports (the `--json` summary of `weft run --mode xr[-headless]`).
@@ -61,6 +64,7 @@ struct XrRunStats {
   bool validation = false;                      // the Vulkan validation layer is on
   uint64_t validation_errors = 0;               // errors it reported (0 when it is off)
   uint64_t hand_poses_received = 0;
+  uint64_t head_poses_submitted = 0;  // headset poses sent as Device::Head (a body's head follows them)
   uint64_t tracker_poses_received = 0;
   uint64_t grabs = 0;                           // grab requests (whether they caught cloth: the sim's counters)
   uint64_t releases = 0;

@@ -326,3 +326,73 @@ TEST_CASE("a scene made in code takes --material, --solver and --tick-hz as a sc
   CHECK_THROWS_WITH_AS(apply_runtime_overrides(grid, "hanging grid 8", "", 5000, "", 0),
                        doctest::Contains("outside 60 to 2000 Hz"), std::invalid_argument);
 }
+
+TEST_CASE("hands.colliders gives each hand a palm and a forearm that follow it, off unless present") {
+  const Scene off = parse_scene(scene_text(), "test.json");
+  CHECK_FALSE(off.hand_colliders.enabled);
+  CHECK(build_world(off).colliders().empty());
+  const Scene on = parse_scene(
+      scene_text(R"("hands": {"right": {"position": [0.3, 1, 0.4]}, "colliders": {"palm_radius": 0.05, "forearm_length": 0.3}})"),
+      "test.json");
+  CHECK(on.hand_colliders.enabled);
+  CHECK(on.hand_colliders.palm_radius == doctest::Approx(0.05f));
+  const World w = build_world(on);
+  REQUIRE(w.colliders().size() == 4);  // left palm, left forearm, right palm, right forearm
+  CHECK(w.colliders()[0].follows == Device::LeftHand);
+  CHECK(w.colliders()[2].follows == Device::RightHand);
+  CHECK(w.colliders()[2].radius == doctest::Approx(0.05f));
+  CHECK(w.colliders()[3].half_length == doctest::Approx(0.15f));
+  CHECK(glm::distance(w.colliders()[2].pose.position, glm::vec3(0.3f, 1.f, 0.4f)) < 1e-6f);  // at the hand's start
+  for (const Collider& c : w.colliders()) CHECK(c.body);
+  CHECK(build_world(parse_scene(scene_text(R"("hands": {"colliders": {"enabled": false}})"), "test.json")).colliders().empty());
+  expect_error(scene_text(R"("hands": {"colliders": {"palm_radius": 0}})"), "/hands/colliders/palm_radius", "out of range");
+  expect_error(scene_text(R"("hands": {"colliders": {"mu_static": 0.1, "mu_kinetic": 0.3}})"), "/hands/colliders/mu_kinetic",
+               "exceeds");
+}
+
+TEST_CASE("body: the mannequin preset, parts changed, added and driven by devices or Vive tracker roles") {
+  const Scene m = parse_scene(scene_text(R"("body": {"preset": "mannequin", "position": [1, 0, 0], "height": 1.6})"), "test.json");
+  CHECK(m.body.parts.size() == 16);
+  const World w = build_world(m);
+  CHECK(w.colliders().size() == 16);
+  for (const Collider& c : w.colliders()) {
+    CHECK(c.body);
+    CHECK_FALSE(c.follows.has_value());
+  }
+  // the hips follow the waist tracker (the first free slot after the scene's tracker0), a new part the left hand
+  const Scene driven = parse_scene(scene_text(R"("trackers": [{"device": "tracker0", "vertex": 0}],
+      "body": {"preset": "mannequin", "parts": [{"name": "hips", "follows": "waist"},
+                                                {"name": "left_foot", "follows": "left_foot", "radius": 0.05},
+                                                {"name": "bracelet", "type": "sphere", "radius": 0.03, "follows": "left_hand",
+                                                 "offset": [0, 0, 0.1]}]})"),
+                                   "test.json");
+  Scene copy = driven;
+  CHECK(copy.body.find("hips")->collider.follows == Device::Tracker1);
+  CHECK(copy.body.find("left_foot")->collider.follows == Device::Tracker2);
+  CHECK(copy.body.find("left_foot")->collider.radius == doctest::Approx(0.05f));
+  CHECK(copy.tracker_roles[1] == "waist");
+  CHECK(copy.tracker_roles[2] == "left_foot");
+  CHECK(copy.tracker_roles[0].empty());
+  REQUIRE(copy.body.find("bracelet") != nullptr);
+  CHECK(copy.body.find("bracelet")->collider.follows == Device::LeftHand);
+  CHECK(copy.body.find("bracelet")->collider.grip->position.z == doctest::Approx(0.1f));
+  // the head follows the headset (XR submits its pose as Device::Head)
+  Scene headed = parse_scene(scene_text(R"("body": {"preset": "mannequin", "parts": [{"name": "head", "follows": "head"}]})"),
+                             "test.json");
+  CHECK(headed.body.find("head")->collider.follows == Device::Head);
+  CHECK(headed.tracker_roles[0].empty());
+  // the part-by-part form alone
+  const Scene parts = parse_scene(scene_text(R"("body": {"parts": [{"name": "torso", "type": "capsule", "radius": 0.15}]})"),
+                                  "test.json");
+  CHECK(parts.body.parts.size() == 1);
+  expect_error(scene_text(R"("body": {})"), "/body", "needs a 'preset' or 'parts'");
+  expect_error(scene_text(R"("body": {"preset": "robot"})"), "/body/preset", "not one of");
+  expect_error(scene_text(R"("body": {"height": 1.7})"), "/body", "need a 'preset'");
+  expect_error(scene_text(R"("body": {"parts": [{"name": "tail"}]})"), "/body/parts/0", "missing key 'type'");
+  expect_error(scene_text(R"("body": {"parts": [{"name": "tail", "type": "capsule", "offset": [0, 0, 1]}]})"),
+               "/body/parts/0/offset", "needs 'follows'");
+  expect_error(scene_text(R"("body": {"parts": [{"name": "a", "type": "sphere", "follows": "waist"},
+      {"name": "b", "type": "sphere", "follows": "chest"}, {"name": "c", "type": "sphere", "follows": "left_knee"},
+      {"name": "d", "type": "sphere", "follows": "right_knee"}, {"name": "e", "type": "sphere", "follows": "camera"}]})"),
+               "/body/parts/4/follows", "no tracker slot left", 3);
+}

@@ -136,6 +136,7 @@ TEST_CASE("swept test: a vertex passing through a small sphere or a capsule with
   weft::Collider ball;
   ball.shape = weft::ColliderShape::Sphere;
   ball.pose.position = {0.f, 1.f, 0.f};
+  ball.previous_pose = ball.pose;  // at rest (the swept test reads the motion from previous_pose to pose)
   ball.radius = 0.05f;
   glm::vec3 entry, n;
   REQUIRE(weft::swept_entry(ball, {0.01f, 1.2f, 0.f}, {0.01f, 0.8f, 0.f}, entry, n));
@@ -213,4 +214,40 @@ TEST_CASE("collision pass over a subset: only those vertices are looked at, and 
   CHECK(x[0].y == doctest::Approx(thickness));
   CHECK(moved.member[0] == 1);
   CHECK(moved.member[2] == 0);
+}
+
+TEST_CASE("swept test in the collider's frame: a vertex at rest that a moving or turning capsule passes over is caught") {
+  // A thin capsule (a forearm, r 1 cm) moving 3 cm in a tick across a vertex at rest: the vertex is outside it
+  // at both ends of the tick and did not move in the world; relative to the capsule it crossed it.
+  Collider bar;
+  bar.shape = ColliderShape::Capsule;
+  bar.radius = 0.01f;
+  bar.half_length = 0.1f;
+  bar.previous_pose.position = {0.f, 0.f, 0.015f};
+  bar.pose.position = {0.f, 0.f, -0.015f};
+  const glm::vec3 vertex(0.f, 0.f, 0.f);
+  glm::vec3 entry, n;
+  REQUIRE(swept_entry(bar, vertex, vertex, entry, n));
+  CHECK(n.z < -0.9f);  // it entered through the capsule's leading side
+  CHECK(std::abs(glm::length(entry - bar.pose.position) - bar.radius) < 1e-4f);
+  // and the collision pass brings it out ahead of the capsule, on the side it was
+  glm::vec3 x = vertex, v(0.f);
+  const glm::vec3 x_prev = vertex;
+  const float inv_mass = 1.f;
+  CollisionStats stats;
+  bar.linear_velocity = {0.f, 0.f, -0.03f * 240.f};
+  resolve_collisions(&bar, 1, 0.004f, 1.f / 240.f, &inv_mass, &x_prev, &x, &v, 1, stats);
+  CHECK(stats.contacts == 1);
+  CHECK(x.z < bar.pose.position.z - bar.radius);
+  // A capsule turning about its centre sweeps its tip past a vertex at rest in the same way.
+  Collider arm = bar;
+  arm.previous_pose = Pose{};
+  arm.pose.position = glm::vec3(0.f);
+  arm.pose.orientation = glm::angleAxis(0.3f, glm::vec3(0, 0, 1));  // turned 0.3 rad in the tick
+  const glm::vec3 near_tip = glm::angleAxis(0.15f, glm::vec3(0, 0, 1)) * glm::vec3(0.f, 0.09f, 0.f);
+  CHECK(swept_entry(arm, near_tip, near_tip, entry, n));
+  // A collider that did not move sees only the vertex's own motion (none here: nothing to find).
+  Collider still = bar;
+  still.previous_pose = still.pose;
+  CHECK_FALSE(swept_entry(still, vertex, vertex, entry, n));
 }

@@ -150,3 +150,18 @@ TEST_CASE("a tracker whose first flagged-valid pose has broken numbers clips on 
   ta.update(Device::Tracker0, true, kValid, p, 0.01, sink);
   CHECK(sink.attaches == std::vector<Device>{Device::Tracker0});
 }
+
+TEST_CASE("a tracker that drives a body part sends its poses and never clips onto the cloth") {
+  RecordingSink sink;
+  TrackerAttacher ta;
+  ta.drive_body(Device::Tracker2);
+  Pose p;
+  p.position = {0.f, 0.95f, 0.f};
+  ta.update(Device::Tracker2, true, kValid, p, 0.0, sink);
+  ta.update(Device::Tracker2, true, kValid, p, 0.01, sink);
+  CHECK(sink.attaches.empty());
+  CHECK(sink.poses.size() == 2);
+  CHECK_FALSE(ta.attached(Device::Tracker2));
+  ta.update(Device::Tracker0, true, kValid, p, 0.02, sink);  // the others clip on as before
+  CHECK(sink.attaches == std::vector<Device>{Device::Tracker0});
+}

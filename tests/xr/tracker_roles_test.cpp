@@ -33,3 +33,18 @@ TEST_CASE("tracker slots: first four roles get Tracker0-3 - stable on reconnect 
   CHECK_FALSE(s.find(TrackerRole::RightFoot).has_value());
   CHECK(s.assigned() == 4);
 }
+
+TEST_CASE("tracker slots kept for a scene's roles: a body part's role gets its slot whatever connects first") {
+  TrackerSlots s;
+  REQUIRE(parse_tracker_role_name("waist") == TrackerRole::Waist);
+  CHECK_FALSE(parse_tracker_role_name("tail").has_value());
+  CHECK(s.reserve(TrackerRole::Waist, Device::Tracker2));
+  CHECK_FALSE(s.reserve(TrackerRole::Chest, Device::Tracker2));  // taken
+  CHECK_FALSE(s.reserve(TrackerRole::Waist, Device::Tracker1));  // the role has its slot
+  CHECK_FALSE(s.reserve(TrackerRole::Chest, Device::LeftHand));  // no tracker
+  CHECK(s.assign(TrackerRole::LeftFoot) == Device::Tracker0);    // others take the free slots in order
+  CHECK(s.assign(TrackerRole::Waist) == Device::Tracker2);
+  CHECK(s.assign(TrackerRole::Chest) == Device::Tracker1);
+  CHECK(s.assign(TrackerRole::Camera) == Device::Tracker3);
+  CHECK(s.assigned() == 4);
+}
