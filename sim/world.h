@@ -14,6 +14,7 @@
 #include "sim/collider.h"
 #include "sim/device.h"
 #include "sim/integrator.h"
+#include "sim/mesh_edit.h"
 #include "sim/pose.h"
 #include "sim/rigid_body.h"
 #include "sim/self_collision.h"
@@ -126,6 +127,9 @@ class World {
   void rebuild_pin_tethers();
   // Tethers to scratch_.tether.sources (none: inactive), straightened on flat convex pieces when configured.
   void tethers_from_sources(Tethers& out);
+  // After edit() replaced the cloth model: every vertex-indexed thing in the model and the state carried
+  // over to the new vertices (sim/world_edit.cpp), and what derives from the cloth rebuilt.
+  void remap_after_edit(const MeshEdit& edit, const ClothModel& old_cloth);
 
   WorldModel model_;
   WorldState state_;

@@ -24,6 +24,7 @@ struct WorldModel {
   std::vector<RigidBox> boxes;      // at time 0
   ElasticSet pins;                  // elastic pins: identity frame, offset = world target
   SeamSet seams;                    // vertex pairs pulled together
+  std::vector<float> rest_scale;    // per triangle (ntri): the rest shape's scale set by World::edit (1: as built)
 
   // derived from the above
   std::vector<uint32_t> fixed;      // scene pins and elastic pins
