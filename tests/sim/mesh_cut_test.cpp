@@ -55,6 +55,9 @@ TEST_CASE("a cut right across a grid parts it in two with the area kept") {
   CHECK(e.triangles_added > 0);
   CHECK(lone_vertices(e.mesh) == 0);
   CHECK(e.origin.size() == e.mesh.vertex_count());
+  // the new vertices lie where the path crosses the edges, in the rest shape too
+  for (size_t i = m.vertex_count(); i < e.mesh.vertex_count(); ++i)
+    CHECK(e.mesh.positions[i].y == doctest::Approx(0.21f).epsilon(1e-5));
   CHECK(e.triangle_parent.size() == e.mesh.triangle_count());
   // no sliver: every new triangle keeps at least kCutSnap^2 / 2 of a grid triangle's area
   CHECK(min_area(e.mesh) >= 0.5f * kCutSnap * kCutSnap * 0.5f * 0.04f * 0.04f);
