@@ -43,7 +43,7 @@ uint32_t find_root(std::vector<uint32_t>& parent, uint32_t i) {
 
 }  // namespace
 
-const char* cut_mesh(const Mesh& rest, const glm::vec3* x, const glm::vec3& from, const glm::vec3& to, float radius,
+const char* cut_mesh(const Mesh& rest, const Topology& topo, const glm::vec3* x, const glm::vec3& from, const glm::vec3& to, float radius,
                      MeshEdit& out) {
   const glm::vec3 d = to - from;
   const float len2 = glm::dot(d, d);
@@ -79,7 +79,6 @@ const char* cut_mesh(const Mesh& rest, const glm::vec3* x, const glm::vec3& from
       if (segment_distance(x[i], from, d, len2) <= radius) on_path[i] = 1;
       else s[i] = 1e-30f;  // on the plane but away from the blade: one side
     }
-  const Topology topo = build_topology(rest);
   const size_t nedge = topo.edges.size();
   auto crosses = [&](size_t e, float& t) {
     const auto [i, j] = topo.edges[e];

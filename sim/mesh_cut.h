@@ -8,15 +8,16 @@
 #include <glm/glm.hpp>
 
 #include "sim/mesh_edit.h"
+#include "sim/topology.h"
 
 namespace weft {
 
 // A crossing this close to an edge's end (a fraction of the edge) moves onto the vertex instead.
 inline constexpr float kCutSnap = 0.15f;
 
-// Cuts `rest` (a valid mesh) whose vertices are now at x (nvert). Returns null and fills `out`, or a static
-// string saying why nothing was cut (out then unspecified).
-const char* cut_mesh(const Mesh& rest, const glm::vec3* x, const glm::vec3& from, const glm::vec3& to, float radius,
+// Cuts `rest` (a valid mesh, `topology` its build_topology) whose vertices are now at x (nvert). Returns
+// null and fills `out`, or a static string saying why nothing was cut (out then unspecified).
+const char* cut_mesh(const Mesh& rest, const Topology& topology, const glm::vec3* x, const glm::vec3& from, const glm::vec3& to, float radius,
                      MeshEdit& out);
 
 }  // namespace weft

@@ -2,7 +2,9 @@
 // One simulated scene: its model (sim/world_model.h: cloth, configuration, pins, seams, the rigid world at
 // time 0), its state (sim/world_state.h: everything a tick changes) and the scratch a step uses. The
 // runtime steps a World at a fixed tick; the only ways to change its state are step() and the inputs
-// below, applied between ticks, so record/replay and determinism hold.
+// below, applied between ticks, so record/replay and determinism hold. The model is fixed once the world
+// runs, with one exception: edit() (a cut, a removal, a rest-shape scaling) replaces the cloth model and
+// remaps the state, between ticks like the other inputs.
 #include <array>
 #include <cstdint>
 #include <memory>

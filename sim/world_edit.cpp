@@ -55,7 +55,7 @@ EditReport World::edit(const ClothEdit& e) {
   std::vector<float> scale = model_.rest_scale;
   const char* why = nullptr;
   if (e.kind == EditKind::Cut) {
-    why = cut_mesh(rest, x, e.from, e.to, e.radius, me);
+    why = cut_mesh(rest, old.topology, x, e.from, e.to, e.radius, me);
   } else if (e.kind == EditKind::Remove) {
     why = remove_in_brush(rest, x, e.from, e.radius, me);
   } else {

@@ -2,7 +2,8 @@
 // What a world is made of and what never changes while it runs: the cloth model, its configuration, the
 // scene's pins and seams, the colliders and rigid boxes as they stand at time 0, and the tables derived
 // from them. A World assembles it (World::add_pin, add_seam, add_collider, add_rigid_box) before its
-// first step; the stages only read it.
+// first step; the stages only read it. World::edit is the one change while it runs: between ticks, the
+// cloth and everything derived from it rebuilt, its pins and seams remapped (sim/world_edit.cpp).
 #include <cstdint>
 #include <vector>
 

@@ -47,7 +47,7 @@ TEST_CASE("a cut right across a grid parts it in two with the area kept") {
   const Mesh m = grid();
   MeshEdit e;
   // Across at y = 0.21 (between rows, not on a vertex), blade reaching past both borders.
-  REQUIRE(cut_mesh(m, m.positions.data(), {-0.1f, 0.21f, 0.f}, {0.5f, 0.21f, 0.f}, 0.02f, e) == nullptr);
+  REQUIRE(cut_mesh(m, build_topology(m), m.positions.data(), {-0.1f, 0.21f, 0.f}, {0.5f, 0.21f, 0.f}, 0.02f, e) == nullptr);
   CHECK(validate_mesh(e.mesh) == "");
   CHECK(pieces(e.mesh) == 2);
   CHECK(std::abs(total_area(e.mesh) - total_area(m)) < 1e-6 * total_area(m));
@@ -66,7 +66,7 @@ TEST_CASE("a cut right across a grid parts it in two with the area kept") {
 TEST_CASE("a cut that stops inside the cloth opens a slit and leaves it one piece") {
   const Mesh m = grid();
   MeshEdit e;
-  REQUIRE(cut_mesh(m, m.positions.data(), {0.1f, 0.21f, 0.f}, {0.3f, 0.21f, 0.f}, 0.01f, e) == nullptr);
+  REQUIRE(cut_mesh(m, build_topology(m), m.positions.data(), {0.1f, 0.21f, 0.f}, {0.3f, 0.21f, 0.f}, 0.01f, e) == nullptr);
   CHECK(validate_mesh(e.mesh) == "");
   CHECK(pieces(e.mesh) == 1);
   const Topology before = build_topology(m), after = build_topology(e.mesh);
@@ -82,7 +82,7 @@ TEST_CASE("consecutive segments of a stroke continue one cut: the cloth parts") 
                               {0.45f, 0.27f, 0.f}};
   for (int k = 0; k + 1 < 5; ++k) {
     MeshEdit e;
-    REQUIRE(cut_mesh(cur, x.data(), stroke[k], stroke[k + 1], 0.01f, e) == nullptr);
+    REQUIRE(cut_mesh(cur, build_topology(cur), x.data(), stroke[k], stroke[k + 1], 0.01f, e) == nullptr);
     REQUIRE(validate_mesh(e.mesh) == "");
     CHECK(lone_vertices(e.mesh) == 0);
     cur = e.mesh;
@@ -96,14 +96,14 @@ TEST_CASE("a crossing near a vertex snaps onto it: no sliver, no lone vertex") {
   const Mesh m = grid();
   MeshEdit e;
   // 1 mm above the row y = 0.2: every vertical crossing lies 2.5 % from a row vertex
-  REQUIRE(cut_mesh(m, m.positions.data(), {-0.1f, 0.201f, 0.f}, {0.5f, 0.201f, 0.f}, 0.02f, e) == nullptr);
+  REQUIRE(cut_mesh(m, build_topology(m), m.positions.data(), {-0.1f, 0.201f, 0.f}, {0.5f, 0.201f, 0.f}, 0.02f, e) == nullptr);
   CHECK(validate_mesh(e.mesh) == "");
   CHECK(pieces(e.mesh) == 2);
   CHECK(min_area(e.mesh) >= 0.5f * 0.04f * 0.04f * 0.9f);  // only whole grid triangles: nothing split
   // Cutting off a corner so close to it that the corner triangle would be a sliver: the path snaps, the
   // corner stays attached or leaves whole; no vertex is left alone.
   MeshEdit c;
-  const char* why = cut_mesh(m, m.positions.data(), {0.38f, -0.01f, 0.f}, {0.41f, 0.005f, 0.f}, 0.01f, c);
+  const char* why = cut_mesh(m, build_topology(m), m.positions.data(), {0.38f, -0.01f, 0.f}, {0.41f, 0.005f, 0.f}, 0.01f, c);
   if (why == nullptr) {
     CHECK(validate_mesh(c.mesh) == "");
     CHECK(lone_vertices(c.mesh) == 0);
@@ -114,7 +114,7 @@ TEST_CASE("a cut on an irregular mesh and on a disc keeps the mesh valid and the
   for (const Mesh& m : {make_irregular({.width = 0.5f, .height = 0.5f, .columns = 14, .rows = 14}),
                         make_annulus({.inner_radius = 0.f, .outer_radius = 0.25f, .rings = 8})}) {
     MeshEdit e;
-    REQUIRE(cut_mesh(m, m.positions.data(), {-0.1f, 0.23f, 0.f}, {0.6f, 0.27f, 0.f}, 0.02f, e) == nullptr);
+    REQUIRE(cut_mesh(m, build_topology(m), m.positions.data(), {-0.1f, 0.23f, 0.f}, {0.6f, 0.27f, 0.f}, 0.02f, e) == nullptr);
     CHECK(validate_mesh(e.mesh) == "");
     CHECK(pieces(e.mesh) == 2);
     CHECK(lone_vertices(e.mesh) == 0);
@@ -125,8 +125,8 @@ TEST_CASE("a cut on an irregular mesh and on a disc keeps the mesh valid and the
 TEST_CASE("a blade that misses, has no length or runs along the normal cuts nothing") {
   const Mesh m = grid();
   MeshEdit e;
-  CHECK(cut_mesh(m, m.positions.data(), {0.f, 0.21f, 0.5f}, {0.4f, 0.21f, 0.5f}, 0.02f, e) != nullptr);
-  CHECK(cut_mesh(m, m.positions.data(), {0.1f, 0.1f, 0.f}, {0.1f, 0.1f, 0.f}, 0.02f, e) != nullptr);
-  CHECK(cut_mesh(m, m.positions.data(), {0.1f, 0.1f, -0.1f}, {0.1f, 0.1f, 0.1f}, 0.02f, e) != nullptr);
-  CHECK(cut_mesh(m, m.positions.data(), {0.f, 0.21f, 0.f}, {0.4f, 0.21f, 0.f}, NAN, e) != nullptr);
+  CHECK(cut_mesh(m, build_topology(m), m.positions.data(), {0.f, 0.21f, 0.5f}, {0.4f, 0.21f, 0.5f}, 0.02f, e) != nullptr);
+  CHECK(cut_mesh(m, build_topology(m), m.positions.data(), {0.1f, 0.1f, 0.f}, {0.1f, 0.1f, 0.f}, 0.02f, e) != nullptr);
+  CHECK(cut_mesh(m, build_topology(m), m.positions.data(), {0.1f, 0.1f, -0.1f}, {0.1f, 0.1f, 0.1f}, 0.02f, e) != nullptr);
+  CHECK(cut_mesh(m, build_topology(m), m.positions.data(), {0.f, 0.21f, 0.f}, {0.4f, 0.21f, 0.f}, NAN, e) != nullptr);
 }
