@@ -124,7 +124,7 @@ TEST_CASE("a cut through a held patch: the grasp keeps its vertices, remapped, a
   CHECK(max_speed(w) < 5.f);
 }
 
-TEST_CASE("a removed held vertex drops out of its grasp; removing every triangle is refused and counted") {
+TEST_CASE("a removed held vertex drops out of its grasp, and removing every triangle is refused and counted") {
   World w = hanging();
   const glm::vec3 p = w.state().position[4 * 17 + 8];
   REQUIRE(w.grab(Hand::Left, at(p), 0.04f) > 3);
