@@ -53,7 +53,8 @@ class World {
   // Advances one fixed tick of 1 / tick_hz seconds: the stages of sim/world_stages.h, in its order.
   void step();
   // Back to the rest state at time 0: grasps released, pose tracks cleared, colliders and boxes at
-  // their initial poses. Tracker attachments, pins and seams stay (they belong to the scene).
+  // their initial poses. Tracker attachments, pins and seams stay (they belong to the scene), and so do
+  // edits: the cloth comes back at rest as edited (a replay starts from a freshly loaded world).
   void reset();
 
   // --- inputs, applied between ticks
