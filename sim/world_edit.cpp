@@ -17,8 +17,8 @@ namespace {
 
 bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
-// The hinge between the triangles on the edge (a, b) of the old model, looked up by the old vertices the
-// new ones came from (hinge rest angles: creases and set plasticity carry over).
+// The hinge on the edge (a, b) of the old model, looked up by the old vertices the new ones came from: the
+// rest angles plasticity set carry over.
 void carry_hinge_angles(const WeftWarpModel& old_w, const std::vector<float>& old_angles, const WeftWarpModel& new_w,
                         const MeshEdit& edit, std::vector<float>& angles) {
   if (old_angles.empty() || angles.size() != new_w.hinge_count()) return;
@@ -84,14 +84,25 @@ EditReport World::edit(const ClothEdit& e) {
     if (me.origin[i].t == 0.f && old.pinned[me.origin[i].a]) pins.push_back(i);
   std::vector<float> new_scale(me.triangle_parent.size());
   for (size_t t = 0; t < new_scale.size(); ++t) new_scale[t] = scale[me.triangle_parent[t]];
+  // The crease lines again, those still on an interior edge (a removal may have taken a whole one).
+  std::vector<CreaseLine> creases;
+  if (!old.creases.empty()) {
+    const Topology topo = build_topology(me.mesh);
+    for (const CreaseLine& line : old.creases)
+      for (size_t e = 0; e < topo.edges.size(); ++e)
+        if (topo.edge_triangles[e][1] >= 0 &&
+            edge_on_crease(line, me.mesh.material[topo.edges[e][0]], me.mesh.material[topo.edges[e][1]])) {
+          creases.push_back(line);
+          break;
+        }
+  }
   ClothModel cloth;
   try {
-    cloth = build_cloth_model(me.mesh, material, pins);
+    cloth = build_cloth_model(me.mesh, material, pins, creases);
   } catch (const std::exception&) {
     return refuse("the edited cloth would not be a valid model");
   }
   apply_rest_scale(cloth, new_scale);
-  carry_hinge_angles(old.weft_warp, old.weft_warp.hinge_rest_angle, cloth.weft_warp, me, cloth.weft_warp.hinge_rest_angle);
 
   report.mass_removed = std::max(0.f, old.total_mass() - cloth.total_mass());
   if (e.kind != EditKind::Remove) report.mass_removed = 0.f;

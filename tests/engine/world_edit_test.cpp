@@ -318,3 +318,35 @@ TEST_CASE("edits are deterministic: two worlds given the same ticks and edits ha
   CHECK(a.state().position.size() == n);
   step_second(a);
 }
+
+TEST_CASE("crease lines survive a cut across them and a removal beside them") {
+  Material denim;
+  denim.stretch_model = StretchModel::WeftWarp;
+  denim.weave.weft = denim.weave.warp = StressCurve::linear(1000.f);
+  denim.weave.shear = StressCurve::linear(200.f);
+  denim.weave.weft_bending = denim.weave.warp_bending = 1e-4f;
+  denim.gravity = glm::vec3(0.f);
+  const Mesh mesh = make_grid({.width = 0.2f, .height = 0.2f, .columns = 8, .rows = 8});
+  const std::vector<CreaseLine> creases = {{.from = {0.1f, 0.f}, .to = {0.1f, 0.2f}, .rest_angle_deg = 60.f}};
+  World w(build_cloth_model(mesh, denim, {}, creases), WorldConfig{});
+  auto creased = [&] {
+    size_t count = 0;
+    const WeftWarpModel& ww = w.model().weft_warp;
+    for (size_t h = 0; h < ww.hinge_count(); ++h) {
+      const glm::vec2 a = w.model().material_coord[ww.hinge[h][0]], b = w.model().material_coord[ww.hinge[h][1]];
+      const bool on = std::fabs(a.x - 0.1f) < 1e-4f && std::fabs(b.x - 0.1f) < 1e-4f;
+      if (on) CHECK(ww.hinge_rest_angle[h] == doctest::Approx(glm::radians(60.f)));
+      count += on;
+    }
+    return count;
+  };
+  const size_t before = creased();
+  REQUIRE(before == 8);
+  w.step();
+  REQUIRE(w.edit(cut({-0.05f, 0.1125f, 0.f}, {0.25f, 0.1125f, 0.f}, 0.01f)).applied);  // across the crease
+  CHECK(creased() >= before);
+  REQUIRE(w.edit({.kind = EditKind::Remove, .from = glm::vec3(0.025f, 0.025f, 0.f), .radius = 0.03f}).applied);
+  CHECK(creased() >= before);
+  CHECK(w.model().creases.size() == 1);
+  step_second(w);
+}
