@@ -23,4 +23,8 @@ size_t scale_in_brush(const ClothModel& model, const glm::vec3* x, const glm::ve
 // takes the mean scale of the triangles beside its edge.
 void apply_rest_scale(ClothModel& model, const std::vector<float>& triangle_scale);
 
+// The same in place, for a model whose triangles have the scales `from` now: afterwards it is as if built
+// with `to` (the topology, masses and everything else stay, so what was built from them can too).
+void rescale_rest_shape(ClothModel& model, const std::vector<float>& from, const std::vector<float>& to);
+
 }  // namespace weft

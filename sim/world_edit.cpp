@@ -48,7 +48,6 @@ EditReport World::edit(const ClothEdit& e) {
   if (!finite(e.from) || !finite(e.to) || !std::isfinite(e.radius) || !std::isfinite(e.factor))
     return refuse("the edit has a NaN or infinite value");
   const ClothModel& old = model_.cloth;
-  const size_t old_n = old.vertex_count();
   const Mesh rest{old.rest_position, old.material_coord, old.triangle};
   const glm::vec3* x = state_.cloth.position.data();
   MeshEdit me;
@@ -59,14 +58,23 @@ EditReport World::edit(const ClothEdit& e) {
   } else if (e.kind == EditKind::Remove) {
     why = remove_in_brush(rest, x, e.from, e.radius, me);
   } else {
+    // Scaling changes the rest shape only: the model is rescaled in place, and of what derives from it only
+    // the flat pieces and the tethers (rest path lengths) are rebuilt; the topology, masses, integrator and
+    // self-collision hierarchy stay.
     if (!(e.radius > 0.f)) return refuse("the brush radius must be positive");
     if (!(e.factor > 0.f)) return refuse("the scale factor must be positive");
     if (scale_in_brush(old, x, e.from, e.radius, e.factor, scale) == 0) return refuse("nothing inside the brush");
-    me.mesh = rest;
-    me.origin.resize(old_n);
-    for (uint32_t i = 0; i < old_n; ++i) me.origin[i] = {i, i, 0.f};
-    me.triangle_parent.resize(old.triangle_count());
-    for (uint32_t t = 0; t < me.triangle_parent.size(); ++t) me.triangle_parent[t] = t;
+    rescale_rest_shape(model_.cloth, model_.rest_scale, scale);
+    model_.rest_scale = std::move(scale);
+    model_.flat_pieces = find_flat_pieces(model_.cloth, model_.adjacency);
+    for (int d = 0; d < kDeviceCount; ++d)
+      if (!state_.held[d].vertex.empty()) rebuild_tethers(d);
+    rebuild_pin_tethers();
+    energy_cached_ = false;
+    report.applied = true;
+    ++edits_applied_;
+    report.rebuild_ms = ms_between(t0, WallClock::now());
+    return report;
   }
   if (why) return refuse(why);
 
