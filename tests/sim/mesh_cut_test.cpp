@@ -130,3 +130,18 @@ TEST_CASE("a blade that misses, has no length or runs along the normal cuts noth
   CHECK(cut_mesh(m, build_topology(m), m.positions.data(), {0.1f, 0.1f, -0.1f}, {0.1f, 0.1f, 0.1f}, 0.02f, e) != nullptr);
   CHECK(cut_mesh(m, build_topology(m), m.positions.data(), {0.f, 0.21f, 0.f}, {0.4f, 0.21f, 0.f}, NAN, e) != nullptr);
 }
+
+TEST_CASE("a blade exactly along a row of vertices or along quad diagonals parts the cloth along its edges") {
+  const Mesh m = grid();
+  for (const auto& [from, to] : {std::pair{glm::vec3(-0.1f, 0.2f, 0.f), glm::vec3(0.5f, 0.2f, 0.f)},
+                                 std::pair{glm::vec3(-0.1f, -0.1f, 0.f), glm::vec3(0.5f, 0.5f, 0.f)},
+                                 std::pair{glm::vec3(0.2f, -0.1f, 0.f), glm::vec3(0.2f, 0.5f, 0.f)}}) {
+    MeshEdit e;
+    REQUIRE(cut_mesh(m, build_topology(m), m.positions.data(), from, to, 0.02f, e) == nullptr);
+    CHECK(validate_mesh(e.mesh) == "");
+    CHECK(pieces(e.mesh) == 2);
+    CHECK(lone_vertices(e.mesh) == 0);
+    CHECK(min_area(e.mesh) >= 0.5f * kCutSnap * kCutSnap * 0.5f * 0.04f * 0.04f);
+    CHECK(std::abs(total_area(e.mesh) - total_area(m)) < 1e-5 * total_area(m));
+  }
+}
