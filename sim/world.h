@@ -82,7 +82,8 @@ class World {
   void move_collider(size_t index, const Pose& pose);
   // Cuts, removes or rescales the cloth (sim/cloth_edit.h): the one input that changes the model while the
   // world runs. Rebuilds what depends on the topology or rest shape and remaps every vertex-indexed thing
-  // in the model and the state; a refused edit changes nothing and is counted.
+  // in the model and the state (the vertex and triangle counts change: a consumer sized at load must follow);
+  // crumbs a cut or removal leaves go with it. A refused edit changes nothing and is counted.
   EditReport edit(const ClothEdit& edit);
 
   // --- access
