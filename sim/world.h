@@ -2,17 +2,21 @@
 // One simulated scene: its model (sim/world_model.h: cloth, configuration, pins, seams, the rigid world at
 // time 0), its state (sim/world_state.h: everything a tick changes) and the scratch a step uses. The
 // runtime steps a World at a fixed tick; the only ways to change its state are step() and the inputs
-// below, applied between ticks, so record/replay and determinism hold.
+// below, applied between ticks, so record/replay and determinism hold. The model is fixed once the world
+// runs, with one exception: edit() (a cut, a removal, a rest-shape scaling) replaces the cloth model and
+// remaps the state, between ticks like the other inputs.
 #include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "sim/cloth_edit.h"
 #include "sim/cloth_model.h"
 #include "sim/cloth_state.h"
 #include "sim/collider.h"
 #include "sim/device.h"
 #include "sim/integrator.h"
+#include "sim/mesh_edit.h"
 #include "sim/pose.h"
 #include "sim/rigid_body.h"
 #include "sim/self_collision.h"
@@ -49,7 +53,8 @@ class World {
   // Advances one fixed tick of 1 / tick_hz seconds: the stages of sim/world_stages.h, in its order.
   void step();
   // Back to the rest state at time 0: grasps released, pose tracks cleared, colliders and boxes at
-  // their initial poses. Tracker attachments, pins and seams stay (they belong to the scene).
+  // their initial poses. Tracker attachments, pins and seams stay (they belong to the scene), and so do
+  // edits: the cloth comes back at rest as edited (a replay starts from a freshly loaded world).
   void reset();
 
   // --- inputs, applied between ticks
@@ -75,6 +80,11 @@ class World {
   // Places a collider that no device drives (a scripted prop) at `pose`; the next step moves it on with
   // its velocity.
   void move_collider(size_t index, const Pose& pose);
+  // Cuts, removes or rescales the cloth (sim/cloth_edit.h): the one input that changes the model while the
+  // world runs. Rebuilds what depends on the topology or rest shape and remaps every vertex-indexed thing
+  // in the model and the state (the vertex and triangle counts change: a consumer sized at load must follow);
+  // crumbs a cut or removal leaves go with it. A refused edit changes nothing and is counted.
+  EditReport edit(const ClothEdit& edit);
 
   // --- access
   const WorldModel& world_model() const { return model_; }
@@ -85,6 +95,8 @@ class World {
   double time_step() const { return 1.0 / model_.config.tick_hz; }
   uint64_t invalid_pose_count() const { return state_.invalid_poses; }
   uint64_t rejected_pose_count(PoseRejection why) const { return state_.rejected[size_t(why)]; }
+  uint64_t edits_applied() const { return edits_applied_; }
+  uint64_t edits_refused() const { return edits_refused_; }
 
   // Holding (a patch still sliding out after a release is not).
   bool is_grabbing(Hand hand) const {
@@ -121,6 +133,9 @@ class World {
   void mark_held_vertices();
   // Tethers to scratch_.tether.sources (none: inactive), straightened on flat convex pieces when configured.
   void tethers_from_sources(Tethers& out);
+  // After edit() replaced the cloth model: every vertex-indexed thing in the model and the state carried
+  // over to the new vertices (sim/world_edit.cpp), and what derives from the cloth rebuilt.
+  void remap_after_edit(const MeshEdit& edit, const ClothModel& old_cloth);
 
   WorldModel model_;
   WorldState state_;
@@ -129,9 +144,11 @@ class World {
   std::unique_ptr<SelfCollision> self_collision_;  // built when enabled
   StepReport stats_;  // what the last step measured
   bool running_ = false;  // a step was taken: the model is fixed
-  bool energy_cached_ = false;
+  bool energy_cached_ = false;  // stats_.failsafe.energy is the state's energy now (saves the next tick a pass)
   bool has_followers_ = false;  // some collider follows a device (held_by is kept)
-  bool has_body_ = false;       // some collider is a body part (the step measures body_penetration_m)  // stats_.failsafe.energy is the state's energy now (saves the next tick a pass)
+  bool has_body_ = false;       // some collider is a body part (the step measures body_penetration_m)
+  uint64_t edits_applied_ = 0;  // edit() calls that changed the cloth
+  uint64_t edits_refused_ = 0;  // edit() calls refused (EditReport::refused says why)
 };
 
 }  // namespace weft
