@@ -123,6 +123,12 @@ void World::add_seam(uint32_t a, uint32_t b) {
   model_.seams.b.push_back(b);
 }
 
+SewReport World::sew(const glm::vec3&, const glm::vec3&, const glm::vec3&, const glm::vec3&) {
+  SewReport r;
+  r.refused = "not implemented yet";
+  return r;
+}
+
 size_t World::add_collider(const Collider& collider) {
   assembling("add_collider");
   model_.colliders.push_back(collider);

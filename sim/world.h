@@ -24,6 +24,12 @@
 
 namespace weft {
 
+// What World::sew did: the seam pairs it added, or why it added none (a static string; null when it sewed).
+struct SewReport {
+  size_t pairs = 0;
+  const char* refused = nullptr;
+};
+
 class World {
  public:
   World(ClothModel model, const WorldConfig& config);
@@ -75,6 +81,10 @@ class World {
   // Places a collider that no device drives (a scripted prop) at `pose`; the next step moves it on with
   // its velocity.
   void move_collider(size_t index, const Pose& pose);
+  // Seams the border run of the cloth nearest a_from..a_to to the one nearest b_from..b_to (Volino 1997
+  // Fig. 5f-g): each run is the border path between the border vertices nearest its two points; the runs are
+  // paired by arc length (runs of different lengths included) and pulled together by elastics, then sewn.
+  SewReport sew(const glm::vec3& a_from, const glm::vec3& a_to, const glm::vec3& b_from, const glm::vec3& b_to);
 
   // --- access
   const WorldModel& world_model() const { return model_; }
