@@ -19,9 +19,11 @@ float seam_gap_max(const SeamSet& seams, const glm::vec3* x) {
   return worst;
 }
 
-void apply_seams(SeamSet& seams, const float* inv_mass, const uint8_t* kinematic, glm::vec3* x, glm::vec3* v, float h,
-                 const ElasticParams& params, float sew_gap) {
+void apply_seams(SeamSet& seams, const float* inv_mass, uint8_t* kinematic, glm::vec3* kinematic_velocity, glm::vec3* x,
+                 glm::vec3* v, float h, const glm::vec3& gravity, const ElasticParams& params, float sew_gap,
+                 std::vector<uint32_t>& driven) {
   const float rate = -std::expm1(-h / params.tau) / h;
+  const size_t first_driven = driven.size();
   for (size_t k = 0; k < seams.size(); ++k) {
     const uint32_t a = seams.a[k], b = seams.b[k], c = seams.c[k];
     const float wc = seams.w[k], wb = 1.f - wc;
@@ -29,7 +31,7 @@ void apply_seams(SeamSet& seams, const float* inv_mass, const uint8_t* kinematic
     // momentum moves each vertex by its inverse mass times its gradient (position-based dynamics).
     const float ia = kinematic[a] ? 0.f : inv_mass[a];
     const float ib = kinematic[b] ? 0.f : inv_mass[b];
-    const float ic = b == c ? 0.f : kinematic[c] ? 0.f : inv_mass[c];
+    const float ic = b == c || kinematic[c] ? 0.f : inv_mass[c];
     const float denom = ia + wb * wb * ib + wc * wc * ic;
     if (!(denom > 0.f)) continue;  // every vertex held: the hands decide
     const glm::vec3 gap = x[a] - (wb * x[b] + wc * x[c]);
@@ -48,6 +50,44 @@ void apply_seams(SeamSet& seams, const float* inv_mass, const uint8_t* kinematic
     v[a] -= ia * s;
     v[b] += wb * ib * s;
     if (b != c) v[c] += wc * ic * s;
+  }
+  // Then the open pairs' free vertices are driven (after every correction: a vertex in several pairs is
+  // corrected by each, as a free one).
+  for (size_t k = 0; k < seams.size(); ++k) {
+    if (seams.sewn[k]) continue;
+    for (uint32_t i : {seams.a[k], seams.b[k], seams.c[k]}) {
+      if (kinematic[i] || driven.size() == driven.capacity()) continue;  // held, or driven by an earlier pair
+      kinematic[i] = 1;
+      driven.push_back(i);
+    }
+  }
+  // The driven vertices move at their corrected velocity through the step, falling with the cloth.
+  for (size_t d = first_driven; d < driven.size(); ++d) {
+    const uint32_t i = driven[d];
+    kinematic_velocity[i] = v[i] + h * gravity;
+    v[i] = kinematic_velocity[i];
+  }
+}
+
+void close_sewn_seams(const SeamSet& seams, const float* inv_mass, const uint8_t* kinematic, glm::vec3* x,
+                      glm::vec3* v) {
+  for (size_t k = 0; k < seams.size(); ++k) {
+    if (!seams.sewn[k]) continue;
+    const uint32_t a = seams.a[k], b = seams.b[k], c = seams.c[k];
+    const float wc = seams.w[k], wb = 1.f - wc;
+    const float ia = kinematic[a] ? 0.f : inv_mass[a];
+    const float ib = kinematic[b] ? 0.f : inv_mass[b];
+    const float ic = b == c ? 0.f : kinematic[c] ? 0.f : inv_mass[c];
+    const float denom = ia + wb * wb * ib + wc * wc * ic;
+    if (!(denom > 0.f)) continue;
+    const glm::vec3 s = (x[a] - (wb * x[b] + wc * x[c])) / denom;
+    x[a] -= ia * s;
+    x[b] += wb * ib * s;
+    if (b != c) x[c] += wc * ic * s;
+    const glm::vec3 sv = (v[a] - (wb * v[b] + wc * v[c])) / denom;
+    v[a] -= ia * sv;
+    v[b] += wb * ib * sv;
+    if (b != c) v[c] += wc * ic * sv;
   }
 }
 

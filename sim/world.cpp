@@ -41,10 +41,17 @@ void World::step() {
   const auto t1 = WallClock::now();
   integrate(model_, state_, *integrator_, self_collision_.get(), scratch_, h);
   if (guard) failsafe_after_solve(model_, state_, baseline);
+  free_seam_driven(model_, state_);
+  if (state_.seams.size())  // sewn seams closed again before the contacts, which then act on the closed pair
+    close_sewn_seams(state_.seams, model_.cloth.inv_mass.data(), state_.cloth.kinematic.data(),
+                     state_.cloth.position.data(), state_.cloth.velocity.data());
   const auto t2 = WallClock::now();
   resolve_contacts(model_, state_, scratch_, h, stats_);
   stats_.timing.self_collision_ms = 0;
   if (self_collision_) resolve_self_contacts(model_, state_, *self_collision_, scratch_, h, stats_);
+  if (state_.seams.size())  // and after them, so that what the tick publishes has them closed
+    close_sewn_seams(state_.seams, model_.cloth.inv_mass.data(), state_.cloth.kinematic.data(),
+                     state_.cloth.position.data(), state_.cloth.velocity.data());
   update_plasticity(model_.cloth, state_.cloth, h);  // weave creases and set (no-op unless the material has plasticity)
   if (guard) apply_failsafe(model_, model_.config.failsafe, baseline, h, state_, stats_.failsafe);
   energy_cached_ = guard && stats_.failsafe.energy_known;
@@ -74,6 +81,7 @@ void World::reset() {
   }
   state_.release.fill(GraspRelease{});
   state_.elastic_held.clear();
+  state_.seam_driven.clear();
   scratch_.elastic.clear();
   state_.colliders = model_.colliders;
   state_.boxes = model_.boxes;

@@ -27,6 +27,7 @@ WorldState make_initial_state(const WorldModel& model) {
     s.tethers[d].length.resize(n);
   }
   s.elastic_held.reserve(n);
+  s.seam_driven.reserve(n);
   return s;
 }
 

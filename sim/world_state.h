@@ -39,6 +39,7 @@ struct WorldState {
   std::array<GraspRelease, kDeviceCount> release{};  // a release under way: the patch sliding out (sim/grasp_release.h)
 
   std::vector<uint32_t> elastic_held;  // vertices the elastics made kinematic last tick (capacity nvert)
+  std::vector<uint32_t> seam_driven;   // vertices the open seams drive through this tick's solve (capacity nvert)
   uint64_t invalid_poses = 0;          // pose samples and grab poses refused
   uint64_t refused_sews = 0;           // World::sew calls that added no seam
   std::array<uint64_t, 5> rejected{};  // pose samples refused, per PoseRejection

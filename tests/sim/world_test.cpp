@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <new>
 #include <stdexcept>
+#include <string>
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -453,10 +454,13 @@ TEST_CASE("World::sew seams two border runs of different lengths during a sessio
   for (int k = 0; k < 480; ++k) w.step();
   CHECK(w.step_report().seams.gap_max < 0.001f);
   CHECK(w.step_report().seams.sewn == r.pairs);
-  CHECK(glm::length(momentum(w)) < 1e-3f * w.model().total_mass());
+  // Open seams drive their vertices (Volino's (B)), which the cloth's pull does not slow: the sewn pair of
+  // unlike panels drifts, but slowly (measured 8.5 cm/s mean after closing 5 cm; docs/decisions/seams_as_velocity_corrections.md)
+  CHECK(glm::length(momentum(w)) < 0.1f * w.model().total_mass());
   for (const glm::vec3& v : w.state().velocity) CHECK(std::isfinite(v.x + v.y + v.z));
   // refused and counted: ends on different borders, a NaN point, a run of one vertex
-  CHECK(w.sew({0.2f, 0, 0}, {0.25f, 0.2f, 0}, {0.25f, 0, 0}, {0.25f, 0.2f, 0}).refused != nullptr);
+  const glm::vec3 a_corner = w.state().position[0], b_corner = w.state().position.back();
+  CHECK(std::string(w.sew(a_corner, b_corner, b_corner, a_corner).refused).find("different borders") != std::string::npos);
   CHECK(w.sew({NAN, 0, 0}, {0.2f, 0.2f, 0}, {0.25f, 0, 0}, {0.25f, 0.2f, 0}).refused != nullptr);
   CHECK(w.sew({0.2f, 0, 0}, {0.2f, 0.001f, 0}, {0.25f, 0, 0}, {0.25f, 0.2f, 0}).refused != nullptr);
   CHECK(w.refused_sew_count() == 3);
