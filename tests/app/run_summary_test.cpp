@@ -34,7 +34,7 @@ namespace weft::app {
 
 // Issue 37: a scene with seams reports seam_gap_max_m (at the end, the worst tick, the worst once all are
 // sewn) in every --json's `stream`, and a console line; a scene without seams reports neither.
-TEST_CASE("stream summary: the garment scene's seams, sewn on the sim thread; none for the table") {
+TEST_CASE("stream summary: the garment scene's seams, sewn on the sim thread, and none for the table") {
   RuntimeOptions options;
   options.scene_file = std::string(WEFT_SOURCE_DIR) + "/assets/scenes/garment.json";
   ScriptedSession garment(options);
