@@ -79,6 +79,12 @@ struct TickStats {
   bool has_body = false;          // the world has body colliders (hands' palms and forearms, body parts)
   double body_penetration_max_m = 0;  // deepest a cloth vertex sat inside a body collider at any tick's end, m
   double body_penetration_end_m = 0;  // the same at the last tick
+  uint64_t seam_pairs = 0;        // seam pairs at the last tick (sim/seam.h; 0: no seams)
+  uint64_t seams_sewn = 0;        // of those, sewn for good
+  uint64_t seams_sewn_tick = 0;   // the first tick after which every pair was sewn (0: not yet)
+  double seam_gap_end = 0;        // m, largest seam gap at the last tick
+  double seam_gap_worst = 0;      // m, largest seam gap at any tick
+  double seam_gap_worst_sewn = 0; // m, largest seam gap at any tick once every pair was sewn
   uint64_t self_contacts_max = 0; // most self-collision contacts (vertex-triangle + edge-edge) in one tick
   uint64_t self_zones_max = 0;    // most impact zones in one tick
   uint64_t self_contacts_sum = 0; // self-collision contacts summed over the ticks (mean: / ticks)

@@ -24,6 +24,13 @@ struct GraspStats {
   uint32_t sliding = 0;    // released patches sliding out of the grip (sim/grasp_release.h)
 };
 
+// The seams after the step (sim/seam.h).
+struct SeamStats {
+  float gap_max = 0.f;  // largest gap of a seam pair, m (0: no seams)
+  uint32_t sewn = 0;    // pairs sewn for good
+  uint32_t pairs = 0;   // pairs in all
+};
+
 struct StepReport {
   StepTiming timing;
   StrainLimitStats strain;       // every limiting pass of the step, summed
@@ -33,6 +40,7 @@ struct StepReport {
   // The deepest any cloth vertex sits inside a body collider (a hand's palm or forearm, a body part) at the
   // end of the step, m; 0 when every vertex is outside or there is no body (sim/collider.h body_penetration).
   float body_penetration_m = 0.f;
+  SeamStats seams;               // how far the seams are from closed
 };
 
 }  // namespace weft

@@ -221,16 +221,22 @@ void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth) {
   };
   for (ElasticSet& set : state_.held) remap_set(set);
   remap_set(model_.pins);
-  size_t kept = 0;
-  for (size_t k = 0; k < model_.seams.size(); ++k) {
-    const uint32_t a = mapped(model_.seams.a[k]), b = mapped(model_.seams.b[k]);
-    if (a == UINT32_MAX || b == UINT32_MAX) continue;
-    model_.seams.a[kept] = a;
-    model_.seams.b[kept] = b;
-    ++kept;
-  }
-  model_.seams.a.resize(kept);
-  model_.seams.b.resize(kept);
+  // Seams (the scene's in the model, those now in the state): a pair with a removed vertex goes.
+  auto remap_seams = [&](SeamSet& seams) {
+    size_t kept = 0;
+    for (size_t k = 0; k < seams.size(); ++k) {
+      const uint32_t a = mapped(seams.a[k]), b = mapped(seams.b[k]), cc = mapped(seams.c[k]);
+      if (a == UINT32_MAX || b == UINT32_MAX || cc == UINT32_MAX) continue;
+      seams.a[kept] = a, seams.b[kept] = b, seams.c[kept] = cc;
+      seams.w[kept] = seams.w[k], seams.sewn[kept] = seams.sewn[k];
+      ++kept;
+    }
+    seams.a.resize(kept), seams.b.resize(kept), seams.c.resize(kept), seams.w.resize(kept), seams.sewn.resize(kept);
+  };
+  remap_seams(model_.seams);
+  remap_seams(state_.seams);
+  state_.seam_driven.clear();
+  state_.seam_driven.reserve(n);
   state_.elastic_held.clear();
   state_.elastic_held.reserve(n);
 
