@@ -49,8 +49,7 @@ nlohmann::json stream_summary(const TickStats& st) {
   }
   // Only where the scene has a body or hand colliders (sim/collider.h body_penetration).
   if (st.has_body) {
-    out["body_penetration_max_m"] = st.body_penetration_max_m;
-    out["body_penetration_end_m"] = st.body_penetration_end_m;
+    out["body_penetration_max_m"] = {{"end", st.body_penetration_end_m}, {"worst", st.body_penetration_max_m}};
   }
   return out;
 }
@@ -146,7 +145,8 @@ std::string seam_notice(const nlohmann::json& stream) {
 void print_stream_notices(const nlohmann::json& stream) {
   if (stream.contains("body_penetration_max_m"))
     std::fprintf(stderr, "weft: body penetration: %.2f mm at the worst tick, %.2f mm at the end\n",
-                 1e3 * stream["body_penetration_max_m"].get<double>(), 1e3 * stream["body_penetration_end_m"].get<double>());
+                 1e3 * stream["body_penetration_max_m"]["worst"].get<double>(),
+                 1e3 * stream["body_penetration_max_m"]["end"].get<double>());
   print_failsafe_notice(stream["speed_clamps"].get<uint64_t>(), stream["energy_clamps"].get<uint64_t>());
   std::fputs(grasp_notice(stream["grasp_saturated_ticks"].get<uint64_t>(), stream["grasp_sliding_ticks"].get<uint64_t>())
                  .c_str(),

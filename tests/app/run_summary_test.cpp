@@ -59,6 +59,19 @@ TEST_CASE("stream summary: the garment scene's seams, sewn on the sim thread, an
   const nlohmann::json t = stream_summary(table.runtime().stats());
   CHECK_FALSE(t.contains("seam_gap_max_m"));
   CHECK(seam_notice(t).empty());
+  CHECK_FALSE(t.contains("body_penetration_max_m"));  // no body, no hand colliders
+}
+
+// Issue 37: body_penetration_max_m has the shape of seam_gap_max_m: the end and the worst tick.
+TEST_CASE("stream summary: body penetration at the end and at the worst tick where there is a body") {
+  TickStats st;
+  st.has_body = true;
+  st.body_penetration_max_m = 0.003;
+  st.body_penetration_end_m = 0.001;
+  const nlohmann::json j = stream_summary(st);
+  REQUIRE(j.contains("body_penetration_max_m"));
+  CHECK(j["body_penetration_max_m"]["worst"].get<double>() == doctest::Approx(0.003));
+  CHECK(j["body_penetration_max_m"]["end"].get<double>() == doctest::Approx(0.001));
 }
 
 }  // namespace weft::app
