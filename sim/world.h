@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/cloth_edit.h"
 #include "sim/cloth_model.h"
 #include "sim/cloth_state.h"
 #include "sim/collider.h"
@@ -85,6 +86,10 @@ class World {
   // Fig. 5f-g): each run is the border path between the border vertices nearest its two points; the runs are
   // paired by arc length (runs of different lengths included) and pulled together by elastics, then sewn.
   SewReport sew(const glm::vec3& a_from, const glm::vec3& a_to, const glm::vec3& b_from, const glm::vec3& b_to);
+  // Cuts, removes or rescales the cloth (sim/cloth_edit.h): the one input that changes the model while the
+  // world runs. Rebuilds what depends on the topology or rest shape and remaps every vertex-indexed thing
+  // in the model and the state; a refused edit changes nothing and is counted.
+  EditReport edit(const ClothEdit& edit);
 
   // --- access
   const WorldModel& world_model() const { return model_; }
@@ -95,6 +100,8 @@ class World {
   double time_step() const { return 1.0 / model_.config.tick_hz; }
   uint64_t invalid_pose_count() const { return state_.invalid_poses; }
   uint64_t rejected_pose_count(PoseRejection why) const { return state_.rejected[size_t(why)]; }
+  uint64_t edits_applied() const { return edits_applied_; }
+  uint64_t edits_refused() const { return edits_refused_; }
 
   // Holding (a patch still sliding out after a release is not).
   bool is_grabbing(Hand hand) const {
@@ -137,7 +144,9 @@ class World {
   std::unique_ptr<SelfCollision> self_collision_;  // built when enabled
   StepReport stats_;  // what the last step measured
   bool running_ = false;  // a step was taken: the model is fixed
-  bool energy_cached_ = false;  // stats_.failsafe.energy is the state's energy now (saves the next tick a pass)
+  bool energy_cached_ = false;
+  uint64_t edits_applied_ = 0;  // edit() calls that changed the cloth
+  uint64_t edits_refused_ = 0;  // edit() calls refused (EditReport::refused says why)  // stats_.failsafe.energy is the state's energy now (saves the next tick a pass)
 };
 
 }  // namespace weft

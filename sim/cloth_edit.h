@@ -1,0 +1,28 @@
+#pragma once
+// An edit of the cloth's topology or rest shape, applied by World::edit between ticks (the one exception
+// to a model fixed while the world runs): Volino & Thalmann 1997 Fig. 5's cut (5c), removal of extra
+// material and local expansion or shrinking (5b/5d).
+#include <cstdint>
+
+#include <glm/glm.hpp>
+
+namespace weft {
+
+enum class EditKind : uint8_t { Cut, Remove, Scale };
+
+struct ClothEdit {
+  EditKind kind = EditKind::Cut;
+  glm::vec3 from{0.f}, to{0.f};  // Cut: the blade segment (world, m); Remove, Scale: the brush centre is `from`
+  float radius = 0.02f;          // Cut: how near the segment the cloth is cut; Remove, Scale: brush radius (m)
+  float factor = 1.f;            // Scale: rest lengths inside the brush times this (>1 expand, <1 shrink)
+};
+
+struct EditReport {
+  bool applied = false;
+  const char* refused = nullptr;  // why not (a static string) when !applied
+  uint32_t vertices_added = 0, vertices_removed = 0, triangles_added = 0, triangles_removed = 0;
+  float mass_removed = 0.f;       // kg
+  double rebuild_ms = 0.0;        // wall time of the rebuild
+};
+
+}  // namespace weft
