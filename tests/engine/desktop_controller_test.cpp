@@ -21,6 +21,8 @@ struct RecordingSink final : InputSink {
   void detach(Device) override {}
   void reset() override { ++resets; }
   void reset_device(Device) override {}
+  std::vector<ToolAction> tools;
+  void tool(const ToolAction& a) override { tools.push_back(a); }
 };
 
 TEST_CASE("desktop: a press on the cloth grabs, R resets through the sink and the hold goes with it") {
