@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <new>
 #include <random>
@@ -14,6 +15,7 @@
 #include "sim/cloth_model.h"
 #include "sim/mesh_generators.h"
 #include "tests/allocation_counter.h"
+#include "tests/engine/stderr_capture.h"
 #include "tests/engine/threading_scale.h"
 
 namespace weft {
@@ -360,4 +362,52 @@ TEST_CASE("sim thread rejects a bad tick rate") {
 
 }  // TEST_SUITE
 }  // namespace
+}  // namespace weft
+
+namespace weft {
+
+// Tools reach the world as events at tick boundaries; what it refuses is counted per event but printed once
+// per reason (a stroke of refused cuts is one line), and every one of them is recorded for the replay.
+TEST_CASE("tool events: refused edits and sews are counted, their reason printed once, all recorded") {
+  SimThreadConfig c;
+  c.input_log_capacity = 64;
+  SimThread sim(grid_world(4, 240), c);
+  const float nan = std::nanf("");
+  for (uint64_t k = 0; k < 3; ++k) {
+    SimEvent e;
+    e.tick = k;
+    e.kind = SimEventKind::Edit;
+    e.tool.kind = ToolActionKind::Cut;
+    e.tool.a_from = glm::vec3(nan, 0.f, 0.f);  // a broken blade: refused, never applied
+    e.tool.radius = 0.01f;
+    CHECK(sim.push_event(e));
+  }
+  SimEvent sew;
+  sew.tick = 3;
+  sew.kind = SimEventKind::Sew;
+  sew.tool.kind = ToolActionKind::Sew;
+  sew.tool.a_from = glm::vec3(nan);
+  CHECK(sim.push_event(sew));
+  const std::string err = test::stderr_of([&] { sim.run_ticks(5); });
+  const TickStats st = sim.stats();
+  CHECK(st.edits_refused == 3);
+  CHECK(st.edits_applied == 0);
+  CHECK(st.sews_refused == 1);
+  CHECK(st.topology_changes == 0);
+  CHECK(st.events_applied == 4);
+  size_t lines = 0;
+  for (size_t at = err.find("cut refused"); at != std::string::npos; at = err.find("cut refused", at + 1)) ++lines;
+  CHECK(lines == 1);
+  CHECK(err.find("sew refused at tick 3") != std::string::npos);
+  std::vector<StreamRecord> log;
+  while (const StreamRecord* r = sim.input_log()->front()) log.push_back(*r), sim.input_log()->pop();
+  REQUIRE(log.size() == 4);
+  for (int k = 0; k < 3; ++k) {
+    CHECK(log[size_t(k)].kind == StreamRecordKind::Edit);
+    CHECK(log[size_t(k)].tick == uint64_t(k));
+  }
+  CHECK(log[3].kind == StreamRecordKind::Sew);
+  CHECK(std::isnan(log[3].tool.a_from.x));
+}
+
 }  // namespace weft
