@@ -132,8 +132,7 @@ ReplayResult replay_pose_stream(const PoseStream& stream, const ReplayOptions& o
   return out;
 }
 
-// The tool script on the snapshot of each tick (the cloth as the script sees it before that tick's inputs).
-static void feed_tool_script(Runtime& runtime, ToolScript& script, InputSink& sink, uint64_t to) {
+void feed_tool_script(Runtime& runtime, ToolScript& script, InputSink& sink, uint64_t to) {
   const double hz = runtime.scene().tick_hz;
   SnapshotBuffer& snapshots = runtime.snapshots();
   for (uint64_t k = runtime.fed_ticks(); k < to; ++k) {

@@ -18,6 +18,9 @@ namespace weft {
 // and grab/release events are stamped k, through `sink` (the runtime's input, or a noisy/recording
 // sink in front of it).
 void feed_script(Runtime& runtime, TwoHandScript& script, InputSink& sink, uint64_t to);
+// The same for the tool session: the script aims at the snapshot of each tick before its inputs.
+class ToolScript;
+void feed_tool_script(Runtime& runtime, ToolScript& script, InputSink& sink, uint64_t to);
 TwoHandScript script_for(const SceneInfo& scene);
 
 // Prints "label: tick k/T (p %)" to stderr at most once a second when long runs are under way.

@@ -35,7 +35,7 @@ void ToolScript::drive(double t, const ClothSnapshot& s, InputSink& sink) {
     case 1:  // the hand takes the strip and pulls it away from the cut
       if (t >= 0.8) {
         hand_t0_ = t;
-        const glm::vec3 p = on_cloth(s, 0.f, 0.3f);
+        const glm::vec3 p = hand_from_ = on_cloth(s, 0.f, 0.3f);
         PoseSample h;
         h.time = t;
         h.device = Device::RightHand;
@@ -46,11 +46,10 @@ void ToolScript::drive(double t, const ClothSnapshot& s, InputSink& sink) {
       }
       break;
     case 2: {
-      const glm::vec3 start = on_cloth(s, 0.f, 0.3f);
-      PoseSample h;
+      PoseSample h;  // from where it took hold, not the cloth's height now (which follows the hand)
       h.time = t;
       h.device = Device::RightHand;
-      h.pose.position = glm::vec3(0.f, start.y, 0.3f) + glm::vec3(0.f, 0.01f, kPull) * lerp(t, hand_t0_, hand_t0_ + 0.4);
+      h.pose.position = hand_from_ + glm::vec3(0.f, 0.01f, kPull) * lerp(t, hand_t0_, hand_t0_ + 0.4);
       if (t < hand_t0_ + 0.5) {
         sink.submit_pose(h);
       } else {

@@ -32,6 +32,7 @@ class ToolScript {
   ToolStroke tools_;
   int step_ = 0;     // actions done, in the order above
   double hand_t0_ = 0;
+  glm::vec3 hand_from_{0.f};  // where the hand took the strip
 };
 
 }  // namespace weft
