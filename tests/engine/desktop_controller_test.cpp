@@ -51,7 +51,7 @@ TEST_CASE("desktop: a press on the cloth grabs, R resets through the sink and th
   CHECK(sink.releases.empty());
 }
 
-TEST_CASE("desktop: keys pick the tool; a left drag with the cut sends chained blade segments, on past the border") {
+TEST_CASE("desktop: keys pick the tool - a left drag with the cut sends chained blade segments, on past the border") {
   SnapshotMesh mesh;  // the same 1 m square at z = 0, seen from +z
   mesh.triangles = {{0, 1, 2}, {1, 3, 2}};
   mesh.material.assign(4, glm::vec2(0.f));

@@ -159,7 +159,7 @@ TEST_CASE("pose stream: an end line claiming 10^12 ticks or a tick rate the samp
 
 namespace weft {
 
-TEST_CASE("pose stream: edit and sew records read back exactly; a bad one names its line") {
+TEST_CASE("pose stream: edit and sew records read back exactly - a bad one names its line") {
   const std::string path = std::string(WEFT_BINARY_DIR) + "/pose_stream_tools_test.jsonl";
   PoseStreamHeader h;
   h.scene = "table";

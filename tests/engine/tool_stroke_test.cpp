@@ -46,7 +46,7 @@ TEST_CASE("tool stroke: a cut drag sends one blade segment per move, chained, sh
   CHECK(sink.tools.size() == 3);
 }
 
-TEST_CASE("tool stroke: brushes dab at the press and every half radius; expand and shrink scale, remove removes") {
+TEST_CASE("tool stroke: brushes dab at the press and every half radius - expand and shrink scale, remove removes") {
   ToolSink sink;
   ToolStroke t;
   t.select(Tool::Remove);

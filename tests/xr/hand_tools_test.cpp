@@ -66,7 +66,7 @@ TEST_CASE("hand tools: a trigger stroke with the cut is the hand's motion, frame
   CHECK(ht.counters().strokes == 1);
 }
 
-TEST_CASE("hand tools: a pose the runtime does not vouch for ends the stroke; no blade across the gap") {
+TEST_CASE("hand tools: a pose the runtime does not vouch for ends the stroke - no blade across the gap") {
   ToolSink sink;
   HandTools ht;
   ht.update(Hand::Left, at({0, 1, 0}, 0.f, true), sink);  // cut
@@ -81,7 +81,7 @@ TEST_CASE("hand tools: a pose the runtime does not vouch for ends the stroke; no
   CHECK(ht.counters().dropped == 1);
 }
 
-TEST_CASE("hand tools: seam with one hand is two trigger strokes; cycling in between forgets the first") {
+TEST_CASE("hand tools: seam with one hand is two trigger strokes - cycling in between forgets the first") {
   ToolSink sink;
   HandTools ht;
   for (int k = 0; k < 5; ++k) {  // grab -> cut -> remove -> expand -> shrink -> seam
