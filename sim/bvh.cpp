@@ -84,24 +84,53 @@ TriangleBvh::TriangleBvh(const ClothModel& model) : triangle_(model.triangle), n
   nodes_.reserve(2 * ntri);
   if (ntri > 0) build(model, order.data(), order.data() + ntri);
 
-  // Connectivity flag per node (edge-connected patch), used by the curvature criterion.
-  std::vector<int32_t> slot(ntri, -1);
-  std::vector<uint32_t> dsu;
-  std::vector<uint32_t> tris;
-  for (size_t i = nodes_.size(); i-- > 0;) {
+  // Connectivity flag per node (edge-connected patch), used by the curvature criterion. Bottom-up: each
+  // shared edge joins its two triangles at the lowest node holding both, and a node is one patch when its
+  // children's patch counts less the joins made there come to one. One union-find over every triangle
+  // serves all nodes (children have higher indices, so a node's joins come after all of its subtree's,
+  // and those only ever merged triangles of that subtree): O(n log n), where gathering each node's
+  // triangles again took 28 of the 65 ms a 16k-vertex cloth's hierarchy took to build.
+  const size_t nnode = nodes_.size();
+  std::vector<int32_t> up(nnode, -1);
+  std::vector<uint32_t> depth(nnode, 0), leaf(ntri, 0);
+  for (size_t i = 0; i < nnode; ++i) {
+    const BvhNode& node = nodes_[i];
+    if (i > 0) depth[i] = depth[size_t(up[i])] + 1;
+    if (node.triangle >= 0) leaf[size_t(node.triangle)] = uint32_t(i);
+    else up[size_t(node.left)] = up[size_t(node.right)] = int32_t(i);
+  }
+  const auto& edge_tri = model.topology.edge_triangles;
+  std::vector<uint32_t> join_start(nnode + 1, 0), join_edge;
+  std::vector<uint32_t> lowest(edge_tri.size(), UINT32_MAX);
+  for (size_t e = 0; e < edge_tri.size(); ++e) {
+    const auto [ta, tb] = edge_tri[e];
+    if (ta < 0 || tb < 0) continue;
+    uint32_t a = leaf[size_t(ta)], b = leaf[size_t(tb)];
+    while (a != b) {
+      if (depth[a] < depth[b]) std::swap(a, b);
+      a = uint32_t(up[a]);
+    }
+    lowest[e] = a;
+    ++join_start[a + 1];
+  }
+  for (size_t i = 0; i < nnode; ++i) join_start[i + 1] += join_start[i];
+  join_edge.resize(join_start[nnode]);
+  std::vector<uint32_t> fill(join_start.begin(), join_start.end() - 1);
+  for (size_t e = 0; e < edge_tri.size(); ++e)
+    if (lowest[e] != UINT32_MAX) join_edge[fill[lowest[e]]++] = uint32_t(e);
+  std::vector<uint32_t> dsu(ntri), patches(nnode, 1);
+  std::iota(dsu.begin(), dsu.end(), 0u);
+  for (size_t i = nnode; i-- > 0;) {
     BvhNode& node = nodes_[i];
     if (node.triangle >= 0) { node.connected = 1; continue; }
-    // Gather the node's triangles (leaves below it).
-    tris.clear();
-    stack_.clear();
-    stack_.push_back({int32_t(i), 0});
-    while (!stack_.empty()) {
-      const int32_t k = stack_.back().first;
-      stack_.pop_back();
-      if (nodes_[size_t(k)].triangle >= 0) tris.push_back(uint32_t(nodes_[size_t(k)].triangle));
-      else { stack_.push_back({nodes_[size_t(k)].left, 0}); stack_.push_back({nodes_[size_t(k)].right, 0}); }
+    uint32_t count = patches[size_t(node.left)] + patches[size_t(node.right)];
+    for (uint32_t k = join_start[i]; k < join_start[i + 1]; ++k) {
+      const auto [ta, tb] = edge_tri[join_edge[k]];
+      const uint32_t ra = find_root(dsu, uint32_t(ta)), rb = find_root(dsu, uint32_t(tb));
+      if (ra != rb) { dsu[ra] = rb; --count; }
     }
-    node.connected = edge_connected(model, tris.data(), tris.data() + tris.size(), slot, dsu) ? 1 : 0;
+    patches[i] = count;
+    node.connected = count == 1 ? 1 : 0;
   }
   centroid_ = {};
   component_ = {};

@@ -50,6 +50,7 @@ ClothModel build_cloth_model(const Mesh& mesh, const Material& material, const s
 
   ClothModel model;
   model.material = material;
+  model.creases = creases;
   model.topology = build_topology(mesh);
   const Topology& topo = model.topology;
   const size_t nvert = mesh.vertex_count(), ntri = mesh.triangle_count();

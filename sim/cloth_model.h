@@ -46,6 +46,7 @@ struct ClothModel {
 
   Material material;
   Topology topology;
+  std::vector<CreaseLine> creases;  // the crease lines it was built with (World::edit builds again with them)
 
   size_t vertex_count() const { return rest_position.size(); }
   size_t link_count_total() const { return link.size(); }

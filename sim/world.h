@@ -2,7 +2,9 @@
 // One simulated scene: its model (sim/world_model.h: cloth, configuration, pins, seams, the rigid world at
 // time 0), its state (sim/world_state.h: everything a tick changes) and the scratch a step uses. The
 // runtime steps a World at a fixed tick; the only ways to change its state are step() and the inputs
-// below, applied between ticks, so record/replay and determinism hold.
+// below, applied between ticks, so record/replay and determinism hold. The model is fixed once the world
+// runs, with one exception: edit() (a cut, a removal, a rest-shape scaling) replaces the cloth model and
+// remaps the state, between ticks like the other inputs.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -14,6 +16,7 @@
 #include "sim/collider.h"
 #include "sim/device.h"
 #include "sim/integrator.h"
+#include "sim/mesh_edit.h"
 #include "sim/pose.h"
 #include "sim/rigid_body.h"
 #include "sim/self_collision.h"
@@ -56,7 +59,8 @@ class World {
   // Advances one fixed tick of 1 / tick_hz seconds: the stages of sim/world_stages.h, in its order.
   void step();
   // Back to the rest state at time 0: grasps released, pose tracks cleared, colliders and boxes at
-  // their initial poses. Tracker attachments, pins and seams stay (they belong to the scene).
+  // their initial poses. Tracker attachments, pins and seams stay (they belong to the scene), and so do
+  // edits: the cloth comes back at rest as edited (a replay starts from a freshly loaded world).
   void reset();
 
   // --- inputs, applied between ticks
@@ -136,6 +140,9 @@ class World {
   void rebuild_pin_tethers();
   // Tethers to scratch_.tether.sources (none: inactive), straightened on flat convex pieces when configured.
   void tethers_from_sources(Tethers& out);
+  // After edit() replaced the cloth model: every vertex-indexed thing in the model and the state carried
+  // over to the new vertices (sim/world_edit.cpp), and what derives from the cloth rebuilt.
+  void remap_after_edit(const MeshEdit& edit, const ClothModel& old_cloth);
 
   WorldModel model_;
   WorldState state_;

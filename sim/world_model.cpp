@@ -9,6 +9,7 @@ WorldModel make_world_model(ClothModel cloth, const WorldConfig& config) {
   const size_t n = m.cloth.vertex_count();
   m.adjacency = build_adjacency(m.cloth);
   m.flat_pieces = find_flat_pieces(m.cloth, m.adjacency);
+  m.rest_scale.assign(m.cloth.triangle_count(), 1.f);
   m.is_fixed.assign(n, 0);
   for (uint32_t i = 0; i < n; ++i)
     if (m.cloth.pinned[i]) {

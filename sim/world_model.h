@@ -2,7 +2,8 @@
 // What a world is made of and what never changes while it runs: the cloth model, its configuration, the
 // scene's pins and seams, the colliders and rigid boxes as they stand at time 0, and the tables derived
 // from them. A World assembles it (World::add_pin, add_seam, add_collider, add_rigid_box) before its
-// first step; the stages only read it.
+// first step; the stages only read it. World::edit is the one change while it runs: between ticks, the
+// cloth and everything derived from it rebuilt, its pins and seams remapped (sim/world_edit.cpp).
 #include <cstdint>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct WorldModel {
   std::vector<RigidBox> boxes;      // at time 0
   ElasticSet pins;                  // elastic pins: identity frame, offset = world target
   SeamSet seams;                    // vertex pairs pulled together
+  std::vector<float> rest_scale;    // per triangle (ntri): the rest shape's scale set by World::edit (1: as built)
 
   // derived from the above
   std::vector<uint32_t> fixed;      // scene pins and elastic pins
