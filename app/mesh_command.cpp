@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "engine/gltf_mesh.h"
 #include "engine/mesh_check.h"
 #include "engine/mesh_io.h"
 #include "sim/cloth_model.h"
@@ -26,13 +27,14 @@ void register_mesh(CLI::App& app) {
     bool folded_over = false;
     float gap = 0.004f, amplitude = 0.01f;
     float radius = 0.4f, inner_radius = 0.1f, edge = 0.03f;
+    float top_radius = 0.14f;
     uint32_t rings = 12;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("mesh", "Generate a cloth mesh as OBJ, or check an OBJ file");
-  cmd->add_option("--type", args->type, "grid | irregular | annulus | disc (concentric rings zipped by triangles)")
-      ->check(CLI::IsMember({"grid", "irregular", "annulus", "disc"}));
-  cmd->add_option("--out", args->out, "Write the generated mesh to this OBJ file");
+  cmd->add_option("--type", args->type, "grid | irregular | annulus | disc (concentric rings zipped by triangles) | cone-panel (an irregular garment panel wrapped half-way round a cone)")
+      ->check(CLI::IsMember({"grid", "irregular", "annulus", "disc", "cone-panel"}));
+  cmd->add_option("--out", args->out, "Write the generated mesh to this OBJ file (glTF 2.0 when it ends in .gltf or .glb)");
   cmd->add_option("--check", args->check,
                   "Load and check this OBJ file: statistics, then degenerate/sliver, non-manifold, flipped and "
                   "overlapping triangles with counts and first examples (file lines); exit 1 if any");
@@ -42,7 +44,10 @@ void register_mesh(CLI::App& app) {
   cmd->add_option("--columns", args->columns, "Quads along x")->check(CLI::Range(1, 1024));
   cmd->add_option("--rows", args->rows, "Quads along y")->check(CLI::Range(1, 1024));
   cmd->add_option("--seed", args->seed, "Irregular mesh seed");
-  cmd->add_option("--radius", args->radius, "annulus, disc: outer radius, m")->check(CLI::Range(1e-3, 50.0));
+  cmd->add_option("--radius", args->radius, "annulus, disc: outer radius; cone-panel: the cone's radius at the bottom edge, m")
+      ->check(CLI::Range(1e-3, 50.0));
+  cmd->add_option("--top-radius", args->top_radius, "cone-panel: the cone's radius at the top edge, m")
+      ->check(CLI::Range(1e-3, 50.0));
   cmd->add_option("--inner-radius", args->inner_radius, "annulus: inner radius, m (below --radius)")
       ->check(CLI::Range(1e-3, 50.0));
   cmd->add_option("--rings", args->rings, "annulus, disc: rings of triangles")->check(CLI::Range(1, 1024));
@@ -60,7 +65,8 @@ void register_mesh(CLI::App& app) {
     std::vector<uint32_t> lines;
     if (!args->check.empty()) {
       try {
-        mesh = load_obj_mesh(args->check, &lines, false);  // checked below, every problem counted
+        // checked below, every problem counted (a glTF file the loader refuses is reported as it refuses it)
+        mesh = is_gltf_path(args->check) ? load_gltf_mesh(args->check) : load_obj_mesh(args->check, &lines, false);
       } catch (const MeshFileError& e) {
         std::fprintf(stderr, "weft mesh: %s\n", e.what());
         throw CLI::RuntimeError(1);
@@ -104,6 +110,13 @@ void register_mesh(CLI::App& app) {
         throw CLI::ValidationError("mesh", "--edge is too small for --radius (over a million vertices a ring)");
       mesh = make_annulus({.inner_radius = inner, .outer_radius = args->radius, .rings = args->rings,
                            .edge = args->edge, .seed = args->seed});
+    } else if (args->type == "cone-panel") {
+      if (args->width >= 3.14159265f * args->radius)
+        throw CLI::ValidationError("mesh", "cone-panel: --width must be below half the bottom circumference (pi --radius)");
+      mesh = make_cone_panel({.sheet = {.width = args->width, .height = args->height, .columns = args->columns,
+                                        .rows = args->rows, .seed = args->seed},
+                              .bottom_radius = args->radius,
+                              .top_radius = args->top_radius});
     } else if (args->type == "grid") {
       mesh = make_grid({.width = args->width, .height = args->height, .columns = args->columns, .rows = args->rows});
     } else {
@@ -119,7 +132,8 @@ void register_mesh(CLI::App& app) {
     std::printf("%zu vertices, %zu triangles, %zu edges, %zu bending pairs, triangle area ratio %.2f\n",
                 mesh.vertex_count(), mesh.triangle_count(), topo.edges.size(), topo.bend_pairs.size(), amax / amin);
     if (!args->out.empty()) {
-      save_obj_mesh(mesh, args->out);
+      if (is_gltf_path(args->out)) save_gltf_mesh(mesh, args->out);
+      else save_obj_mesh(mesh, args->out);
       std::printf("wrote %s\n", args->out.c_str());
     }
   });

@@ -12,7 +12,7 @@ std::string hex64(uint64_t v) {
 }
 
 nlohmann::json stream_summary(const TickStats& st) {
-  return {{"edge_strain_max", st.stream.edge_strain_max},
+  nlohmann::json out = {{"edge_strain_max", st.stream.edge_strain_max},
           {"edge_strain_p99", st.stream.edge_strain_p99},
           {"edge_strain_end", st.stream.edge_strain_end},
           {"kinetic_energy_peak_j", st.stream.kinetic_energy_peak},
@@ -42,6 +42,13 @@ nlohmann::json stream_summary(const TickStats& st) {
           {"sews_refused", st.sews_refused},
           {"topology_changes", st.topology_changes},
           {"edit_ms_max", st.edit_ms_max}};
+  if (st.seam_pairs > 0) {  // a scene with seams (sim/seam.h)
+    out["seam_gap_max_m"] = {{"end", st.seam_gap_end}, {"worst", st.seam_gap_worst}, {"worst_sewn", st.seam_gap_worst_sewn}};
+    out["seam_pairs"] = st.seam_pairs;
+    out["seams_sewn"] = st.seams_sewn;
+    out["seams_sewn_tick"] = st.seams_sewn_tick;
+  }
+  return out;
 }
 
 nlohmann::json mesh_check_summary(const std::vector<std::pair<std::string, size_t>>& counts) {
@@ -116,11 +123,28 @@ std::string grasp_notice(uint64_t saturated, uint64_t sliding) {
   return line;
 }
 
+std::string seam_notice(const nlohmann::json& stream) {
+  if (!stream.contains("seam_gap_max_m")) return {};
+  const auto& gap = stream["seam_gap_max_m"];
+  const uint64_t tick = stream["seams_sewn_tick"].get<uint64_t>();
+  char line[256];
+  int n = std::snprintf(line, sizeof line, "weft: seams: %llu of %llu pairs sewn",
+                        (unsigned long long)stream["seams_sewn"].get<uint64_t>(),
+                        (unsigned long long)stream["seam_pairs"].get<uint64_t>());
+  if (tick) n += std::snprintf(line + n, sizeof line - size_t(n), " (all after tick %llu)", (unsigned long long)tick);
+  n += std::snprintf(line + n, sizeof line - size_t(n), "; largest gap %.2f mm at the end, %.2f mm at worst",
+                     1e3 * gap["end"].get<double>(), 1e3 * gap["worst"].get<double>());
+  if (tick) n += std::snprintf(line + n, sizeof line - size_t(n), ", %.2f mm once sewn", 1e3 * gap["worst_sewn"].get<double>());
+  std::snprintf(line + n, sizeof line - size_t(n), "\n");
+  return line;
+}
+
 void print_stream_notices(const nlohmann::json& stream) {
   print_failsafe_notice(stream["speed_clamps"].get<uint64_t>(), stream["energy_clamps"].get<uint64_t>());
   std::fputs(grasp_notice(stream["grasp_saturated_ticks"].get<uint64_t>(), stream["grasp_sliding_ticks"].get<uint64_t>())
                  .c_str(),
              stderr);
+  std::fputs(seam_notice(stream).c_str(), stderr);
 }
 
 void print_run_summary(const nlohmann::json& j) {

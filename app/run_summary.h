@@ -21,7 +21,9 @@ nlohmann::json self_collision_summary(const TickStats& stats);
 void print_failsafe_notice(uint64_t speed_clamps, uint64_t energy_clamps);
 // One line when grasps yielded during the run (saturated and sliding patch-ticks), empty otherwise.
 std::string grasp_notice(uint64_t saturated, uint64_t sliding);
-// The fail-safe notice and the grasp notice for a stream summary (stream_summary's keys), on stderr.
+// One line on the seams (pairs sewn, largest gap at the end and at worst) for a stream with seams, else empty.
+std::string seam_notice(const nlohmann::json& stream);
+// The fail-safe notice, the grasp notice and the seam notice for a stream summary (stream_summary's keys), on stderr.
 void print_stream_notices(const nlohmann::json& stream);
 // A short human summary of the same on stderr (the fail-safe and grasp notices included).
 void print_run_summary(const nlohmann::json& summary);

@@ -14,8 +14,9 @@ namespace {
   throw MeshFileError(path + ": " + problem);
 }
 
-// Material coordinates from the two widest axes of the bounding box, for files without `vt`.
-void planar_material(Mesh& mesh) {
+}  // namespace
+
+void planar_material_coordinates(Mesh& mesh) {
   glm::vec3 lo(INFINITY), hi(-INFINITY);
   for (const glm::vec3& p : mesh.positions) { lo = glm::min(lo, p); hi = glm::max(hi, p); }
   const glm::vec3 extent = hi - lo;
@@ -26,8 +27,6 @@ void planar_material(Mesh& mesh) {
   mesh.material.clear();
   for (const glm::vec3& p : mesh.positions) mesh.material.emplace_back(p[a] - lo[a], p[b] - lo[b]);
 }
-
-}  // namespace
 
 namespace {
 
@@ -129,7 +128,7 @@ Mesh load_obj_mesh(const std::string& path, std::vector<uint32_t>* triangle_line
     for (size_t i = 0; i < nvert; ++i)
       mesh.material.emplace_back(attrib.texcoords[2 * texcoord_of[i]], attrib.texcoords[2 * texcoord_of[i] + 1]);
   } else {
-    planar_material(mesh);
+    planar_material_coordinates(mesh);
   }
   if (validate) {
     if (const std::string err = validate_mesh(mesh); !err.empty()) {

@@ -20,6 +20,9 @@ struct MeshFileError : std::runtime_error {
 // validate false, a mesh the simulator would refuse (degenerate, non-manifold) is returned for `mesh --check`.
 Mesh load_obj_mesh(const std::string& path, std::vector<uint32_t>* triangle_line = nullptr, bool validate = true);
 
+// Material coordinates from the two widest axes of the bounding box, for files without them.
+void planar_material_coordinates(Mesh& mesh);
+
 // Writes positions, material coordinates (as vt) and triangles; throws MeshFileError on I/O failure.
 void save_obj_mesh(const Mesh& mesh, const std::string& path);
 

@@ -1,9 +1,11 @@
 #include "engine/scene_loader.h"
 
+#include "engine/gltf_mesh.h"
 #include "engine/json_reader.h"
 #include "engine/material_loader.h"
 #include "engine/mesh_io.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -11,6 +13,7 @@
 
 #include "sim/crease_line.h"
 #include "sim/mesh_generators.h"
+#include "sim/seam_line.h"
 #include "sim/topology.h"
 
 namespace weft {
@@ -24,6 +27,7 @@ constexpr JsonKey kSceneKeys[] = {
     {"name", T::String},      {"sim", T::Object},         {"cloth", T::Object},     {"interaction", T::Object},
     {"self_collision", T::Object}, {"pins", T::Array},    {"colliders", T::Array},  {"rigid_boxes", T::Array},
     {"hands", T::Object},     {"trackers", T::Array},     {"seams", T::Array},      {"stage", T::Object},
+    {"seam_lines", T::Array},
 };
 constexpr JsonObjectSpec kScene{"scene", kSceneKeys};
 
@@ -46,6 +50,7 @@ constexpr JsonObjectSpec kSim{"sim", kSimKeys};
 constexpr JsonKey kClothKeys[] = {
     {"mesh", T::Object},         {"position", T::Vec3}, {"rotation_deg", T::Vec3}, {"material", T::StringOrObject},
     {"weave_angle_deg", T::Number, -360, 360},          {"creases", T::Array},
+    {"panels", T::Array},
 };
 constexpr JsonObjectSpec kCloth{"cloth", kClothKeys};
 
@@ -67,6 +72,27 @@ constexpr JsonKey kObjKeys[] = {
 };
 constexpr JsonObjectSpec kObj{"cloth.mesh (obj)", kObjKeys};
 
+constexpr JsonKey kGltfKeys[] = {
+    {"type", T::String, 0, 0, "gltf"}, {"path", T::String}, {"scale", T::Number, 1e-6, 1e6},
+};
+constexpr JsonObjectSpec kGltf{"cloth.mesh (gltf)", kGltfKeys};
+
+// A garment's pieces: each its own mesh, placed, merged into one cloth of disjoint pieces.
+constexpr JsonKey kPanelKeys[] = {
+    {"name", T::String}, {"mesh", T::Object}, {"position", T::Vec3}, {"rotation_deg", T::Vec3},
+};
+constexpr JsonObjectSpec kPanel{"cloth.panels[]", kPanelKeys};
+
+// A seam line: two border runs paired by arc length (sim/seam_line.h).
+constexpr JsonKey kSeamLineKeys[] = {{"a", T::Object}, {"b", T::Object}};
+constexpr JsonObjectSpec kSeamLine{"seam_lines[]", kSeamLineKeys};
+
+// One run: a vertex list in order, or the border path between the border vertices nearest two points.
+constexpr JsonKey kSeamRunKeys[] = {
+    {"panel", T::String}, {"vertices", T::Array}, {"from", T::Vec3}, {"to", T::Vec3},
+};
+constexpr JsonObjectSpec kSeamRun{"seam_lines[].a, seam_lines[].b", kSeamRunKeys};
+
 constexpr JsonKey kCreaseKeys[] = {
     {"from", T::Vec2}, {"to", T::Vec2}, {"angle_deg", T::Number, -179.9, 179.9},
     {"stiffness_scale", T::Number, 0, 1e4}, {"tolerance", T::Number, 1e-7, 1},
@@ -77,6 +103,7 @@ constexpr JsonKey kInteractionKeys[] = {
     {"tau", T::Number, 1e-4, 10},
     {"max_speed", T::Number, 1e-3, 1e3},
     {"seam_tau", T::Number, 1e-4, 10},
+    {"sew_gap", T::Number, 0, 0.1},
     {"thickness", T::Number, 0, 0.1},
     {"strain_limit", T::NumberOrFalse, 0, 10},
     {"strain_iterations", T::Integer, 1, 1000},
@@ -151,15 +178,13 @@ Pose read_pose(const JsonObject& o) {
   return p;
 }
 
-// file: set to the OBJ's path for an OBJ mesh.
-Mesh read_mesh(const JsonObject& cloth, const std::string& base_dir, std::string& file) {
-  const JsonDocument& doc = cloth.doc();
-  const json& m = cloth.at("mesh");
-  const std::string place = cloth.pointer("mesh");
+// The mesh object `m` at `place`, not yet placed. file: set to the path of an OBJ or glTF mesh.
+Mesh read_mesh_object(const JsonDocument& doc, const json& m, const std::string& place, const std::string& base_dir,
+                      std::string& file) {
   if (!m.is_object()) doc.fail(place, "expected an object");
   // the type picks the table the other keys are read with
   const auto type = m.find("type");
-  if (type == m.end()) doc.fail(place, "missing key 'type' (grid, irregular or obj)");
+  if (type == m.end()) doc.fail(place, "missing key 'type' (grid, irregular, obj or gltf)");
   if (!type->is_string()) doc.fail(json_pointer(place, "type"), "expected a string");
   const std::string name = type->get<std::string>();
   Mesh mesh;
@@ -182,27 +207,109 @@ Mesh read_mesh(const JsonObject& cloth, const std::string& base_dir, std::string
     s.jitter = float(o.number("jitter", s.jitter));
     s.seed = o.integer("seed", s.seed);
     mesh = make_irregular(s);
-  } else if (name == "obj") {
-    const JsonObject o(doc, m, place, kObj);
+  } else if (name == "obj" || name == "gltf") {
+    const bool gltf = name == "gltf";
+    const JsonObject o(doc, m, place, gltf ? kGltf : kObj);
     const std::string path = o.string("path", "");
-    if (path.empty()) o.fail("path", "missing OBJ path");
+    if (path.empty()) o.fail("path", gltf ? "missing glTF path" : "missing OBJ path");
     // The file's unit in metres: 0.01 for a mesh modelled in centimetres, 0.001 for millimetres.
     const float scale = float(o.number("scale", 1.0));
     try {
       file = (std::filesystem::path(base_dir) / path).string();
-      mesh = load_obj_mesh(file);
+      mesh = gltf ? load_gltf_mesh(file) : load_obj_mesh(file);
     } catch (const MeshFileError& e) {
       o.fail("path", e.what());
     }
     for (glm::vec3& p : mesh.positions) p *= scale;
     for (glm::vec2& u : mesh.material) u *= scale;  // material coordinates are rest lengths, in the same unit
   } else {
-    doc.fail(json_pointer(place, "type"), "'" + name + "' is not one of grid, irregular, obj");
+    doc.fail(json_pointer(place, "type"), "'" + name + "' is not one of grid, irregular, obj, gltf");
   }
-  const Pose placement = read_pose(cloth);
+  return mesh;
+}
+
+void place_mesh(Mesh& mesh, const Pose& placement) {
   transform_mesh(mesh, glm::translate(glm::mat4(1.f), placement.position) * glm::mat4_cast(placement.orientation));
+}
+
+// The cloth's mesh: `mesh`, or its `panels` merged in order (each placed by its own pose, then all by the
+// cloth's); scene.panels gets each piece's vertex and triangle ranges.
+Mesh read_cloth_mesh(const JsonObject& cloth, const std::string& base_dir, Scene& scene) {
+  const JsonDocument& doc = cloth.doc();
+  if (cloth.has("mesh") == cloth.has("panels")) cloth.fail("needs either 'mesh' or 'panels'");
+  Mesh mesh;
+  if (cloth.has("mesh")) {
+    Panel p;
+    p.name = "cloth";
+    mesh = read_mesh_object(doc, cloth.at("mesh"), cloth.pointer("mesh"), base_dir, scene.mesh_file);
+    p.file = scene.mesh_file;
+    p.vertex_count = uint32_t(mesh.vertex_count());
+    p.triangle_count = uint32_t(mesh.triangle_count());
+    scene.panels.push_back(p);
+  } else {
+    const json& list = cloth.array("panels");
+    if (list.empty()) cloth.fail("panels", "needs at least one panel");
+    for (size_t k = 0; k < list.size(); ++k) {
+      const JsonObject o(doc, list[k], json_pointer(cloth.pointer("panels"), k), kPanel);
+      Panel p;
+      p.name = o.string("name", "panel" + std::to_string(k));
+      for (const Panel& q : scene.panels)
+        if (q.name == p.name) o.fail("name", "a second panel named '" + p.name + "'");
+      if (!o.has("mesh")) o.fail("missing key 'mesh'");
+      Mesh piece = read_mesh_object(doc, o.at("mesh"), o.pointer("mesh"), base_dir, p.file);
+      place_mesh(piece, read_pose(o));
+      if (const std::string err = validate_mesh(piece); !err.empty()) doc.fail(o.pointer("mesh"), err);
+      p.first_vertex = uint32_t(mesh.vertex_count());
+      p.first_triangle = uint32_t(mesh.triangle_count());
+      p.vertex_count = uint32_t(piece.vertex_count());
+      p.triangle_count = uint32_t(piece.triangle_count());
+      for (auto t : piece.triangles)
+        mesh.triangles.push_back({t[0] + p.first_vertex, t[1] + p.first_vertex, t[2] + p.first_vertex});
+      mesh.positions.insert(mesh.positions.end(), piece.positions.begin(), piece.positions.end());
+      mesh.material.insert(mesh.material.end(), piece.material.begin(), piece.material.end());
+      if (k == 0) scene.mesh_file = p.file;
+      scene.panels.push_back(std::move(p));
+    }
+  }
+  place_mesh(mesh, read_pose(cloth));
+  const std::string place = cloth.has("mesh") ? cloth.pointer("mesh") : cloth.pointer("panels");
   if (const std::string err = validate_mesh(mesh); !err.empty()) doc.fail(place, err);
   return mesh;
+}
+
+// One border run of a seam line, as vertex indices of the whole cloth.
+std::vector<uint32_t> read_seam_run(const JsonObject& j, const Scene& scene, const Topology& topology) {
+  uint32_t first = 0, count = uint32_t(scene.mesh.vertex_count());
+  std::vector<uint8_t> in_panel;
+  if (j.has("panel")) {
+    const std::string name = j.string("panel", "");
+    const auto p = std::find_if(scene.panels.begin(), scene.panels.end(), [&](const Panel& q) { return q.name == name; });
+    if (p == scene.panels.end()) j.fail("panel", "no panel named '" + name + "'");
+    first = p->first_vertex;
+    count = p->vertex_count;
+    in_panel.assign(scene.mesh.vertex_count(), 0);
+    std::fill(in_panel.begin() + first, in_panel.begin() + first + count, 1);
+  }
+  const bool by_vertices = j.has("vertices"), by_points = j.has("from") || j.has("to");
+  if (by_vertices == by_points) j.fail("needs either 'vertices' or 'from' and 'to'");
+  std::vector<uint32_t> run;
+  if (by_vertices) {
+    const json& list = j.array("vertices");
+    for (size_t k = 0; k < list.size(); ++k)  // indices within the panel when one is named
+      run.push_back(first + j.doc().integer(list[k], json_pointer(j.pointer("vertices"), k), 0, count - 1));
+    if (run.size() < 2) j.fail("vertices", "a run needs at least two vertices");
+    return run;
+  }
+  if (!j.has("from") || !j.has("to")) j.fail("needs both 'from' and 'to'");
+  const glm::vec3* x = scene.mesh.positions.data();
+  const size_t n = scene.mesh.vertex_count();
+  const uint8_t* allowed = in_panel.empty() ? nullptr : in_panel.data();
+  const uint32_t from = nearest_border_vertex(topology, x, n, j.vec3("from", glm::vec3(0.f)), allowed);
+  const uint32_t to = nearest_border_vertex(topology, x, n, j.vec3("to", glm::vec3(0.f)), allowed);
+  const char* why = "the cloth has no border";
+  if (from != UINT32_MAX) run = border_run(topology, x, from, to, &why);
+  if (run.empty()) j.fail(why);
+  return run;
 }
 
 // A fabric preset by name (assets/materials/NAME.json beside the scenes folder, or a path), or the
@@ -334,6 +441,7 @@ void read_interaction(const JsonObject& j, Scene& scene) {
   c.elastic.tau = float(j.number("tau", c.elastic.tau));
   c.elastic.max_speed = float(j.number("max_speed", c.elastic.max_speed));
   c.seam.tau = float(j.number("seam_tau", c.seam.tau));
+  c.sew_gap = float(j.number("sew_gap", c.sew_gap));
   c.thickness = float(j.number("thickness", c.thickness));
   if (j.has("strain_limit")) {
     if (j.at("strain_limit").is_boolean()) {
@@ -379,7 +487,7 @@ Scene read_scene(const JsonDocument& doc, const std::string& base_dir) {
   scene.name = root.string("name", "unnamed");
   if (root.has("sim")) read_sim(root.object("sim", kSim), scene.world);
   const JsonObject cloth = root.object("cloth", kCloth);
-  scene.mesh = read_mesh(cloth, base_dir, scene.mesh_file);
+  scene.mesh = read_cloth_mesh(cloth, base_dir, scene);
   scene.material = read_scene_material(cloth, base_dir);
   // the weft's angle from the mesh's material u axis (weft/warp materials; Volino 2005 sec. 2.2.2)
   scene.material.weave.angle_deg = float(cloth.number("weave_angle_deg", scene.material.weave.angle_deg));
@@ -421,6 +529,16 @@ Scene read_scene(const JsonDocument& doc, const std::string& base_dir) {
       scene.seams.emplace_back(a, b);
     }
   }
+  if (root.has("seam_lines")) {
+    const Topology topology = build_topology(scene.mesh);
+    for_each_object(root, "seam_lines", kSeamLine, [&](const JsonObject& j) {
+      if (!j.has("a") || !j.has("b")) j.fail("needs both runs 'a' and 'b'");
+      const std::vector<uint32_t> a = read_seam_run(j.object("a", kSeamRun), scene, topology);
+      const std::vector<uint32_t> b = read_seam_run(j.object("b", kSeamRun), scene, topology);
+      if (pair_runs(a, b, scene.mesh.positions.data(), scene.seam_lines) == 0)
+        j.fail("the two runs give no seam pair (the same run, or of no length)");
+    });
+  }
   return scene;
 }
 
@@ -443,7 +561,8 @@ Scene load_scene(const std::string& path) {
 }
 
 std::vector<const JsonObjectSpec*> scene_format() {
-  std::vector<const JsonObjectSpec*> out = {&kScene, &kSim, &kCloth, &kGrid, &kIrregular, &kObj, &kCrease,
+  std::vector<const JsonObjectSpec*> out = {&kScene, &kSim, &kCloth, &kGrid, &kIrregular, &kObj, &kGltf, &kPanel,
+                                            &kSeamLine, &kSeamRun, &kCrease,
                                             &kInteraction, &kSelfCollision, &kPin, &kCollider, &kRigidBox,
                                             &kHands, &kPlacement, &kTracker};
   for (const JsonObjectSpec* s : material_format()) out.push_back(s);

@@ -333,6 +333,15 @@ bool SimThread::tick_once() {
   const GraspStats& grasp = world_.step_report().grasp;
   counters_.grasp_saturated += grasp.saturated;
   counters_.grasp_sliding += grasp.sliding;
+  const SeamStats& seams = world_.step_report().seams;
+  counters_.seam_pairs = seams.pairs;
+  counters_.seams_sewn = seams.sewn;
+  counters_.seam_gap_end = seams.gap_max;
+  counters_.seam_gap_worst = std::max(counters_.seam_gap_worst, double(seams.gap_max));
+  if (seams.pairs > 0 && seams.sewn == seams.pairs) {
+    if (counters_.seams_sewn_tick == 0) counters_.seams_sewn_tick = tick_ + 1;
+    counters_.seam_gap_worst_sewn = std::max(counters_.seam_gap_worst_sewn, double(seams.gap_max));
+  }
   if (const SelfCollision* sc = world_.self_collision()) {
     const SelfCollisionStats& st = sc->stats();
     counters_.self_contacts_max = std::max(counters_.self_contacts_max, st.vertex_triangle + st.edge_edge);

@@ -89,6 +89,12 @@ struct TickStats {
   uint64_t failsafe_first_tick = 0;  // the first tick either engaged (0: never)
   uint64_t grasp_saturated = 0;   // patch-ticks a held patch was stopped at the saturation strain (sim/grasp_saturation.h)
   uint64_t grasp_sliding = 0;     // patch-ticks a released patch slid out of the grip (sim/grasp_release.h)
+  uint64_t seam_pairs = 0;        // seam pairs at the last tick (sim/seam.h; 0: no seams)
+  uint64_t seams_sewn = 0;        // of those, sewn for good
+  uint64_t seams_sewn_tick = 0;   // the first tick after which every pair was sewn (0: not yet)
+  double seam_gap_end = 0;        // m, largest seam gap at the last tick
+  double seam_gap_worst = 0;      // m, largest seam gap at any tick
+  double seam_gap_worst_sewn = 0; // m, largest seam gap at any tick once every pair was sewn
   uint64_t self_contacts_max = 0; // most self-collision contacts (vertex-triangle + edge-edge) in one tick
   uint64_t self_zones_max = 0;    // most impact zones in one tick
   uint64_t self_contacts_sum = 0; // self-collision contacts summed over the ticks (mean: / ticks)

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 mode="${1:-run}"; shift || true
 
 packages=(build-essential cmake ninja-build pkg-config libglm-dev doctest-dev nlohmann-json3-dev libcli11-dev
-  libtinyobjloader-dev libstb-dev libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers glslc libglfw3-dev
+  libtinyobjloader-dev libtinygltf-dev libstb-dev libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers glslc libglfw3-dev
   libopenxr-dev libopenxr-loader1 xvfb xauth libbenchmark-dev
   # GLFW's X11 native header (the window test) needs these; libglfw3-dev only recommends them, and the window
   # test drives the mouse through XTest, loaded at run time.

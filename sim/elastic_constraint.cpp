@@ -96,18 +96,4 @@ void apply_elastic_demands(const ElasticAccumulator& acc, glm::vec3* v, uint8_t*
   }
 }
 
-void apply_seams(const SeamSet& seams, const float* mass, const glm::vec3* x, glm::vec3* v, float h,
-                 const ElasticParams& params) {
-  const float rate = -std::expm1(-h / params.tau) / h;
-  for (size_t k = 0; k < seams.size(); ++k) {
-    const uint32_t a = seams.a[k], b = seams.b[k];
-    const float ma = mass[a], mb = mass[b], m = ma + mb;
-    const glm::vec3 mean_v = (ma * v[a] + mb * v[b]) / m;
-    // relative velocity v_b - v_a that closes the gap d = x_b - x_a at the elastic rate
-    const glm::vec3 rel = cap_speed(-rate * (x[b] - x[a]), params.max_speed);
-    v[a] = mean_v - (mb / m) * rel;
-    v[b] = mean_v + (ma / m) * rel;
-  }
-}
-
 }  // namespace weft

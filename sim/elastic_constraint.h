@@ -2,7 +2,7 @@
 // Elastics as velocity constraints (Volino & Thalmann 1997 section 2.3): a vertex is driven toward a
 // moving target with one time constant tau, instead of being pulled by a spring whose force (and so
 // stability) depends on what it is attached to. They serve grasps, tracker attachments, elastic pins
-// and seams.
+// and seams (sim/seam.h).
 //
 // How the demanded velocity enters the step, per vertex with accumulated weight w (see ElasticAccumulator):
 //   w >= 1 (core): force correction (B): the integrator imposes the velocity (ClothState::kinematic), so
@@ -87,15 +87,5 @@ void share_velocity_change(const ElasticSet& set, const glm::vec3* v, const uint
 // deviation from it.
 void apply_elastic_demands(const ElasticAccumulator& acc, glm::vec3* v, uint8_t* kinematic,
                            glm::vec3* kinematic_velocity, float max_delta_v = INFINITY);
-
-// Seams (Volino 1997 Fig. 5f-g): vertex pairs pulled together. Each pair's relative velocity is set
-// (correction (A), before the step) so that their separation decays as exp(-t/tau), while their
-// mass-weighted mean velocity, hence the momentum, is kept; the forces then act on both freely.
-struct SeamSet {
-  std::vector<uint32_t> a, b;  // paired vertices (npair)
-  size_t size() const { return a.size(); }
-};
-void apply_seams(const SeamSet& seams, const float* mass, const glm::vec3* x, glm::vec3* v, float h,
-                 const ElasticParams& params);
 
 }  // namespace weft

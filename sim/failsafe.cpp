@@ -30,7 +30,10 @@ FailsafeBaseline failsafe_baseline(const WorldModel& model, const WorldState& st
   b.fastest = std::sqrt(fastest2);
   b.top = top;
 
-  bool driven = !model.pins.vertex.empty() || model.seams.size() > 0 || !state.boxes.empty() ||
+  // Open seams drive their vertices (sim/seam.h); sewn ones only take energy out, like a passive cloth.
+  bool open_seam = false;
+  for (uint8_t s : state.seams.sewn) open_seam = open_seam || !s;
+  bool driven = !model.pins.vertex.empty() || open_seam || !state.boxes.empty() ||
                 m.material.wind != glm::vec3(0.f) || !c.hinge_rest_angle.empty() || !c.plastic_strain.empty();
   for (const ElasticSet& set : state.held) driven = driven || !set.vertex.empty();
   for (const Collider& k : state.colliders) driven = driven || k.follows || collider_speed(k) > 0.f;

@@ -78,6 +78,21 @@ Mesh make_irregular(const IrregularSpec& spec) {
   return mesh;
 }
 
+Mesh make_cone_panel(const ConePanelSpec& spec) {
+  Mesh mesh = make_irregular(spec.sheet);
+  const float w = spec.sheet.width, h = spec.sheet.height;
+  const float rb = spec.bottom_radius, rt = spec.top_radius;
+  const float slant = std::sqrt(1.f + (rt - rb) * (rt - rb) / (h * h));  // slant length per unit of height
+  for (size_t i = 0; i < mesh.positions.size(); ++i) {
+    const glm::vec2 p = mesh.material[i];
+    const float r = rb + (rt - rb) * p.y / h;
+    const float arc = (p.x - 0.5f * w) * r / rb;  // the arc at this height, from the panel's middle
+    mesh.material[i] = glm::vec2(0.5f * w + arc, p.y * slant);
+    mesh.positions[i] = glm::vec3(r * std::sin(arc / r), p.y, r * std::cos(arc / r));
+  }
+  return mesh;
+}
+
 Mesh make_annulus(const AnnulusSpec& spec) {
   Mesh mesh;
   std::mt19937 rng(spec.seed);

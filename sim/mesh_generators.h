@@ -34,6 +34,18 @@ struct IrregularSpec {
 // quad diagonals, so triangle areas vary by well over 3x and no two neighbourhoods look alike.
 Mesh make_irregular(const IrregularSpec& spec);
 
+struct ConePanelSpec {
+  IrregularSpec sheet;          // the panel's mesh: width = its arc at the bottom edge, height = its vertical extent
+  float bottom_radius = 0.25f;  // the cone's radius at the panel's bottom edge (y = 0), m
+  float top_radius = 0.14f;     // at its top edge (y = height), m
+};
+
+// A garment panel placed around a body as Volino 1997 Fig. 6 places them: an irregular sheet wrapped on a
+// vertical cone about the y axis, centred on +z, spanning the angle width / bottom_radius. Its material
+// coordinates are the flat pattern (a trapezoid, the width at each height scaled with the cone's radius,
+// heights measured along the slant), so the panel rests unstretched where it lies.
+Mesh make_cone_panel(const ConePanelSpec& spec);
+
 struct FoldedOverSpec {
   GridSpec grid;             // the flat sheet (columns even, so the fold lies on a column of vertices)
   float gap = 0.004f;        // height of the folded half above the lower one, m

@@ -23,16 +23,27 @@ struct TrackerAttachment {
   Pose pose;                       // the tracker's pose when the attachment is made
 };
 
+// One piece of a garment: a range of the cloth's vertices and triangles (panels are merged into one
+// cloth of disjoint pieces, in the scene's order).
+struct Panel {
+  std::string name;
+  std::string file;                  // the mesh file it was read from ("": generated)
+  uint32_t first_vertex = 0, vertex_count = 0;
+  uint32_t first_triangle = 0, triangle_count = 0;
+};
+
 struct Scene {
   std::string name;
   Mesh mesh;                                     // cloth rest shape, placed in the world
   std::string mesh_file;                         // the OBJ file it was read from ("": generated)
+  std::vector<Panel> panels;                     // the pieces of mesh, a garment's panels (one: the whole cloth)
   Material material;
   std::vector<uint32_t> pins;                    // vertices fixed at their rest position
   std::vector<Collider> colliders;
   std::vector<RigidBox> rigid_boxes;
   std::vector<TrackerAttachment> trackers;
   std::vector<std::pair<uint32_t, uint32_t>> seams;
+  SeamSet seam_lines;                            // the seam lines' pairs, by arc length (sim/seam_line.h)
   std::vector<CreaseLine> creases;               // fold lines in material coordinates (weft_warp materials)
   std::array<Pose, 2> hand_start;                // left, right: where the hands start (for the runtime)
   Pose stage;                                    // where the user stands (XR: the stage origin), y = floor

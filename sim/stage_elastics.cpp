@@ -1,6 +1,6 @@
 // Stage 2 of the tick (sim/world_stages.h): Volino's elastics. Grasps, trackers and pins demand a
 // velocity toward their target with one time constant and are made kinematic (B); seams correct
-// velocities (A).
+// velocities (A) and drive their vertices (B) until they close, then keep them sewn.
 #include "sim/grasp_release.h"
 #include "sim/grasp_saturation.h"
 #include "sim/held_clearance.h"
@@ -73,7 +73,16 @@ void apply_elastics(const WorldModel& model, WorldState& state, WorldScratch& sc
     state.held_shift.fill(glm::vec3(0.f));
   for (uint32_t i : acc.touched)
     if (c.kinematic[i] && !model.cloth.pinned[i]) state.elastic_held.push_back(i);
-  if (model.seams.size()) apply_seams(model.seams, model.cloth.mass.data(), x, c.velocity.data(), h, ic.seam);
+  state.seam_driven.clear();
+  if (state.seams.size())  // the vertices the open seams drive are freed after the solve (free_seam_driven)
+    apply_seams(state.seams, model.cloth.inv_mass.data(), c.kinematic.data(), c.kinematic_velocity.data(),
+                c.position.data(), c.velocity.data(), h, model.cloth.material.gravity, ic.seam, ic.sew_gap,
+                state.seam_driven);
+}
+
+void free_seam_driven(const WorldModel& model, WorldState& state) {
+  for (uint32_t i : state.seam_driven) state.cloth.kinematic[i] = model.cloth.pinned[i];
+  state.seam_driven.clear();
 }
 
 }  // namespace weft

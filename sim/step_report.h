@@ -24,12 +24,20 @@ struct GraspStats {
   uint32_t sliding = 0;    // released patches sliding out of the grip (sim/grasp_release.h)
 };
 
+// The seams after the step (sim/seam.h).
+struct SeamStats {
+  float gap_max = 0.f;  // largest gap of a seam pair, m (0: no seams)
+  uint32_t sewn = 0;    // pairs sewn for good
+  uint32_t pairs = 0;   // pairs in all
+};
+
 struct StepReport {
   StepTiming timing;
   StrainLimitStats strain;       // every limiting pass of the step, summed
   CollisionStats collision;      // the colliders' and rigid boxes' contacts
   FailsafeStats failsafe;        // what the last line of defence clamped
   GraspStats grasp;              // grasps that yielded
+  SeamStats seams;               // how far the seams are from closed
 };
 
 }  // namespace weft

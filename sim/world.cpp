@@ -8,6 +8,7 @@
 #include "sim/failsafe.h"
 #include "sim/grasp_saturation.h"
 #include "sim/plasticity.h"
+#include "sim/seam_line.h"
 #include "sim/wall_time.h"
 #include "sim/world_stages.h"
 
@@ -40,10 +41,17 @@ void World::step() {
   const auto t1 = WallClock::now();
   integrate(model_, state_, *integrator_, self_collision_.get(), scratch_, h);
   if (guard) failsafe_after_solve(model_, state_, baseline);
+  free_seam_driven(model_, state_);
+  if (state_.seams.size())  // sewn seams closed again before the contacts, which then act on the closed pair
+    close_sewn_seams(state_.seams, model_.cloth.inv_mass.data(), state_.cloth.kinematic.data(),
+                     state_.cloth.position.data(), state_.cloth.velocity.data());
   const auto t2 = WallClock::now();
   resolve_contacts(model_, state_, scratch_, h, stats_);
   stats_.timing.self_collision_ms = 0;
   if (self_collision_) resolve_self_contacts(model_, state_, *self_collision_, scratch_, h, stats_);
+  if (state_.seams.size())  // and after them, so that what the tick publishes has them closed
+    close_sewn_seams(state_.seams, model_.cloth.inv_mass.data(), state_.cloth.kinematic.data(),
+                     state_.cloth.position.data(), state_.cloth.velocity.data());
   update_plasticity(model_.cloth, state_.cloth, h);  // weave creases and set (no-op unless the material has plasticity)
   if (guard) apply_failsafe(model_, model_.config.failsafe, baseline, h, state_, stats_.failsafe);
   energy_cached_ = guard && stats_.failsafe.energy_known;
@@ -52,6 +60,10 @@ void World::step() {
   stats_.timing.integrator_ms = ms_between(t1, t2);
   stats_.timing.correction_ms = ms_between(t2, t3);
   stats_.timing.total_ms = ms_between(t0, t3);
+  stats_.seams.pairs = uint32_t(state_.seams.size());
+  stats_.seams.gap_max = seam_gap_max(state_.seams, state_.cloth.position.data());
+  stats_.seams.sewn = 0;
+  for (uint8_t s : state_.seams.sewn) stats_.seams.sewn += s;
 }
 
 void World::reset() {
@@ -69,9 +81,11 @@ void World::reset() {
   }
   state_.release.fill(GraspRelease{});
   state_.elastic_held.clear();
+  state_.seam_driven.clear();
   scratch_.elastic.clear();
   state_.colliders = model_.colliders;
   state_.boxes = model_.boxes;
+  state_.seams = model_.seams;  // the scene's, open again
   if (self_collision_) self_collision_->request_tangle_scan();  // the state jumped
   energy_cached_ = false;
 }
@@ -117,15 +131,37 @@ void World::add_pin(uint32_t vertex, const glm::vec3& target) {
   rebuild_pin_tethers();
 }
 
-void World::add_seam(uint32_t a, uint32_t b) {
+void World::add_seam(uint32_t a, uint32_t b) { add_seam(a, b, b, 0.f); }
+
+void World::add_seam(uint32_t a, uint32_t b, uint32_t c, float w) {
   assembling("add_seam");
-  model_.seams.a.push_back(a);
-  model_.seams.b.push_back(b);
+  model_.seams.add(a, b, c, w);
+  state_.seams.add(a, b, c, w);
 }
 
-SewReport World::sew(const glm::vec3&, const glm::vec3&, const glm::vec3&, const glm::vec3&) {
+SewReport World::sew(const glm::vec3& a_from, const glm::vec3& a_to, const glm::vec3& b_from, const glm::vec3& b_to) {
   SewReport r;
-  r.refused = "not implemented yet";
+  auto refuse = [&](const char* why) {
+    r.refused = why;
+    ++state_.refused_sews;
+    return r;
+  };
+  for (const glm::vec3& p : {a_from, a_to, b_from, b_to})
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return refuse("a point is not finite");
+  const ClothModel& m = model_.cloth;
+  const glm::vec3* x = state_.cloth.position.data();
+  const size_t n = m.vertex_count();
+  // the ends where the cloth is now (what the user points at); the runs' lengths at rest (the fabric's)
+  const uint32_t ends[4] = {nearest_border_vertex(m.topology, x, n, a_from), nearest_border_vertex(m.topology, x, n, a_to),
+                            nearest_border_vertex(m.topology, x, n, b_from), nearest_border_vertex(m.topology, x, n, b_to)};
+  if (ends[0] == UINT32_MAX) return refuse("the cloth has no border");
+  const char* why = nullptr;
+  const std::vector<uint32_t> run_a = border_run(m.topology, m.rest_position.data(), ends[0], ends[1], &why);
+  if (run_a.empty()) return refuse(why);
+  const std::vector<uint32_t> run_b = border_run(m.topology, m.rest_position.data(), ends[2], ends[3], &why);
+  if (run_b.empty()) return refuse(why);
+  r.pairs = pair_runs(run_a, run_b, m.rest_position.data(), state_.seams);
+  if (r.pairs == 0) return refuse("the two runs are one");
   return r;
 }
 

@@ -47,6 +47,8 @@ class World {
   void add_pin(uint32_t vertex, const glm::vec3& target);
   // A seam pulling vertices a and b together.
   void add_seam(uint32_t a, uint32_t b);
+  // A seam pulling vertex a toward the point (1 - w) x_b + w x_c of the edge b-c (sim/seam.h).
+  void add_seam(uint32_t a, uint32_t b, uint32_t c, float w);
   size_t add_collider(const Collider& collider);
   size_t add_rigid_box(const RigidBox& box);
   // Turns self-collision on or off or changes its settings (builds the hierarchy).
@@ -59,8 +61,9 @@ class World {
   // Advances one fixed tick of 1 / tick_hz seconds: the stages of sim/world_stages.h, in its order.
   void step();
   // Back to the rest state at time 0: grasps released, pose tracks cleared, colliders and boxes at
-  // their initial poses. Tracker attachments, pins and seams stay (they belong to the scene), and so do
-  // edits: the cloth comes back at rest as edited (a replay starts from a freshly loaded world).
+  // their initial poses. Tracker attachments, pins and the scene's seams stay (they belong to the scene),
+  // open again; seams sewn during the session go. Edits stay: the cloth comes back at rest as edited (a
+  // replay starts from a freshly loaded world).
   void reset();
 
   // --- inputs, applied between ticks
@@ -103,6 +106,8 @@ class World {
   const WorldConfig& config() const { return model_.config; }
   double time_step() const { return 1.0 / model_.config.tick_hz; }
   uint64_t invalid_pose_count() const { return state_.invalid_poses; }
+  uint64_t refused_sew_count() const { return state_.refused_sews; }
+  const SeamSet& seams() const { return state_.seams; }
   uint64_t rejected_pose_count(PoseRejection why) const { return state_.rejected[size_t(why)]; }
   uint64_t edits_applied() const { return edits_applied_; }
   uint64_t edits_refused() const { return edits_refused_; }

@@ -14,6 +14,7 @@ namespace weft {
 struct InteractionConfig {
   ElasticParams elastic;          // grasps, trackers and elastic pins: time constant and speed cap
   ElasticParams seam{0.1f, 1.f};  // seams close slower (Volino 1997 Fig. 5f-g)
+  float sew_gap = 1e-3f;          // a seam pair closer than this is sewn for good (sim/seam.h), m
   GraspParams grasp;              // patch selection and falloff
   double extrapolation_horizon = 0.03;  // s a device pose is extrapolated past its newest sample (then eased back)
   float thickness = 0.004f;       // cloth thickness: contact distance to colliders, m

@@ -13,6 +13,7 @@
 #include "sim/flat_pieces.h"
 #include "sim/grasp.h"
 #include "sim/rigid_body.h"
+#include "sim/seam.h"
 #include "sim/tether.h"
 #include "sim/world_config.h"
 
@@ -24,7 +25,7 @@ struct WorldModel {
   std::vector<Collider> colliders;  // at time 0 (WorldState::colliders: where they are now)
   std::vector<RigidBox> boxes;      // at time 0
   ElasticSet pins;                  // elastic pins: identity frame, offset = world target
-  SeamSet seams;                    // vertex pairs pulled together
+  SeamSet seams;                    // the scene's seams at time 0 (WorldState::seams: those now)
   std::vector<float> rest_scale;    // per triangle (ntri): the rest shape's scale set by World::edit (1: as built)
 
   // derived from the above

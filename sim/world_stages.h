@@ -18,6 +18,8 @@
 //                       limiter last;
 //   5. resolve_self_contacts  the cloth against itself after the colliders (the layers touching a collider
 //                       are held by it), alternated with the colliders, then the limiter again, last;
+//   5b. close_sewn_seams the seams sewn for good (sim/seam.h) projected closed after every correction, so a
+//                       published state has them closed;
 //   6. update_plasticity reads the corrected shape (sim/plasticity.h): a stretch the limiter takes back
 //                       must not set;
 //   7. apply_failsafe   last (sim/failsafe.h): whatever the stages before did, no vertex leaves the tick
@@ -42,6 +44,10 @@ void move_solids(const WorldModel& model, WorldState& state, float h);
 // 2. Every device's target through the kinematic safety layer; the elastics' kinematic velocities and
 // velocity corrections; held-patch saturation, release slides and clearance; seams (fills stats.grasp).
 void apply_elastics(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h, StepReport& stats);
+
+// 2b. After the solve: the vertices the open seams drove are free again, so that the contacts and the limiter
+// move them like any other (driven through a collider, a seam's vertex stayed 9 mm inside it).
+void free_seam_driven(const WorldModel& model, WorldState& state);
 
 // 3. The integrator's dynamic step from x to x + h v, with the resting contacts it keeps (found first,
 // against the colliders where stage 1 left them). x_prev gets the start positions (the colliders'

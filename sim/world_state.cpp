@@ -17,6 +17,7 @@ WorldState make_initial_state(const WorldModel& model) {
   s.cloth = make_start_state(model.cloth);
   s.colliders = model.colliders;
   s.boxes = model.boxes;
+  s.seams = model.seams;
   // Grabs and attachments are applied on the sim thread: size everything they fill now.
   for (int d = 0; d < kDeviceCount; ++d) {
     s.held[d].vertex.reserve(n);
@@ -26,6 +27,7 @@ WorldState make_initial_state(const WorldModel& model) {
     s.tethers[d].length.resize(n);
   }
   s.elastic_held.reserve(n);
+  s.seam_driven.reserve(n);
   return s;
 }
 

@@ -15,6 +15,7 @@
 #include "sim/pose.h"
 #include "sim/pose_track.h"
 #include "sim/rigid_body.h"
+#include "sim/seam.h"
 #include "sim/tether.h"
 
 namespace weft {
@@ -25,6 +26,8 @@ struct WorldState {
   ClothState cloth;
   std::vector<Collider> colliders;  // poses and velocities now (model order)
   std::vector<RigidBox> boxes;
+  SeamSet seams;                    // the scene's seams and those sewn during the session (World::sew), with
+                                    // which of them are closed; vertex indices: an edit remaps them
 
   // per device (kDeviceCount), indexed by device_index
   std::array<PoseTrack, kDeviceCount> tracks;        // the device's recent pose samples
@@ -36,7 +39,9 @@ struct WorldState {
   std::array<GraspRelease, kDeviceCount> release{};  // a release under way: the patch sliding out (sim/grasp_release.h)
 
   std::vector<uint32_t> elastic_held;  // vertices the elastics made kinematic last tick (capacity nvert)
+  std::vector<uint32_t> seam_driven;   // vertices the open seams drive through this tick's solve (capacity nvert)
   uint64_t invalid_poses = 0;          // pose samples and grab poses refused
+  uint64_t refused_sews = 0;           // World::sew calls that added no seam
   std::array<uint64_t, 5> rejected{};  // pose samples refused, per PoseRejection
 };
 

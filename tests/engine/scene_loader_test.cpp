@@ -8,6 +8,7 @@
 #include "engine/mesh_io.h"
 #include "engine/runtime.h"
 #include "engine/scene_loader.h"
+#include "sim/topology.h"
 #include "sim/vertex_colouring.h"
 #include "sim/weft_warp_kernels.h"
 
@@ -325,4 +326,67 @@ TEST_CASE("a scene made in code takes --material, --solver and --tick-hz as a sc
   Scene grid = hanging_grid_scene(8);
   CHECK_THROWS_WITH_AS(apply_runtime_overrides(grid, "hanging grid 8", "", 5000, "", 0),
                        doctest::Contains("outside 60 to 2000 Hz"), std::invalid_argument);
+}
+
+namespace {
+// Two 0.4 m grid panels side by side (5 x 5 vertices each), the second 0.5 m to the right.
+std::string panels_text(const std::string& seam_lines) {
+  return R"({"cloth": {"panels": [
+      {"name": "left", "mesh": {"type": "grid", "width": 0.4, "height": 0.4, "columns": 4, "rows": 4}},
+      {"name": "right", "mesh": {"type": "grid", "width": 0.4, "height": 0.4, "columns": 4, "rows": 4},
+       "position": [0.5, 0, 0]}], "position": [0, 1, 0]}, "seam_lines": [)" + seam_lines + "]}";
+}
+}  // namespace
+
+TEST_CASE("panels merge into one cloth of disjoint pieces, each placed, with their vertex ranges kept") {
+  const Scene s = parse_scene(panels_text(""), "test.json");
+  REQUIRE(s.panels.size() == 2);
+  CHECK(s.panels[0].name == "left");
+  CHECK(s.panels[1].first_vertex == 25);
+  CHECK(s.panels[1].vertex_count == 25);
+  CHECK(s.panels[1].first_triangle == 32);
+  CHECK(s.mesh.vertex_count() == 50);
+  CHECK(s.mesh.triangles.back()[0] >= 25);
+  CHECK(s.mesh.positions[25] == glm::vec3(0.5f, 1.f, 0.f));  // the panel's, then the cloth's placement
+  CHECK(build_topology(s.mesh).boundary_vertex[24] == 1);
+  // a single mesh is one panel: the whole cloth
+  const Scene one = parse_scene(scene_text(), "test.json");
+  REQUIRE(one.panels.size() == 1);
+  CHECK(one.panels[0].vertex_count == one.mesh.vertex_count());
+}
+
+TEST_CASE("seam lines pair two border runs, given as points or as panel vertex lists") {
+  // the left panel's right edge (x = 0.4) to the right panel's left edge (x = 0.5), bottom to top
+  const Scene by_points = parse_scene(panels_text(R"({"a": {"panel": "left", "from": [0.4, 1, 0], "to": [0.4, 1.4, 0]},
+                                                     "b": {"panel": "right", "from": [0.5, 1, 0], "to": [0.5, 1.4, 0]}})"),
+                                      "test.json");
+  REQUIRE(by_points.seam_lines.size() == 5);
+  for (size_t k = 0; k < 5; ++k) {
+    CHECK(by_points.seam_lines.a[k] == 4 + 5 * k);
+    CHECK(by_points.seam_lines.b[k] == 25 + 5 * k);
+  }
+  const Scene by_vertices = parse_scene(panels_text(R"({"a": {"panel": "left", "vertices": [4, 9, 14, 19, 24]},
+                                                       "b": {"panel": "right", "vertices": [0, 5, 10, 15, 20]}})"),
+                                        "test.json");
+  CHECK(by_vertices.seam_lines.a == by_points.seam_lines.a);
+  CHECK(by_vertices.seam_lines.b == by_points.seam_lines.b);
+  World w = build_world(by_points);
+  CHECK(w.seams().size() == 5);
+}
+
+TEST_CASE("panels and seam lines that cannot be used are errors naming their place") {
+  expect_error(R"({"cloth": {"mesh": {"type": "grid"}, "panels": []}})", "/cloth", "either 'mesh' or 'panels'");
+  expect_error(R"({"cloth": {"panels": []}})", "/cloth/panels", "at least one panel");
+  expect_error(R"({"cloth": {"panels": [{"name": "a", "mesh": {"type": "grid"}}, {"name": "a", "mesh": {"type": "grid"}}]}})",
+               "/cloth/panels/1/name", "second panel named 'a'");
+  expect_error(panels_text(R"({"a": {"panel": "middle", "vertices": [0, 1]}, "b": {"panel": "right", "vertices": [0, 1]}})"),
+               "/seam_lines/0/a/panel", "no panel named 'middle'", 4);
+  expect_error(panels_text(R"({"a": {"panel": "left", "vertices": [0, 25]}, "b": {"panel": "right", "vertices": [0, 1]}})"),
+               "/seam_lines/0/a/vertices/1", "out of range", 4);
+  expect_error(panels_text(R"({"a": {"from": [0.4, 1, 0], "to": [0.5, 1.4, 0]}, "b": {"panel": "right", "vertices": [0, 1]}})"),
+               "/seam_lines/0/a", "different borders", 4);
+  expect_error(panels_text(R"({"a": {"panel": "left", "vertices": [0, 1]}, "b": {"panel": "left", "vertices": [0, 1]}})"),
+               "/seam_lines/0", "no seam pair", 4);
+  expect_error(panels_text(R"({"a": {"panel": "left", "vertices": [0]}, "b": {"panel": "right", "vertices": [0, 1]}})"),
+               "/seam_lines/0/a/vertices", "at least two", 4);
 }

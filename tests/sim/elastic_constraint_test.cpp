@@ -103,20 +103,3 @@ TEST_CASE("sharing the cap changes nothing when no vertex is capped") {
   CHECK(glm::length(kv[0] - glm::vec3(0.5f, 0.1f, 0)) < 1e-6f);
   CHECK(glm::length(kv[1] - glm::vec3(0.3f, -0.2f, 0.1f)) < 1e-6f);
 }
-
-TEST_CASE("seams keep the pair's momentum and close the gap at the elastic rate") {
-  SeamSet seams;
-  seams.a = {0};
-  seams.b = {1};
-  const float mass[2] = {1.f, 3.f};
-  glm::vec3 x[2] = {{0, 0, 0}, {0.1f, 0, 0}};
-  glm::vec3 v[2] = {{0, 1, 0}, {0, 0, 0}};
-  const float h = 0.01f;
-  const ElasticParams params{0.05f, 10.f};
-  apply_seams(seams, mass, x, v, h, params);
-  const glm::vec3 p = mass[0] * v[0] + mass[1] * v[1];
-  CHECK(p.y == doctest::Approx(1.f));
-  CHECK(p.x == doctest::Approx(0.f).epsilon(1e-6));
-  const float gap = glm::length((x[1] + h * v[1]) - (x[0] + h * v[0]));
-  CHECK(gap == doctest::Approx(0.1f * std::exp(-h / params.tau)).epsilon(1e-4));
-}

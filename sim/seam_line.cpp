@@ -1,0 +1,121 @@
+#include "sim/seam_line.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace weft {
+namespace {
+
+constexpr uint32_t kNone = UINT32_MAX;
+
+// Cumulative arc length along the run (same length as the run), m.
+std::vector<float> arc_lengths(const std::vector<uint32_t>& run, const glm::vec3* rest) {
+  std::vector<float> s(run.size(), 0.f);
+  for (size_t k = 1; k < run.size(); ++k) s[k] = s[k - 1] + glm::length(rest[run[k]] - rest[run[k - 1]]);
+  return s;
+}
+
+// The point of `run` at arc length t: the segment k..k+1 and the weight of k+1 (snapped to a vertex within
+// `snap` of the length).
+void point_at(const std::vector<uint32_t>& run, const std::vector<float>& s, float t, float snap, uint32_t& b,
+              uint32_t& c, float& w) {
+  size_t k = size_t(std::upper_bound(s.begin(), s.end(), t) - s.begin());
+  k = k == 0 ? 0 : k - 1;
+  if (k + 1 >= run.size()) {
+    b = c = run.back();
+    w = 0.f;
+    return;
+  }
+  const float len = s[k + 1] - s[k];
+  w = len > 0.f ? std::clamp((t - s[k]) / len, 0.f, 1.f) : 0.f;
+  b = run[k];
+  c = run[k + 1];
+  if (w * len <= snap) { c = b; w = 0.f; }
+  else if ((1.f - w) * len <= snap) { b = c; w = 0.f; }
+}
+
+}  // namespace
+
+uint32_t nearest_border_vertex(const Topology& topology, const glm::vec3* x, size_t nvert, const glm::vec3& p,
+                               const uint8_t* allowed) {
+  uint32_t best = kNone;
+  float best_d = INFINITY;
+  for (uint32_t i = 0; i < nvert; ++i) {
+    if (!topology.boundary_vertex[i] || (allowed && !allowed[i])) continue;
+    const float d = glm::length(x[i] - p);
+    if (d < best_d) { best_d = d; best = i; }
+  }
+  return best;
+}
+
+std::vector<uint32_t> border_run(const Topology& topology, const glm::vec3* rest, uint32_t from, uint32_t to,
+                                 const char** refused) {
+  const size_t nvert = topology.boundary_vertex.size();
+  auto refuse = [&](const char* why) {
+    if (refused) *refused = why;
+    return std::vector<uint32_t>{};
+  };
+  if (from >= nvert || to >= nvert || !topology.boundary_vertex[from] || !topology.boundary_vertex[to])
+    return refuse("a run's end is not on a border");
+  if (from == to) return refuse("a run's two ends meet at one border vertex");
+  // each border vertex's neighbours along the border (two on a manifold border)
+  std::vector<std::array<uint32_t, 2>> next(nvert, {kNone, kNone});
+  for (size_t e = 0; e < topology.edges.size(); ++e) {
+    if (!topology.boundary_edge[e]) continue;
+    const auto [u, v] = topology.edges[e];
+    (next[u][0] == kNone ? next[u][0] : next[u][1]) = v;
+    (next[v][0] == kNone ? next[v][0] : next[v][1]) = u;
+  }
+  std::vector<uint32_t> best;
+  float best_len = INFINITY;
+  for (int way = 0; way < 2; ++way) {
+    std::vector<uint32_t> path{from};
+    uint32_t prev = from, at = next[from][way];
+    float len = 0.f;
+    while (at != kNone && at != from && path.size() <= nvert) {
+      len += glm::length(rest[at] - rest[prev]);
+      path.push_back(at);
+      if (at == to) break;
+      const uint32_t n = next[at][0] == prev ? next[at][1] : next[at][0];
+      prev = at;
+      at = n;
+    }
+    if (path.back() == to && len < best_len) { best = std::move(path); best_len = len; }
+  }
+  if (best.empty()) return refuse("a run's two ends lie on different borders");
+  return best;
+}
+
+size_t pair_runs(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b, const glm::vec3* rest, SeamSet& out) {
+  if (a.size() < 2 || b.size() < 2) return 0;
+  const std::vector<float> sa = arc_lengths(a, rest), sb = arc_lengths(b, rest);
+  const float la = sa.back(), lb = sb.back();
+  if (!(la > 0.f) || !(lb > 0.f)) return 0;
+  const size_t before = out.size();
+  const float snap = 1e-3f * std::min(la, lb);
+  auto add = [&](uint32_t v, uint32_t p, uint32_t q, float w) {
+    if (v != p && v != q) out.add(v, p, q, w);
+  };
+  for (size_t i = 0; i < a.size(); ++i) {
+    uint32_t p, q;
+    float w;
+    point_at(b, sb, sa[i] / la * lb, snap, p, q, w);
+    add(a[i], p, q, w);
+  }
+  // b's inner vertices that no vertex of a landed on
+  for (size_t j = 1; j + 1 < b.size(); ++j) {
+    const float t = sb[j] / lb * la;
+    const size_t k = size_t(std::lower_bound(sa.begin(), sa.end(), t) - sa.begin());
+    const bool met = (k < sa.size() && std::abs(sa[k] - t) * lb / la <= snap) ||
+                     (k > 0 && std::abs(sa[k - 1] - t) * lb / la <= snap);
+    if (met) continue;
+    uint32_t p, q;
+    float w;
+    point_at(a, sa, t, snap, p, q, w);
+    add(b[j], p, q, w);
+  }
+  return out.size() - before;
+}
+
+}  // namespace weft

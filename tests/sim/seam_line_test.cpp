@@ -1,0 +1,103 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "sim/mesh_generators.h"
+#include "sim/seam_line.h"
+
+using namespace weft;
+
+namespace {
+
+// Two panels side by side: a (columns_a x 4 quads, 0.2 m square) and b (columns_b x rows_b, 0.2 m square)
+// 5 cm to its right.
+Mesh two_panels(uint32_t rows_b, uint32_t& nb_first) {
+  Mesh a = make_grid({.width = 0.2f, .height = 0.2f, .columns = 4, .rows = 8});
+  Mesh b = make_grid({.width = 0.2f, .height = 0.2f, .columns = 4, .rows = rows_b});
+  nb_first = uint32_t(a.positions.size());
+  for (auto p : b.positions) a.positions.push_back(p + glm::vec3(0.25f, 0, 0));
+  a.material.insert(a.material.end(), b.material.begin(), b.material.end());
+  for (auto t : b.triangles) a.triangles.push_back({t[0] + nb_first, t[1] + nb_first, t[2] + nb_first});
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("a border run is the shorter way along one border loop between its two ends") {
+  const Mesh m = make_grid({.width = 0.2f, .height = 0.4f, .columns = 4, .rows = 8});
+  const Topology t = build_topology(m);
+  const char* why = nullptr;
+  // the right edge, bottom to top: column 4 of every row
+  const std::vector<uint32_t> run = border_run(t, m.positions.data(), 4, 8 * 5 + 4, &why);
+  REQUIRE(run.size() == 9);
+  for (uint32_t r = 0; r <= 8; ++r) CHECK(run[r] == r * 5 + 4);
+  CHECK(why == nullptr);
+  // the other way round: the same vertices, reversed
+  const std::vector<uint32_t> back = border_run(t, m.positions.data(), 8 * 5 + 4, 4, &why);
+  REQUIRE(back.size() == 9);
+  CHECK(back.front() == 8 * 5 + 4);
+  CHECK(nearest_border_vertex(t, m.positions.data(), m.vertex_count(), glm::vec3(0.21f, 0.19f, 0.01f)) == 4 * 5 + 4);
+}
+
+TEST_CASE("border runs refuse ends off the border, on one vertex or on different borders") {
+  uint32_t nb = 0;
+  const Mesh m = two_panels(8, nb);
+  const Topology t = build_topology(m);
+  const char* why = nullptr;
+  CHECK(border_run(t, m.positions.data(), 4, nb, &why).empty());
+  CHECK(std::string(why).find("different borders") != std::string::npos);
+  CHECK(border_run(t, m.positions.data(), 4, 4, &why).empty());
+  CHECK(std::string(why).find("one border vertex") != std::string::npos);
+  CHECK(border_run(t, m.positions.data(), 6, 4, &why).empty());  // vertex 6 is inside
+  CHECK(std::string(why).find("not on a border") != std::string::npos);
+  CHECK(border_run(t, m.positions.data(), 4, 1000000, &why).empty());
+}
+
+TEST_CASE("runs of equal length and nested vertex counts pair vertex to vertex") {
+  uint32_t nb = 0;
+  const Mesh m = two_panels(4, nb);  // a's right edge: 9 vertices; b's left edge: 5
+  const Topology t = build_topology(m);
+  const auto a = border_run(t, m.positions.data(), 4, 8 * 5 + 4, nullptr);
+  const auto b = border_run(t, m.positions.data(), nb, nb + 4 * 5, nullptr);
+  REQUIRE(a.size() == 9);
+  REQUIRE(b.size() == 5);
+  SeamSet s;
+  CHECK(pair_runs(a, b, m.positions.data(), s) == 9);  // b's inner vertices all met by a's
+  for (size_t k = 0; k < s.size(); ++k) {
+    // every pulled vertex sits at the height of its point: the gap is the 5 cm between the panels
+    CHECK(glm::length(seam_gap(s, k, m.positions.data())) == doctest::Approx(0.05f).epsilon(1e-4));
+  }
+  CHECK(s.c[0] == s.b[0]);
+  CHECK(s.w[1] == doctest::Approx(0.5f));  // a's second vertex halfway up b's first edge
+}
+
+TEST_CASE("runs of different lengths pair by arc length, both ways, onto edges") {
+  uint32_t nb = 0;
+  Mesh m = two_panels(3, nb);  // b's left edge: 4 vertices at thirds; a's 9 at eighths
+  for (uint32_t i = nb; i < m.vertex_count(); ++i) m.positions[i].y *= 2.f;  // b twice as long
+  const Topology t = build_topology(m);
+  const auto a = border_run(t, m.positions.data(), 4, 8 * 5 + 4, nullptr);
+  const auto b = border_run(t, m.positions.data(), nb, nb + 3 * 5, nullptr);
+  REQUIRE(b.size() == 4);
+  SeamSet s;
+  CHECK(pair_runs(a, b, m.positions.data(), s) == 9 + 2);
+  const glm::vec3* x = m.positions.data();
+  for (size_t k = 0; k < s.size(); ++k) {
+    const glm::vec3 p = (1.f - s.w[k]) * x[s.b[k]] + s.w[k] * x[s.c[k]];
+    // a's vertex at height y meets b's point at 2 y, and b's at y meets a's at y / 2
+    if (s.a[k] < nb) CHECK(p.y == doctest::Approx(2.f * x[s.a[k]].y).epsilon(1e-4));
+    else CHECK(p.y == doctest::Approx(0.5f * x[s.a[k]].y).epsilon(1e-4));
+    CHECK(s.w[k] >= 0.f);
+    CHECK(s.w[k] <= 1.f);
+  }
+}
+
+TEST_CASE("a run paired with itself adds nothing; a run of one vertex adds nothing") {
+  uint32_t nb = 0;
+  const Mesh m = two_panels(4, nb);
+  const Topology t = build_topology(m);
+  const auto a = border_run(t, m.positions.data(), 4, 8 * 5 + 4, nullptr);
+  SeamSet s;
+  CHECK(pair_runs(a, a, m.positions.data(), s) == 0);
+  CHECK(pair_runs(a, {a[0]}, m.positions.data(), s) == 0);
+}
