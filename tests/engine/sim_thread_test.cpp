@@ -411,3 +411,52 @@ TEST_CASE("tool events: refused edits and sews are counted, their reason printed
 }
 
 }  // namespace weft
+
+namespace weft {
+
+// A cut adds vertices and triangles: the snapshots published after it carry the new topology (generation 1),
+// written within the room every slot reserved at load, so no slot's arrays move (nothing allocated).
+TEST_CASE("tool events: a cut gives the published snapshots the new topology without reallocating") {
+  SimThread sim(grid_world(8, 240), SimThreadConfig{});
+  sim.run_ticks(1);
+  const size_t nvert = sim.world().model().vertex_count();
+  glm::vec3 lo(1e9f), hi(-1e9f);
+  for (const glm::vec3& p : sim.world().state().position) lo = glm::min(lo, p), hi = glm::max(hi, p);
+  const float y = glm::mix(lo.y, hi.y, 0.45f), z = 0.5f * (lo.z + hi.z);
+  SimEvent cut;
+  cut.tick = 1;
+  cut.kind = SimEventKind::Edit;
+  cut.tool.kind = ToolActionKind::Cut;
+  cut.tool.a_from = {lo.x - 0.1f, y, z};
+  cut.tool.a_to = {hi.x + 0.1f, y, z};
+  cut.tool.radius = 0.02f;
+  REQUIRE(sim.push_event(cut));
+  std::vector<const void*> storage;
+  sim.snapshots().for_each_slot([&](ClothSnapshot& s) {
+    storage.push_back(s.position.data());
+    storage.push_back(s.topology.triangles.data());
+    storage.push_back(s.topology.material.data());
+  });
+  sim.run_ticks(4);  // four publishes: each of the three slots written at least once since the cut
+  const TickStats st = sim.stats();
+  REQUIRE(st.edits_applied == 1);
+  CHECK(st.topology_changes == 1);
+  const ClothModel& m = sim.world().model();
+  CHECK(m.vertex_count() > nvert);
+  CHECK(m.vertex_count() <= 2 * nvert);
+  REQUIRE(sim.snapshots().update());
+  const ClothSnapshot& s = sim.snapshots().read_buffer();
+  CHECK(s.topology.generation == 1);
+  CHECK(s.topology.triangles == m.triangle);
+  CHECK(s.position.size() == m.vertex_count());
+  CHECK(s.topology.material.size() == m.vertex_count());
+  std::vector<const void*> after;
+  sim.snapshots().for_each_slot([&](ClothSnapshot& s) {
+    after.push_back(s.position.data());
+    after.push_back(s.topology.triangles.data());
+    after.push_back(s.topology.material.data());
+  });
+  CHECK(after == storage);
+}
+
+}  // namespace weft

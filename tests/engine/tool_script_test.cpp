@@ -13,7 +13,8 @@ namespace weft {
 TEST_CASE("tool script: a session using every tool replays to its recorded hash, twice") {
   const std::string path = std::string(WEFT_BINARY_DIR) + "/tool_script_test.jsonl";
   RecordOptions ro;
-  ro.scene_file = std::string(WEFT_SOURCE_DIR) + "/assets/scenes/table.json";
+  // The built-in table (625 vertices): table.json's 2 401 take minutes once cut (sim/world_edit.cpp's rebuild
+  // leaves the multigrid a mesh it converges slowly on; 4 min for this session, measured).
   ro.script = SessionScript::Tools;
   const RecordResult rec = record_scripted_session(path, ro);
   const PoseStream stream = read_pose_stream(path);
@@ -38,6 +39,11 @@ TEST_CASE("tool script: a session using every tool replays to its recorded hash,
   CHECK(rec.stats.edits_applied + rec.stats.edits_refused == cuts + removes + scales);
   CHECK(rec.stats.sews_applied + rec.stats.sews_refused == sews);
   CHECK(rec.stats.stream.nonfinite_ticks == 0);
+  // The tools did what they are for (sim/world_edit.cpp, the garments' World::sew): the cut changed the
+  // mesh, the seam was sewn.
+  CHECK(rec.stats.edits_applied > 0);
+  CHECK(rec.stats.topology_changes > 0);
+  CHECK(rec.stats.sews_applied == 1);
 
   const ReplayResult a = replay_pose_stream(stream, {});
   const ReplayResult b = replay_pose_stream(stream, {});
