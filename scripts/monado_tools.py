@@ -17,12 +17,14 @@ y = float(sys.argv[2]) if len(sys.argv) > 2 else 0.76
 t0 = time.time()
 left = [-0.3, 0.9, -0.3]
 def right(t):
-    if t < 2.0: return [0.3, 0.9, -0.3], 0.0, False
-    if t < 2.2: return [0.3, 0.9, -0.3], 0.0, True     # A: the next tool (cut)
-    if t < 3.0: return [-0.5, y, -0.95], 0.0, False     # to beyond the left border
-    if t < 3.2: return [-0.5, y, -0.95], 1.0, False     # trigger
-    if t < 5.2:
-        a = (t - 3.2) / 2.0
+    # Weft replays a hand that has not moved yet: move first, so the live controller takes over.
+    if t < 2.0: return [0.3, 0.9 + 0.05 * min(t, 1.0), -0.3], 0.0, False
+    if t < 2.3: return [0.3, 0.95, -0.3], 0.0, False
+    if t < 2.5: return [0.3, 0.95, -0.3], 0.0, True     # A: the next tool (cut)
+    if t < 3.3: return [-0.5, y, -0.95], 0.0, False     # to beyond the left border
+    if t < 3.5: return [-0.5, y, -0.95], 1.0, False     # trigger
+    if t < 5.5:
+        a = (t - 3.5) / 2.0
         return [-0.5 + 1.0 * a, y, -0.95], 1.0, False   # sweep across
     return [0.5, y, -0.95], 0.0, False
 while time.time() - t0 < seconds:
