@@ -54,6 +54,7 @@ SceneInfo describe(const Scene& scene, const World& world) {
   info.hand_start = scene.hand_start;
   info.stage = scene.stage;
   info.grasp_radius = scene.grasp_radius;
+  info.scripted_demo = scene.scripted_demo;
   info.strain_limit = world.config().interaction.strain.enabled ? world.config().interaction.strain.max_strain : 0.f;
   // The scripted demo takes the two cloth vertices nearest the low corners on the camera's (+z) side.
   glm::vec3 lo(INFINITY), hi(-INFINITY);

@@ -54,6 +54,7 @@ struct SceneInfo {
   SceneProps props;                  // floor and table the renderer draws
   OrbitCamera camera;                // a desktop camera framing the cloth
   std::array<uint32_t, 2> near_corners{};        // cloth corners on the camera's side (scripted demo)
+  bool scripted_demo = true;                     // false: the scripted demo's hands leave the cloth alone
   std::array<glm::vec3, 2> near_corner_rest{};   // their rest positions
   std::array<Pose, 2> hand_start;    // where the hands start (scene "hands")
   Pose stage;                        // where the user stands (scene "stage"): XR's stage origin in the scene

@@ -27,7 +27,7 @@ constexpr JsonKey kSceneKeys[] = {
     {"name", T::String},      {"sim", T::Object},         {"cloth", T::Object},     {"interaction", T::Object},
     {"self_collision", T::Object}, {"pins", T::Array},    {"colliders", T::Array},  {"rigid_boxes", T::Array},
     {"hands", T::Object},     {"trackers", T::Array},     {"seams", T::Array},      {"stage", T::Object},
-    {"seam_lines", T::Array},
+    {"seam_lines", T::Array},  {"demo", T::String, 0, 0, "two_hand none"},
 };
 constexpr JsonObjectSpec kScene{"scene", kSceneKeys};
 
@@ -485,6 +485,7 @@ Scene read_scene(const JsonDocument& doc, const std::string& base_dir) {
   const JsonObject root(doc, doc.root(), "", kScene);
   Scene scene;
   scene.name = root.string("name", "unnamed");
+  scene.scripted_demo = root.string("demo", "two_hand") == "two_hand";
   if (root.has("sim")) read_sim(root.object("sim", kSim), scene.world);
   const JsonObject cloth = root.object("cloth", kCloth);
   scene.mesh = read_cloth_mesh(cloth, base_dir, scene);

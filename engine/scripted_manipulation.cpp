@@ -41,6 +41,7 @@ const char* TwoHandScript::phase(double t) {
 }
 
 void TwoHandScript::drive(double t, InputSink& sink) {
+  if (idle_) return;
   for (int k = 0; k < 2; ++k) {
     PoseSample s;
     s.time = t;

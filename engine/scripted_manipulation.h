@@ -25,13 +25,15 @@ class TwoHandScript {
     corner_[1] = right;
   }
   bool grabbed() const { return grabbed_; }
+  // A script that sends nothing (a scene whose demo is itself, such as a garment sewing itself closed).
+  void make_idle() { idle_ = true; }
   // Where hand (0 left, 1 right) is at time t.
   glm::vec3 hand_position(int hand, double t) const;
   static const char* phase(double t);
 
  private:
   glm::vec3 corner_[2];
-  bool grabbed_ = false, released_ = false;
+  bool grabbed_ = false, released_ = false, idle_ = false;
 };
 
 }  // namespace weft

@@ -51,7 +51,9 @@ void ProgressLine::finish() {
 }
 
 TwoHandScript script_for(const SceneInfo& scene) {
-  return TwoHandScript(scene.near_corner_rest[0], scene.near_corner_rest[1]);
+  TwoHandScript script(scene.near_corner_rest[0], scene.near_corner_rest[1]);
+  if (!scene.scripted_demo) script.make_idle();
+  return script;
 }
 
 void feed_script(Runtime& runtime, TwoHandScript& script, InputSink& sink, uint64_t to) {

@@ -81,14 +81,18 @@ Mesh make_irregular(const IrregularSpec& spec) {
 Mesh make_cone_panel(const ConePanelSpec& spec) {
   Mesh mesh = make_irregular(spec.sheet);
   const float w = spec.sheet.width, h = spec.sheet.height;
-  const float rb = spec.bottom_radius, rt = spec.top_radius;
-  const float slant = std::sqrt(1.f + (rt - rb) * (rt - rb) / (h * h));  // slant length per unit of height
+  const float rb = spec.bottom_radius, rt = spec.top_radius, dr = rb - rt;
+  // The pattern is the cone developed flat (an annular sector): a point at radius r lies at r k from the
+  // apex, k the slant length per unit of radius, and the cone's angle theta becomes theta / k.
+  const bool cylinder = std::abs(dr) < 1e-6f * rb;
+  const float k = cylinder ? 1.f : std::sqrt(h * h + dr * dr) / dr;
   for (size_t i = 0; i < mesh.positions.size(); ++i) {
     const glm::vec2 p = mesh.material[i];
-    const float r = rb + (rt - rb) * p.y / h;
-    const float arc = (p.x - 0.5f * w) * r / rb;  // the arc at this height, from the panel's middle
-    mesh.material[i] = glm::vec2(0.5f * w + arc, p.y * slant);
-    mesh.positions[i] = glm::vec3(r * std::sin(arc / r), p.y, r * std::cos(arc / r));
+    const float r = rb - dr * p.y / h;
+    const float theta = (p.x - 0.5f * w) / rb;  // the sheet spans the cone's angle width / rb
+    mesh.positions[i] = glm::vec3(r * std::sin(theta), p.y, r * std::cos(theta));
+    mesh.material[i] = cylinder ? glm::vec2(0.5f * w + r * theta, p.y)
+                                : glm::vec2(0.5f * w + r * k * std::sin(theta / k), (rb - r * std::cos(theta / k)) * k);
   }
   return mesh;
 }

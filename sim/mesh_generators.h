@@ -42,8 +42,7 @@ struct ConePanelSpec {
 
 // A garment panel placed around a body as Volino 1997 Fig. 6 places them: an irregular sheet wrapped on a
 // vertical cone about the y axis, centred on +z, spanning the angle width / bottom_radius. Its material
-// coordinates are the flat pattern (a trapezoid, the width at each height scaled with the cone's radius,
-// heights measured along the slant), so the panel rests unstretched where it lies.
+// coordinates are the cone developed flat (an annular sector), so the panel rests unstretched where it lies.
 Mesh make_cone_panel(const ConePanelSpec& spec);
 
 struct FoldedOverSpec {

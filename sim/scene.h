@@ -48,6 +48,7 @@ struct Scene {
   std::array<Pose, 2> hand_start;                // left, right: where the hands start (for the runtime)
   Pose stage;                                    // where the user stands (XR: the stage origin), y = floor
   float grasp_radius = 0.04f;                    // radius a grab takes, m
+  bool scripted_demo = true;                     // the headless modes' two-hand demo grabs the cloth (runtime)
   WorldConfig world;
 };
 

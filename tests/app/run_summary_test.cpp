@@ -29,3 +29,36 @@ TEST_CASE("stream summary: the grasp counters of the built-in table demo (pulled
 TEST_CASE("grasp notice: silent when no grasp yielded") { CHECK(grasp_notice(0, 0).empty()); }
 
 }  // namespace weft::app
+
+namespace weft::app {
+
+// Issue 37: a scene with seams reports seam_gap_max_m (at the end, the worst tick, the worst once all are
+// sewn) in every --json's `stream`, and a console line; a scene without seams reports neither.
+TEST_CASE("stream summary: the garment scene's seams, sewn on the sim thread, and none for the table") {
+  RuntimeOptions options;
+  options.scene_file = std::string(WEFT_SOURCE_DIR) + "/assets/scenes/garment.json";
+  ScriptedSession garment(options);
+  CHECK_FALSE(garment.scene().scripted_demo);  // "demo": "none": the skirt sews itself
+  garment.advance_to(1.0);
+  garment.finish();
+  const TickStats st = garment.runtime().stats();
+  const nlohmann::json j = stream_summary(st);
+  REQUIRE(j.contains("seam_gap_max_m"));
+  CHECK(j["seam_pairs"].get<uint64_t>() == 30);
+  CHECK(j["seams_sewn"].get<uint64_t>() == 30);
+  CHECK(j["seams_sewn_tick"].get<uint64_t>() > 0);
+  CHECK(j["seam_gap_max_m"]["worst"].get<double>() > 0.05);  // the panels start 4-9 cm apart
+  CHECK(j["seam_gap_max_m"]["end"].get<double>() <= 0.002);
+  CHECK(j["seam_gap_max_m"]["worst_sewn"].get<double>() <= 0.002);
+  CHECK(j["grabs"].get<uint64_t>() == 0);
+  CHECK(seam_notice(j).find("30 of 30 pairs sewn") != std::string::npos);
+
+  ScriptedSession table;
+  table.advance_to(0.1);
+  table.finish();
+  const nlohmann::json t = stream_summary(table.runtime().stats());
+  CHECK_FALSE(t.contains("seam_gap_max_m"));
+  CHECK(seam_notice(t).empty());
+}
+
+}  // namespace weft::app

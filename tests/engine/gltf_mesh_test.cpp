@@ -114,7 +114,7 @@ TEST_CASE("a malformed glTF is an error naming the file and what is wrong") {
   std::filesystem::remove_all(kDir);
 }
 
-TEST_CASE("a scene reads a glTF panel; a bad one is an error at its path key") {
+TEST_CASE("a scene reads a glTF panel, and a bad one is an error at its path key") {
   std::filesystem::create_directories(kDir);
   save_gltf_mesh(make_grid({.width = 0.2f, .height = 0.2f, .columns = 2, .rows = 2}), (kDir / "panel.gltf").string());
   const Scene s = parse_scene(R"({"cloth": {"mesh": {"type": "gltf", "path": "panel.gltf"}}})", "s.json", kDir.string());

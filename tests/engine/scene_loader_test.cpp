@@ -390,3 +390,9 @@ TEST_CASE("panels and seam lines that cannot be used are errors naming their pla
   expect_error(panels_text(R"({"a": {"panel": "left", "vertices": [0]}, "b": {"panel": "right", "vertices": [0, 1]}})"),
                "/seam_lines/0/a/vertices", "at least two", 4);
 }
+
+TEST_CASE("the demo key: the scripted two-hand demo by default, none leaves the cloth alone") {
+  CHECK(parse_scene(scene_text(), "test.json").scripted_demo);
+  CHECK_FALSE(parse_scene(scene_text(R"("demo": "none")"), "test.json").scripted_demo);
+  expect_error(scene_text(R"("demo": "one_hand")"), "/demo", "one_hand");
+}

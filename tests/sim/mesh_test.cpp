@@ -141,3 +141,26 @@ TEST_CASE("lumped masses add up to area x density, and total_mass overrides dens
   mat.alpha = 2.f;
   CHECK_THROWS_WITH_AS(build_cloth_model(m, mat), "material: alpha must lie in [0, 1.2]", std::invalid_argument);
 }
+
+TEST_CASE("cone panel: the irregular sheet on the cone, its flat pattern as material coordinates, unstretched") {
+  const ConePanelSpec spec{.sheet = {.width = 0.8f, .height = 0.4f, .columns = 16, .rows = 8, .seed = 3},
+                           .bottom_radius = 0.3f, .top_radius = 0.15f};
+  const Mesh m = make_cone_panel(spec);
+  CHECK(validate_mesh(m).empty());
+  for (size_t i = 0; i < m.vertex_count(); ++i) {
+    const glm::vec3 p = m.positions[i];
+    const float r = 0.3f - 0.15f * p.y / 0.4f;  // on the cone at its height
+    CHECK(std::sqrt(p.x * p.x + p.z * p.z) == doctest::Approx(r).epsilon(1e-4));
+    CHECK(p.z > 0.f);  // centred on +z, spanning 0.8 / 0.3 rad < pi
+  }
+  // every edge's 3D length close to its length in the pattern: the panel lies where it rests
+  const Topology t = build_topology(m);
+  float worst = 0.f;
+  for (const auto& e : t.edges) {
+    const float l3 = glm::length(m.positions[e[0]] - m.positions[e[1]]);
+    const float l2 = glm::length(m.material[e[0]] - m.material[e[1]]);
+    worst = std::max(worst, std::abs(l3 / l2 - 1.f));
+  }
+  MESSAGE("worst edge length mismatch " << worst);
+  CHECK(worst < 0.01f);
+}

@@ -92,7 +92,7 @@ TEST_CASE("runs of different lengths pair by arc length, both ways, onto edges")
   }
 }
 
-TEST_CASE("a run paired with itself adds nothing; a run of one vertex adds nothing") {
+TEST_CASE("a run paired with itself, or a run of one vertex, adds nothing") {
   uint32_t nb = 0;
   const Mesh m = two_panels(4, nb);
   const Topology t = build_topology(m);

@@ -82,7 +82,7 @@ TEST_CASE("a pair closer than the sew gap is sewn: kept together without adding 
   CHECK(glm::length(seam_gap(seams, 0, x)) < 1e-6f);
 }
 
-TEST_CASE("a held vertex counts as infinitely heavy; a pair of held vertices is left alone") {
+TEST_CASE("a held vertex counts as infinitely heavy, and a pair of held vertices is left alone") {
   SeamSet seams;
   seams.add(0, 1);
   const float inv_mass[2] = {1.f, 1.f};
