@@ -20,8 +20,10 @@ struct ClothEdit {
 struct EditReport {
   bool applied = false;
   const char* refused = nullptr;  // why not (a static string) when !applied
+  // vertices (triangles) before + added - removed = after; a cut removes the crumbs it cut loose (pieces
+  // under half the mean triangle's area, sim/mesh_remove.h)
   uint32_t vertices_added = 0, vertices_removed = 0, triangles_added = 0, triangles_removed = 0;
-  float mass_removed = 0.f;       // kg
+  float mass_removed = 0.f;       // kg: what a removal took, or the crumbs a cut dropped
   double rebuild_ms = 0.0;        // wall time of the rebuild
 };
 

@@ -134,16 +134,80 @@ const char* cut_mesh(const Mesh& rest, const Topology& topo, const glm::vec3* x,
   mark_active();
   auto crossing = [&](size_t e, float& t) { return active[e] && crosses(e, t); };
 
-  // New vertices where the path crosses an edge.
-  out = MeshEdit{};
-  out.origin.resize(n);
-  for (uint32_t i = 0; i < n; ++i) out.origin[i] = {i, i, 0.f};
-  std::vector<uint32_t> split(nedge, UINT32_MAX);
-  for (size_t e = 0; e < nedge; ++e) {
-    float t;
-    if (!crossing(e, t)) continue;
-    split[e] = uint32_t(out.origin.size());
-    out.origin.push_back({topo.edges[e][0], topo.edges[e][1], t});
+  // Split the crossed triangles. Where a piece would be a sliver (an already thin triangle cut near a
+  // corner), the crossings making it move onto their nearer vertex and the split is made again.
+  std::vector<uint32_t> split;
+  std::vector<std::array<uint32_t, 3>>& tris = out.mesh.triangles;
+  auto rest_at = [&](uint32_t v) {
+    const VertexOrigin& o = out.origin[v];
+    return glm::mix(rest.positions[o.a], rest.positions[o.b], o.t);
+  };
+  for (int attempt = 0;; ++attempt) {
+    // New vertices where the path crosses an edge.
+    out = MeshEdit{};
+    out.origin.resize(n);
+    for (uint32_t i = 0; i < n; ++i) out.origin[i] = {i, i, 0.f};
+    split.assign(nedge, UINT32_MAX);
+    for (size_t e = 0; e < nedge; ++e) {
+      float t;
+      if (!crossing(e, t)) continue;
+      split[e] = uint32_t(out.origin.size());
+      out.origin.push_back({topo.edges[e][0], topo.edges[e][1], t});
+    }
+    // Each crossed triangle split: one crossing makes two triangles, two make three (the quad by its
+    // shorter diagonal). A plane crosses at most two edges of a triangle.
+    for (uint32_t t = 0; t < ntri; ++t) {
+      const auto& c = rest.triangles[t];
+      const auto& te = topo.triangle_edges[t];
+      int m = 0, k_unsplit = -1, k_split = -1;
+      for (int k = 0; k < 3; ++k) {
+        if (split[te[k]] != UINT32_MAX) { ++m; k_split = k; }
+        else k_unsplit = k;
+      }
+      auto emit = [&](uint32_t a, uint32_t b, uint32_t cc) {
+        tris.push_back({a, b, cc});
+        out.triangle_parent.push_back(t);
+      };
+      if (m == 0) {
+        emit(c[0], c[1], c[2]);
+      } else if (m == 1) {
+        const int k = k_split;
+        const uint32_t ck = c[k], c1 = c[(k + 1) % 3], c2 = c[(k + 2) % 3], p = split[te[k]];
+        emit(ck, c1, p);
+        emit(ck, p, c2);
+      } else if (m == 2) {
+        const int k = k_unsplit;
+        const uint32_t ck = c[k], c1 = c[(k + 1) % 3], c2 = c[(k + 2) % 3];
+        const uint32_t p = split[te[(k + 2) % 3]], q = split[te[(k + 1) % 3]];  // on ck-c1, on c2-ck
+        emit(ck, p, q);
+        if (glm::length(rest_at(p) - rest_at(c2)) <= glm::length(rest_at(q) - rest_at(c1))) {
+          emit(p, c1, c2);
+          emit(p, c2, q);
+        } else {
+          emit(p, c1, q);
+          emit(q, c1, c2);
+        }
+      } else {
+        return "the cut crossed a triangle three times";
+      }
+    }
+    bool snapped = false;
+    for (const auto& tri : tris) {
+      if (tri[0] < n && tri[1] < n && tri[2] < n) continue;
+      const glm::vec3 a = rest_at(tri[0]), b = rest_at(tri[1]), c = rest_at(tri[2]);
+      const float sum = glm::dot(b - a, b - a) + glm::dot(c - b, c - b) + glm::dot(a - c, a - c);
+      const float quality = 2.f * std::sqrt(3.f) * glm::length(glm::cross(b - a, c - a)) / sum;
+      if (quality >= kCutMinQuality) continue;
+      if (attempt == kCutResplits) return "the cut would leave a sliver";
+      for (uint32_t v : tri) {
+        if (v < n) continue;
+        const VertexOrigin& o = out.origin[v];
+        const uint32_t nearer = o.t < 0.5f ? o.a : o.b;
+        if (s[nearer] != 0.f) s[nearer] = 0.f, on_path[nearer] = 1, snapped = true;
+      }
+    }
+    if (!snapped) break;
+    mark_active();
   }
   const uint32_t n_split = uint32_t(out.origin.size());
   bool any_path = n_split > n;
@@ -156,50 +220,6 @@ const char* cut_mesh(const Mesh& rest, const Topology& topo, const glm::vec3* x,
     return o.t == 0.f ? s_plane[o.a] : 0.f;
   };
 
-  // Each crossed triangle split: one crossing makes two triangles, two make three (the quad by its
-  // shorter diagonal). A plane crosses at most two edges of a triangle.
-  std::vector<std::array<uint32_t, 3>>& tris = out.mesh.triangles;
-  tris.reserve(ntri + 2 * (n_split - n));
-  out.triangle_parent.reserve(tris.capacity());
-  auto rest_at = [&](uint32_t v) {
-    const VertexOrigin& o = out.origin[v];
-    return glm::mix(rest.positions[o.a], rest.positions[o.b], o.t);
-  };
-  for (uint32_t t = 0; t < ntri; ++t) {
-    const auto& c = rest.triangles[t];
-    const auto& te = topo.triangle_edges[t];
-    int m = 0, k_unsplit = -1, k_split = -1;
-    for (int k = 0; k < 3; ++k) {
-      if (split[te[k]] != UINT32_MAX) { ++m; k_split = k; }
-      else k_unsplit = k;
-    }
-    auto emit = [&](uint32_t a, uint32_t b, uint32_t cc) {
-      tris.push_back({a, b, cc});
-      out.triangle_parent.push_back(t);
-    };
-    if (m == 0) {
-      emit(c[0], c[1], c[2]);
-    } else if (m == 1) {
-      const int k = k_split;
-      const uint32_t ck = c[k], c1 = c[(k + 1) % 3], c2 = c[(k + 2) % 3], p = split[te[k]];
-      emit(ck, c1, p);
-      emit(ck, p, c2);
-    } else if (m == 2) {
-      const int k = k_unsplit;
-      const uint32_t ck = c[k], c1 = c[(k + 1) % 3], c2 = c[(k + 2) % 3];
-      const uint32_t p = split[te[(k + 2) % 3]], q = split[te[(k + 1) % 3]];  // on ck-c1, on c2-ck
-      emit(ck, p, q);
-      if (glm::length(rest_at(p) - rest_at(c2)) <= glm::length(rest_at(q) - rest_at(c1))) {
-        emit(p, c1, c2);
-        emit(p, c2, q);
-      } else {
-        emit(p, c1, q);
-        emit(q, c1, c2);
-      }
-    } else {
-      return "the cut crossed a triangle three times";
-    }
-  }
   out.mesh.positions.resize(n_split);
   out.mesh.material.resize(n_split);
   for (uint32_t v = 0; v < n_split; ++v) {

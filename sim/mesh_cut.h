@@ -14,6 +14,11 @@ namespace weft {
 
 // A crossing this close to an edge's end (a fraction of the edge) moves onto the vertex instead.
 inline constexpr float kCutSnap = 0.15f;
+// A piece of a split triangle below this quality (4 sqrt(3) A / sum of squared edges: 1 equilateral, 0
+// degenerate; twice `weft mesh --check`'s sliver bound) moves its crossings onto their nearer vertices,
+// at most kCutResplits times (then the cut is refused).
+inline constexpr float kCutMinQuality = 0.1f;
+inline constexpr int kCutResplits = 4;
 
 // Cuts `rest` (a valid mesh, `topology` its build_topology) whose vertices are now at x (nvert). Returns
 // null and fills `out`, or a static string saying why nothing was cut (out then unspecified).

@@ -95,7 +95,8 @@ class World {
   SewReport sew(const glm::vec3& a_from, const glm::vec3& a_to, const glm::vec3& b_from, const glm::vec3& b_to);
   // Cuts, removes or rescales the cloth (sim/cloth_edit.h): the one input that changes the model while the
   // world runs. Rebuilds what depends on the topology or rest shape and remaps every vertex-indexed thing
-  // in the model and the state; a refused edit changes nothing and is counted.
+  // in the model and the state (the vertex and triangle counts change: a consumer sized at load must follow);
+  // crumbs a cut or removal leaves go with it. A refused edit changes nothing and is counted.
   EditReport edit(const ClothEdit& edit);
 
   // --- access

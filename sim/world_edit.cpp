@@ -77,6 +77,13 @@ EditReport World::edit(const ClothEdit& e) {
     return report;
   }
   if (why) return refuse(why);
+  size_t crumbs = 0;
+  // Crumbs the edit cut loose, under half the mean triangle's area, go with it.
+  {
+    double area = 0;
+    for (size_t t = 0; t < rest.triangle_count(); ++t) area += triangle_area(rest, t);
+    crumbs = drop_crumbs(me, float(0.5 * area / double(rest.triangle_count())));
+  }
 
   // The new model: same areal density (a total mass given in the scene is what the cloth had as loaded),
   // the scene's pins on every copy of a pinned vertex, each triangle's rest scale from the one it came from.
@@ -112,8 +119,7 @@ EditReport World::edit(const ClothEdit& e) {
   }
   apply_rest_scale(cloth, new_scale);
 
-  report.mass_removed = std::max(0.f, old.total_mass() - cloth.total_mass());
-  if (e.kind != EditKind::Remove) report.mass_removed = 0.f;
+  report.mass_removed = e.kind == EditKind::Remove || crumbs > 0 ? std::max(0.f, old.total_mass() - cloth.total_mass()) : 0.f;
   report.vertices_added = me.vertices_added;
   report.vertices_removed = me.vertices_removed;
   report.triangles_added = me.triangles_added;
