@@ -27,6 +27,7 @@ struct RecordCliOptions {
   std::string noise = "none";
   uint64_t seed = 1;
   bool json = false;
+  std::string script = "two-hand";
 };
 
 int record(const RecordCliOptions& o) {
@@ -49,6 +50,7 @@ int record(const RecordCliOptions& o) {
     ro.seconds = o.seconds;
     ro.noise = noise;
     ro.seed = o.seed;
+    ro.script = o.script == "tools" ? SessionScript::Tools : SessionScript::TwoHand;
     const RecordResult r = record_scripted_session(o.out, ro);
     ticks = r.ticks, records = r.records, hash = r.hash;
     stream = stream_summary(r.stats);
@@ -107,6 +109,9 @@ void register_record(CLI::App& app) {
   cmd->add_option("--threads", o->threads, "The solver's threads, 1 or 2 (default: the scene's sim.threads); the stream names it")
       ->check(CLI::Range(1, 2));
   cmd->add_option("--tick-hz", o->tick_hz, "Simulation tick rate (default: the scene's)")->check(CLI::Range(60.0, 2000.0));
+  cmd->add_option("--script", o->script, "Headless: two-hand (the default demo) | tools (every tool once: "
+                  "cut, pull, seam, remove, expand, shrink)")
+      ->check(CLI::IsMember({"two-hand", "tools"}));
   cmd->add_option("--noise", o->noise, "Noise profile on the hands before recording (see docs/stress.md)");
   cmd->add_option("--seed", o->seed, "Noise seed");
   cmd->add_flag("--json", o->json, "Print a JSON summary on stdout");

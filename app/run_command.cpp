@@ -25,6 +25,8 @@ void register_run(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   cmd->add_flag("!--no-render", opts->render, "Headless: the live sim thread and a 90 Hz snapshot consumer, no GPU");
   cmd->add_flag("!--no-script", opts->script, "Headless modes: no scripted two-hand demo (the cloth is left alone)");
+  cmd->add_option("--script", opts->script_name, "Headless frames: two-hand (default) | tools (every tool once)")
+      ->check(CLI::IsMember({"two-hand", "tools"}));
   cmd->add_option("--tick-hz", opts->tick_hz, "Simulation tick rate (default: the scene's, 240)")
       ->check(CLI::Range(60.0, 2000.0));
   cmd->add_option("--width", opts->width, "Image or window width")->check(CLI::Range(16, 8192));

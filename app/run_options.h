@@ -26,6 +26,7 @@ struct RunOptions {
   std::string material;        // fabric preset name or file (empty: the scene's)
   uint32_t grid = 0;           // > 0 and no scene: a generated hanging cloth of grid x grid quads (127: 16,384 vertices)
   bool script = true;          // headless modes: drive the scene's scripted two-hand demo
+  std::string script_name = "two-hand";  // headless frames: two-hand | tools (engine/tool_script.h)
   double debug_tick_sleep_ms = 0;  // hidden: every tick also sleeps this long (the slow-sim test)
   double max_fps = 0;          // window: pace frames to at most this rate (0: vsync only)
 };

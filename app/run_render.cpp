@@ -45,7 +45,8 @@ int run_headless_render(const RunOptions& options) {
   // Offline: the sim thread in lockstep with the script, so the frames are the same on every machine.
   RuntimeOptions ro;
   ro.lockstep = true;
-  ScriptedSession session(make_runtime(options, ro), options.script);
+  ScriptedSession session(make_runtime(options, ro), options.script,
+                          options.script_name == "tools" ? SessionScript::Tools : SessionScript::TwoHand);
   Runtime& runtime = session.runtime();
   VulkanContextOptions vk;
   vk.validation = validation_requested(false);
@@ -60,7 +61,7 @@ int run_headless_render(const RunOptions& options) {
                ctx.validation_enabled() ? " (validation on)" : "");
 
   // Frames sample the script (plus 1 s to settle), or --seconds of sim time, evenly whatever their number.
-  const double duration = options.seconds > 0 ? options.seconds : session.script().duration() + 1.0;
+  const double duration = options.seconds > 0 ? options.seconds : session.duration() + 1.0;
   std::vector<double> render_ms, png_ms;
   FrameStats frame_stats;
   nlohmann::json frame_list = nlohmann::json::array();

@@ -36,7 +36,13 @@ static nlohmann::json stream_counters(const TickStats& st) {
           {"poses_overwritten", st.poses_overwritten},
           {"events_applied", st.events_applied},
           {"events_late", st.events_late},
-          {"events_rejected", st.events_rejected}};
+          {"events_rejected", st.events_rejected},
+          {"edits_applied", st.edits_applied},
+          {"edits_refused", st.edits_refused},
+          {"sews_applied", st.sews_applied},
+          {"sews_refused", st.sews_refused},
+          {"topology_changes", st.topology_changes},
+          {"edit_ms_max", st.edit_ms_max}};
 }
 
 nlohmann::json stream_summary(const TickStats& st) {

@@ -72,6 +72,8 @@ void add_xr_keys(nlohmann::json& j, const xr::XrRunStats& s, uint64_t iterations
   j["head_poses_submitted"] = s.head_poses_submitted;
   j["grab_requests"] = s.grabs;
   j["haptic_pulses"] = s.haptic_pulses;
+  j["tool_cycles"] = s.tool_cycles;
+  j["tool_strokes"] = s.tool_strokes;
   j["tracker_poses_received"] = s.tracker_poses_received;
   j["trackers"] = s.trackers;
   j["replayed_hand_frames"] = s.replayed_hand_frames;

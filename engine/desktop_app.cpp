@@ -34,6 +34,9 @@ void print_desktop_help() {
                "  right mouse on cloth   grab with the right hand\n"
                "  wheel while holding    move the hand(s) in depth; otherwise zoom\n"
                "  left drag off cloth    orbit;  right/middle drag off cloth: pan\n"
+               "  1 grab  2 cut  3 remove  4 expand  5 shrink  6 seam: the left button applies the tool\n"
+               "    cut: drag across the cloth; remove/expand/shrink: click or drag; seam: drag along one border,\n"
+               "    then along the other   [ ] brush radius (the window title shows the tool)\n"
                "  R reset  P/space pause  N single step  S strain view  J noise on/off  H help  Esc quit\n");
 }
 
@@ -84,6 +87,7 @@ DesktopApp::DesktopApp(const DesktopAppOptions& options) : options_(options) {
   int ww = 0, wh = 0;
   glfwGetWindowSize(window_, &ww, &wh);
   controller_->set_viewport({float(ww), float(wh)});
+  update_title();
 
   glfwSetMouseButtonCallback(window_, [](GLFWwindow* w, int button, int action, int) {
     if (button > GLFW_MOUSE_BUTTON_MIDDLE) return;
@@ -91,6 +95,7 @@ DesktopApp::DesktopApp(const DesktopAppOptions& options) : options_(options) {
                           : button == GLFW_MOUSE_BUTTON_RIGHT ? MouseButton::Right
                                                               : MouseButton::Middle;
     app_of(w)->controller().mouse_button(b, action == GLFW_PRESS, cursor_of(w));
+    app_of(w)->update_title();  // a seam's first run done: "run b" next
   });
   glfwSetCursorPosCallback(window_, [](GLFWwindow* w, double x, double y) {
     app_of(w)->controller().cursor_moved({float(x), float(y)});
@@ -147,6 +152,15 @@ void DesktopApp::on_key(int key, int action) {
   if (key == GLFW_KEY_ESCAPE) controller_->key(27);
   else if (key == GLFW_KEY_SPACE) controller_->key(' ');
   else if (key >= GLFW_KEY_A && key <= GLFW_KEY_Z) controller_->key(char('A' + (key - GLFW_KEY_A)));
+  else if (key >= GLFW_KEY_1 && key <= GLFW_KEY_6) controller_->key(char('1' + (key - GLFW_KEY_1)));
+  else if (key == GLFW_KEY_LEFT_BRACKET) controller_->key('[');
+  else if (key == GLFW_KEY_RIGHT_BRACKET) controller_->key(']');
+  update_title();
+}
+
+void DesktopApp::update_title() {
+  const std::string title = options_.title + " - " + controller_->tool_label();
+  if (title != title_) glfwSetWindowTitle(window_, (title_ = title).c_str());
 }
 
 bool DesktopApp::frame() {

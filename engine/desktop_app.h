@@ -65,6 +65,7 @@ class DesktopApp {
 
  private:
   void on_key(int key, int action);
+  void update_title();  // the window title names the tool (set only when it changes)
   double input_clock() const;
 
   DesktopAppOptions options_;
@@ -78,6 +79,7 @@ class DesktopApp {
   std::unique_ptr<Renderer> renderer_;
   std::unique_ptr<DesktopController> controller_;
   FrameStats stats_;
+  std::string title_;
   bool finished_ = false;
   std::chrono::steady_clock::time_point next_frame_{};
 };

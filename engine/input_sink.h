@@ -4,6 +4,7 @@
 // applies what it is given on the sim thread at tick boundaries, in the order given. Nothing comes back:
 // whether a pose was accepted, a grab caught cloth or a tracker clipped on is known on the sim thread only
 // (TickStats counts it; the snapshot's gizmos and grasp bits show it).
+#include "engine/tool_action.h"
 #include "sim/pose.h"
 
 namespace weft {
@@ -26,6 +27,9 @@ class InputSink {
   // conditioning forgets its history, so the jump is not rejected as an outlier. Send it before that
   // boundary's poses: it applies ahead of them when no other event is queued before it.
   virtual void reset_device(Device device) = 0;
+  // A tool used on the cloth (cut, remove, scale, sew): an event for the next tick boundary. Whether the
+  // world applied or refused it is the sim thread's to count (TickStats::edits_*, sews_*).
+  virtual void tool(const ToolAction& action) = 0;
 };
 
 }  // namespace weft

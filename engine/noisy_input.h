@@ -23,6 +23,7 @@ class NoisyInput final : public InputSink {
   void detach(Device device) override { next_.detach(device); }
   void reset() override { next_.reset(); }
   void reset_device(Device device) override { next_.reset_device(device); }
+  void tool(const ToolAction& action) override { next_.tool(action); }
 
   const PoseNoise& noise() const { return noise_; }
 

@@ -47,6 +47,15 @@ void put_pose(std::FILE* f, const Pose& p) {
   std::fputc(']', f);
 }
 
+void put_point(std::FILE* f, const char* key, const glm::vec3& v) {
+  std::fprintf(f, ",\"%s\":[", key);
+  for (int k = 0; k < 3; ++k) {
+    if (k) std::fputc(',', f);
+    put_float(f, v[k]);
+  }
+  std::fputc(']', f);
+}
+
 const char* hand_name(Device d) { return d == Device::LeftHand ? "left" : "right"; }
 
 struct LineReader {
@@ -175,6 +184,22 @@ void PoseStreamWriter::write(const StreamRecord& r) {
       break;
     case StreamRecordKind::Detach:
       std::fprintf(f, ",\"type\":\"detach\",\"device\":\"%s\"", device_name(r.sample.device));
+      break;
+    case StreamRecordKind::Edit:
+      std::fprintf(f, ",\"type\":\"edit\",\"edit\":\"%s\"", tool_action_name(r.tool.kind));
+      put_point(f, "from", r.tool.a_from);
+      put_point(f, "to", r.tool.a_to);
+      std::fputs(",\"radius\":", f);
+      put_float(f, r.tool.radius);
+      std::fputs(",\"factor\":", f);
+      put_float(f, r.tool.factor);
+      break;
+    case StreamRecordKind::Sew:
+      std::fputs(",\"type\":\"sew\"", f);
+      put_point(f, "a_from", r.tool.a_from);
+      put_point(f, "a_to", r.tool.a_to);
+      put_point(f, "b_from", r.tool.b_from);
+      put_point(f, "b_to", r.tool.b_to);
       break;
   }
   std::fputs("}\n", f);
@@ -310,6 +335,24 @@ PoseStream parse_pose_stream(std::istream& in, const std::string& name) {
     } else if (type == "detach") {
       rec.kind = StreamRecordKind::Detach;
       rec.sample.device = r.device(r.text(j, "device"));
+    } else if (type == "edit") {
+      rec.kind = StreamRecordKind::Edit;
+      const std::string e = r.text(j, "edit");
+      if (e == "cut") rec.tool.kind = ToolActionKind::Cut;
+      else if (e == "remove") rec.tool.kind = ToolActionKind::Remove;
+      else if (e == "scale") rec.tool.kind = ToolActionKind::Scale;
+      else r.fail("unknown edit '" + e + "' (cut, remove or scale)");
+      r.vector(j, "from", &rec.tool.a_from.x, 3);
+      r.vector(j, "to", &rec.tool.a_to.x, 3);
+      rec.tool.radius = float(r.number(r.field(j, "radius"), "radius"));
+      rec.tool.factor = float(r.number(r.field(j, "factor"), "factor"));
+    } else if (type == "sew") {
+      rec.kind = StreamRecordKind::Sew;
+      rec.tool.kind = ToolActionKind::Sew;
+      r.vector(j, "a_from", &rec.tool.a_from.x, 3);
+      r.vector(j, "a_to", &rec.tool.a_to.x, 3);
+      r.vector(j, "b_from", &rec.tool.b_from.x, 3);
+      r.vector(j, "b_to", &rec.tool.b_to.x, 3);
     } else {
       r.fail("unknown record type '" + type + "'");
     }

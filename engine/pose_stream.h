@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/json_error.h"
+#include "engine/tool_action.h"
 #include "sim/pose.h"
 
 namespace weft {
@@ -25,7 +26,7 @@ struct PoseStreamHeader {
   std::string source;           // free text: headless script, window, xr
 };
 
-enum class StreamRecordKind : uint8_t { Pose, Grab, Release, Reset, Attach, Detach };
+enum class StreamRecordKind : uint8_t { Pose, Grab, Release, Reset, Attach, Detach, Edit, Sew };
 
 // One line of the body: an input as it entered the pose path at tick `tick` (before the step of that tick).
 struct StreamRecord {
@@ -36,6 +37,7 @@ struct StreamRecord {
   float trigger = 0;
   uint32_t buttons = 0;    // digital buttons, bit mask (pose records)
   float radius = 0;        // grab radius, m
+  ToolAction tool;         // edit (cut, remove, scale) and sew records
 };
 
 // The last line: how many ticks the session ran and its final World::state_hash().

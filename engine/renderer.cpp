@@ -1,5 +1,6 @@
 #include "engine/renderer.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -28,6 +29,9 @@ struct SolidInstance {
   glm::vec4 color;  // rgb albedo, a emissive boost
   glm::vec4 shape{0.f};  // x: 0 unit cube, 1 unit sphere or capsule; y: a capsule's half length / radius
 };
+
+// A slot's topology when it holds the constructor's mesh (snapshots that carry none).
+constexpr uint64_t kLoadedMesh = ~uint64_t(0) - 1;
 
 VkDeviceSize align16(VkDeviceSize v) { return (v + 15) & ~VkDeviceSize(15); }
 
@@ -62,7 +66,8 @@ Renderer::Renderer(VulkanContext& ctx, VkFormat color_format, const SnapshotMesh
     : ctx_(ctx), color_format_(color_format), depth_format_(depth_format), props_(props) {
   if (frames_in_flight == 0) throw std::invalid_argument("weft: the renderer needs at least one frame in flight");
   vertex_count_ = mesh.material.size();
-  index_count_ = uint32_t(mesh.triangles.size() * 3);
+  mesh_.triangles = mesh.triangles;
+  mesh_.material = mesh.material;
   VkDevice dev = ctx.device();
 
   if (depth_format_ == VK_FORMAT_UNDEFINED)
@@ -89,24 +94,10 @@ Renderer::Renderer(VulkanContext& ctx, VkFormat color_format, const SnapshotMesh
             {leg, leg_h, leg}));
   }
 
-  // Static data: indices then material coordinates.
-  const VkDeviceSize index_bytes = VkDeviceSize(index_count_) * sizeof(uint32_t);
-  off_material_ = align16(index_bytes);
-  static_ = create_host_buffer(ctx, off_material_ + vertex_count_ * sizeof(glm::vec2) + 16,
-                               VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
-  std::memcpy(static_.mapped, mesh.triangles.data(), index_bytes);
-  std::memcpy(static_cast<char*>(static_.mapped) + off_material_, mesh.material.data(),
-              vertex_count_ * sizeof(glm::vec2));
-
-  // Streamed data per frame in flight.
-  const VkDeviceSize n = vertex_count_;
-  off_normal_ = align16(n * sizeof(glm::vec3));
-  off_strain_ = off_normal_ + align16(n * sizeof(glm::vec3));
-  off_grasped_ = off_strain_ + align16(n * sizeof(float));
-  off_instances_ = off_grasped_ + align16(n);
-  const VkDeviceSize slot_bytes = off_instances_ + kMaxInstances * sizeof(SolidInstance);
+  // Streamed data per frame in flight, sized for the mesh's capacities (cuts add vertices).
   slots_.resize(frames_in_flight);
-  for (Slot& s : slots_) s.vertices = create_host_buffer(ctx, slot_bytes, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+  create_slots(std::max(mesh.vertex_capacity, mesh.material.size()),
+               std::max(mesh.triangle_capacity, mesh.triangles.size()));
 
   VkPushConstantRange range{VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(FrameConstants)};
   VkPipelineLayoutCreateInfo layout{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -156,9 +147,30 @@ Renderer::~Renderer() {
   for (VkPipeline p : {cloth_, shadow_, floor_, solid_})
     if (p) vkDestroyPipeline(dev, p, nullptr);
   if (layout_) vkDestroyPipelineLayout(dev, layout_, nullptr);
-  for (Slot& s : slots_) destroy(ctx_, s.vertices);
-  destroy(ctx_, static_);
+  destroy_slots();
   destroy(ctx_, depth_);
+}
+
+void Renderer::create_slots(size_t vertex_capacity, size_t triangle_capacity) {
+  vertex_capacity_ = vertex_capacity;
+  triangle_capacity_ = triangle_capacity;
+  const VkDeviceSize n = vertex_capacity;
+  off_normal_ = align16(n * sizeof(glm::vec3));
+  off_strain_ = off_normal_ + align16(n * sizeof(glm::vec3));
+  off_grasped_ = off_strain_ + align16(n * sizeof(float));
+  off_instances_ = off_grasped_ + align16(n);
+  off_indices_ = off_instances_ + kMaxInstances * sizeof(SolidInstance);
+  off_material_ = off_indices_ + align16(VkDeviceSize(triangle_capacity) * 3 * sizeof(uint32_t));
+  const VkDeviceSize slot_bytes = off_material_ + n * sizeof(glm::vec2) + 16;
+  for (Slot& s : slots_) {
+    s.vertices = create_host_buffer(ctx_, slot_bytes, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+    s.topology = ~uint64_t(0);
+    s.index_count = 0;
+  }
+}
+
+void Renderer::destroy_slots() {
+  for (Slot& s : slots_) destroy(ctx_, s.vertices);
 }
 
 VkPipeline Renderer::make_pipeline(const char* vert, const char* frag,
@@ -245,12 +257,35 @@ void Renderer::ensure_depth(VkExtent2D extent) {
 }
 
 void Renderer::upload(uint32_t slot, const ClothSnapshot& snap) {
-  const size_t n = vertex_count_;
-  if (snap.position.size() != n || snap.normal.size() != n || snap.strain.size() != n || snap.grasped.size() != n)
-    throw std::invalid_argument("weft: snapshot has " + std::to_string(snap.position.size()) +
-                                " vertices, the render mesh " + std::to_string(n));
+  const bool own = snap.topology.generation != 0 || !snap.topology.triangles.empty();
+  const SnapshotTopology& topo = own ? snap.topology : mesh_;
+  const size_t n = snap.position.size();
+  if (snap.normal.size() != n || snap.strain.size() != n || snap.grasped.size() != n || topo.material.size() != n)
+    throw std::invalid_argument("weft: snapshot has " + std::to_string(n) + " vertices, its normals, strain, grasp "
+                                "flags and material coordinates " + std::to_string(snap.normal.size()) + ", " +
+                                std::to_string(snap.strain.size()) + ", " + std::to_string(snap.grasped.size()) +
+                                ", " + std::to_string(topo.material.size()));
+  if (n > vertex_capacity_ || topo.triangles.size() > triangle_capacity_) {
+    // Outgrown (edits beyond the headroom the sim reserved): wait for the GPU once and double.
+    vkDeviceWaitIdle(ctx_.device());
+    destroy_slots();
+    create_slots(std::max(n, 2 * vertex_capacity_), std::max(topo.triangles.size(), 2 * triangle_capacity_));
+    ++growths_;
+  }
+  vertex_count_ = n;
   Slot& s = slots_.at(slot);
   char* base = static_cast<char*>(s.vertices.mapped);
+  const uint64_t generation = own ? topo.generation : kLoadedMesh;
+  if (s.topology != generation) {
+    for (const auto& t : topo.triangles)
+      if (t[0] >= n || t[1] >= n || t[2] >= n)
+        throw std::invalid_argument("weft: snapshot triangle names vertex " +
+                                    std::to_string(std::max({t[0], t[1], t[2]})) + " of " + std::to_string(n));
+    std::memcpy(base + off_indices_, topo.triangles.data(), topo.triangles.size() * sizeof(topo.triangles[0]));
+    std::memcpy(base + off_material_, topo.material.data(), n * sizeof(glm::vec2));
+    s.index_count = uint32_t(topo.triangles.size() * 3);
+    s.topology = generation;
+  }
   std::memcpy(base, snap.position.data(), n * sizeof(glm::vec3));
   std::memcpy(base + off_normal_, snap.normal.data(), n * sizeof(glm::vec3));
   std::memcpy(base + off_strain_, snap.strain.data(), n * sizeof(float));
@@ -361,17 +396,17 @@ void Renderer::record(VkCommandBuffer cmd, uint32_t slot, const TargetImage& tar
     if (s.round_count > 0) vkCmdDraw(cmd, kRoundVertices, s.round_count, 0, s.instance_count);
   }
 
-  if (index_count_ > 0) {
+  if (s.index_count > 0) {
     const VkBuffer buffers[5] = {s.vertices.buffer, s.vertices.buffer, s.vertices.buffer, s.vertices.buffer,
-                                 static_.buffer};
+                                 s.vertices.buffer};
     const VkDeviceSize offsets[5] = {0, off_normal_, off_strain_, off_grasped_, off_material_};
-    vkCmdBindIndexBuffer(cmd, static_.buffer, 0, VK_INDEX_TYPE_UINT32);
+    vkCmdBindIndexBuffer(cmd, s.vertices.buffer, off_indices_, VK_INDEX_TYPE_UINT32);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, shadow_);
     vkCmdBindVertexBuffers(cmd, 0, 1, buffers, offsets);
-    vkCmdDrawIndexed(cmd, index_count_, 1, 0, 0, 0);
+    vkCmdDrawIndexed(cmd, s.index_count, 1, 0, 0, 0);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, cloth_);
     vkCmdBindVertexBuffers(cmd, 0, 5, buffers, offsets);
-    vkCmdDrawIndexed(cmd, index_count_, 1, 0, 0, 0);
+    vkCmdDrawIndexed(cmd, s.index_count, 1, 0, 0, 0);
   }
   vkCmdEndRendering(cmd);
 

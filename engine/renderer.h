@@ -2,7 +2,10 @@
 // Draws one cloth snapshot (plus floor, table, contact shadow and hand/tracker gizmos) into a target
 // image it is handed. It never sees the simulation: only SnapshotMesh (once) and ClothSnapshot (per
 // frame). Vertex data is streamed into one persistently mapped buffer per frame in flight, so copying
-// a new snapshot never waits for the GPU to finish an older frame.
+// a new snapshot never waits for the GPU to finish an older frame. The indices and material coordinates
+// live in the same buffers, sized for the mesh's capacities, and are copied into a slot only when the
+// snapshot's topology generation differs from the one that slot holds (a cut or removal); a snapshot beyond
+// the capacities grows them (doubled, after the device is idle: rare, never per frame).
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -43,7 +46,10 @@ class Renderer {
   Renderer& operator=(const Renderer&) = delete;
 
   uint32_t frames_in_flight() const { return uint32_t(slots_.size()); }
-  size_t vertex_count() const { return vertex_count_; }
+  size_t vertex_count() const { return vertex_count_; }  // of the last upload
+  size_t vertex_capacity() const { return vertex_capacity_; }
+  size_t triangle_capacity() const { return triangle_capacity_; }
+  uint64_t capacity_growths() const { return growths_; }  // times a snapshot outgrew the buffers
   VkFormat color_format() const { return color_format_; }
   VkFormat depth_format() const { return depth_format_; }
   // Depth formats the renderer can use, best first (no stencil: it has no use for one).
@@ -53,7 +59,8 @@ class Renderer {
   static bool depth_attachment_supported(VkPhysicalDevice device, VkFormat format);
 
   // Copies the snapshot into the slot's buffer. The GPU must be done with the slot (its fence waited).
-  // Throws std::invalid_argument when the snapshot's vertex count is not the mesh's.
+  // Throws std::invalid_argument when the snapshot's arrays disagree in size or a triangle names a vertex
+  // it does not have. A snapshot with no topology (generation 0, no triangles) is drawn with the mesh's.
   void upload(uint32_t slot, const ClothSnapshot& snapshot);
   // Records the drawing of the slot's data into target (called once per eye in XR).
   void record(VkCommandBuffer cmd, uint32_t slot, const TargetImage& target, const RenderView& view,
@@ -61,10 +68,14 @@ class Renderer {
 
  private:
   struct Slot {
-    HostBuffer vertices;     // position, normal, strain, grasped, then instances (see offsets below)
+    HostBuffer vertices;     // position, normal, strain, grasped, instances, indices, material (offsets below)
     uint32_t instance_count = 0;  // boxes first (cube draws), then
     uint32_t round_count = 0;     // spheres and capsules (round draws)
+    uint32_t index_count = 0;     // of the topology this slot holds
+    uint64_t topology = ~uint64_t(0);  // its generation (none yet: ~0)
   };
+  void create_slots(size_t vertex_capacity, size_t triangle_capacity);
+  void destroy_slots();
   VkPipeline make_pipeline(const char* vert, const char* frag, const VkPipelineVertexInputStateCreateInfo& input,
                            bool depth_write, bool min_blend);
   void ensure_depth(VkExtent2D extent);
@@ -73,13 +84,14 @@ class Renderer {
   VkFormat color_format_;
   VkFormat depth_format_ = VK_FORMAT_UNDEFINED;
   size_t vertex_count_ = 0;
-  uint32_t index_count_ = 0;
+  size_t vertex_capacity_ = 0, triangle_capacity_ = 0;
+  uint64_t growths_ = 0;
+  SnapshotTopology mesh_;  // the mesh at load: drawn for snapshots that carry no topology
   SceneProps props_;
   std::vector<glm::mat4> prop_boxes_;  // unit-cube transforms of the table parts
   // Offsets into each slot's buffer, bytes.
   VkDeviceSize off_normal_ = 0, off_strain_ = 0, off_grasped_ = 0, off_instances_ = 0;
-  HostBuffer static_;  // indices, then material coordinates
-  VkDeviceSize off_material_ = 0;
+  VkDeviceSize off_indices_ = 0, off_material_ = 0;
   std::vector<Slot> slots_;
   GpuImage depth_;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;

@@ -176,6 +176,11 @@ class Runtime::Input final : public InputSink {
   void detach(Device device) override { rt_.sim_->push_event(event(SimEventKind::Detach, device)); }
   void reset() override { rt_.sim_->push_event(event(SimEventKind::Reset)); }
   void reset_device(Device device) override { rt_.sim_->push_event(event(SimEventKind::ResetDevice, device)); }
+  void tool(const ToolAction& action) override {
+    SimEvent e = event(action.kind == ToolActionKind::Sew ? SimEventKind::Sew : SimEventKind::Edit);
+    e.tool = action;
+    rt_.sim_->push_event(e);
+  }
 
  private:
   SimEvent event(SimEventKind kind, Device device = Device::Tracker0) const {

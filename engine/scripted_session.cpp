@@ -19,8 +19,8 @@ RuntimeOptions lockstep(RuntimeOptions o) {
 ScriptedSession::ScriptedSession(RuntimeOptions options)
     : ScriptedSession(std::make_unique<Runtime>(lockstep(std::move(options))), true) {}
 
-ScriptedSession::ScriptedSession(std::unique_ptr<Runtime> runtime, bool drive_script)
-    : runtime_(std::move(runtime)), drive_script_(drive_script), script_(script_for(runtime_->scene())) {
+ScriptedSession::ScriptedSession(std::unique_ptr<Runtime> runtime, bool drive_script, SessionScript which)
+    : runtime_(std::move(runtime)), drive_script_(drive_script), which_(which), script_(script_for(runtime_->scene())) {
   if (!runtime_->options().lockstep) throw std::logic_error("ScriptedSession needs a lockstep runtime");
   snapshot_.resize(runtime_->scene().vertices);
   runtime_->start();
@@ -30,7 +30,8 @@ ScriptedSession::ScriptedSession(std::unique_ptr<Runtime> runtime, bool drive_sc
 
 void ScriptedSession::advance_to(double t) {
   const uint64_t tick = uint64_t(std::llround(t * runtime_->scene().tick_hz));
-  if (drive_script_) feed_script(*runtime_, script_, runtime_->input(), tick);
+  if (drive_script_ && which_ == SessionScript::Tools) feed_tool_script(*runtime_, tools_, runtime_->input(), tick);
+  else if (drive_script_) feed_script(*runtime_, script_, runtime_->input(), tick);
   runtime_->run_to(tick);
   interpolate_snapshot(runtime_->snapshots(), 1e300, snapshot_);
 }

@@ -7,6 +7,8 @@
 
 #include "engine/runtime.h"
 #include "engine/scripted_manipulation.h"
+#include "engine/stream_replay.h"
+#include "engine/tool_script.h"
 
 namespace weft {
 
@@ -16,7 +18,7 @@ class ScriptedSession {
   explicit ScriptedSession(RuntimeOptions options = {});
   // A runtime made elsewhere (it must be in lockstep and not started). drive_script false: the cloth is
   // left alone (`--no-script`).
-  ScriptedSession(std::unique_ptr<Runtime> runtime, bool drive_script);
+  ScriptedSession(std::unique_ptr<Runtime> runtime, bool drive_script, SessionScript which = SessionScript::TwoHand);
 
   // Feeds the script and runs the sim up to sim time t (s, rounded to a tick); t only grows.
   void advance_to(double t);
@@ -30,6 +32,8 @@ class ScriptedSession {
   Runtime& runtime() { return *runtime_; }
   const SceneInfo& scene() const { return runtime_->scene(); }
   const TwoHandScript& script() const { return script_; }
+  // The length of the script it drives (the two-hand demo's or the tool session's), s.
+  double duration() const { return which_ == SessionScript::Tools ? tools_.duration() : script_.duration(); }
   // Stops the sim thread; the world can be read afterwards.
   void finish() { runtime_->stop(); }
   const World& world() const { return runtime_->world(); }
@@ -37,7 +41,9 @@ class ScriptedSession {
  private:
   std::unique_ptr<Runtime> runtime_;
   bool drive_script_ = true;
+  SessionScript which_ = SessionScript::TwoHand;
   TwoHandScript script_;
+  ToolScript tools_;
   ClothSnapshot snapshot_;
 };
 

@@ -1,8 +1,29 @@
 #include "engine/sim_event.h"
 
+#include "sim/cloth_edit.h"
 #include "sim/world.h"
 
 namespace weft {
+
+const char* tool_action_name(ToolActionKind kind) {
+  switch (kind) {
+    case ToolActionKind::Cut: return "cut";
+    case ToolActionKind::Remove: return "remove";
+    case ToolActionKind::Scale: return "scale";
+    case ToolActionKind::Sew: return "sew";
+  }
+  return "?";
+}
+
+ClothEdit cloth_edit_of(const ToolAction& a) {
+  ClothEdit e;
+  e.kind = a.kind == ToolActionKind::Cut ? EditKind::Cut : a.kind == ToolActionKind::Remove ? EditKind::Remove : EditKind::Scale;
+  e.from = a.a_from;
+  e.to = a.a_to;
+  e.radius = a.radius;
+  e.factor = a.factor;
+  return e;
+}
 
 EventResult apply_event(World& world, const SimEvent& event, const ParameterHook& hook) {
   EventResult r;
@@ -30,6 +51,23 @@ EventResult apply_event(World& world, const SimEvent& event, const ParameterHook
     case SimEventKind::ResetDevice:  // the conditioner's business (on the sim thread); the world keeps its state
       r.applied = true;
       break;
+    case SimEventKind::Edit: {
+      if (event.tool.kind == ToolActionKind::Sew) {  // a sew sent as an edit: the producer's mistake, refused
+        r.refused = "a seam is not an edit";
+        break;
+      }
+      const EditReport rep = world.edit(cloth_edit_of(event.tool));
+      r.applied = rep.applied;
+      r.refused = rep.applied ? nullptr : (rep.refused ? rep.refused : "refused");
+      r.topology_changed = rep.applied && event.tool.kind != ToolActionKind::Scale;
+      break;
+    }
+    case SimEventKind::Sew: {
+      const SewReport rep = world.sew(event.tool.a_from, event.tool.a_to, event.tool.b_from, event.tool.b_to);
+      r.applied = rep.refused == nullptr;
+      r.refused = rep.refused;
+      break;
+    }
     case SimEventKind::SetParameter:
       r.applied = hook.apply && hook.apply(world, event.parameter, event.value, hook.context);
       break;

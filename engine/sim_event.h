@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "engine/tool_action.h"
 #include "sim/pose.h"
 
 namespace weft {
@@ -13,7 +14,8 @@ class World;
 
 // ResetDevice: the device's poses now come from another source (XR: live controllers take over from the
 // built-in replay); the conditioner forgets that device's history so the jump is not gated as an outlier.
-enum class SimEventKind : uint8_t { Grab, Release, Reset, SetParameter, Attach, Detach, ResetDevice };
+// Edit: a cut, removal or rest-length scaling (World::edit); Sew: two border runs seamed (World::sew).
+enum class SimEventKind : uint8_t { Grab, Release, Reset, SetParameter, Attach, Detach, ResetDevice, Edit, Sew };
 
 struct SimEvent {
   uint64_t tick = 0;  // applies at the boundary before this tick is stepped (runtime tick count)
@@ -24,6 +26,7 @@ struct SimEvent {
   float radius = 0.05f;    // Grab, Attach: capture radius, m
   uint32_t parameter = 0;  // SetParameter: id understood by the ParameterHook
   double value = 0;        // SetParameter: new value
+  ToolAction tool;         // Edit (kind Cut, Remove or Scale), Sew (kind Sew)
 };
 
 // Parameter changes go to a caller-supplied function, so the runtime needs no knowledge of them.
@@ -42,9 +45,15 @@ inline uint64_t tick_at_time(double t, double tick_hz) {
 }
 
 struct EventResult {
-  bool applied = false;   // false: a parameter nobody handles
+  bool applied = false;   // false: a parameter nobody handles, or an edit or sew the world refused
   size_t grabbed = 0;     // Grab, Attach: vertices now held
+  const char* refused = nullptr;  // Edit, Sew: why the world refused it (a static string)
+  bool topology_changed = false;  // Edit: the mesh's vertices or triangles changed
 };
+
+// The ToolAction as the world's edit (kinds Cut, Remove, Scale; Sew has no ClothEdit).
+struct ClothEdit;
+ClothEdit cloth_edit_of(const ToolAction& action);
 
 // Applies one event to the world (the only place events touch it).
 EventResult apply_event(World& world, const SimEvent& event, const ParameterHook& hook = {});

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -73,8 +75,12 @@ SimThread::SimThread(World world, const SimThreadConfig& config)
   if (config.max_catch_up == 0) throw std::invalid_argument("max_catch_up must be at least 1");
   if (config.free_wheel && !config.lockstep) throw std::invalid_argument("free_wheel needs lockstep");
   if (config.input_log_capacity > 0) input_log_ = std::make_unique<SpscQueue<StreamRecord>>(config.input_log_capacity);
+  // Every slot reserves the mesh's capacities (engine/snapshot.h): an edit within them allocates nothing here.
   const size_t n = world_.model().vertex_count();
-  snapshots_.for_each_slot([n](ClothSnapshot& s) { s.resize(n); });
+  snapshots_.for_each_slot([this, n](ClothSnapshot& s) {
+    s.reserve(mesh_);
+    s.resize(n);
+  });
 }
 
 SimThread::~SimThread() { stop(); }
@@ -244,7 +250,17 @@ bool SimThread::tick_once() {
   while (const SimEvent* e = events_.front()) {
     if (e->tick > tick_) break;
     if (e->tick < tick_) ++counters_.events_late;
+    const bool tool = e->kind == SimEventKind::Edit || e->kind == SimEventKind::Sew;
+    const auto te = Clock::now();
+    const size_t verts = world_.model().vertex_count(), tris = world_.model().triangle_count();
     const EventResult r = apply_event(world_, *e, config_.parameter_hook);
+    if (tool) counters_.edit_ms_max = std::max(counters_.edit_ms_max, ms_between(te, Clock::now()));
+    // A new topology for the snapshots: an edit that says so, or any change of the counts (a reset that
+    // restores the loaded mesh, a seam welded shut).
+    if (r.topology_changed || world_.model().vertex_count() != verts || world_.model().triangle_count() != tris) {
+      ++topology_generation_;
+      ++counters_.topology_changes;
+    }
     StreamRecord rec;
     rec.tick = tick_;
     rec.sample.device = hand_device(e->hand);
@@ -288,8 +304,20 @@ bool SimThread::tick_once() {
         conditioner_.reset(e->device);
         break;
       case SimEventKind::SetParameter: break;  // runtime tuning, not part of a recording
+      case SimEventKind::Edit:
+      case SimEventKind::Sew: {
+        const bool sew = e->kind == SimEventKind::Sew;
+        ++(sew ? (r.applied ? counters_.sews_applied : counters_.sews_refused)
+               : (r.applied ? counters_.edits_applied : counters_.edits_refused));
+        if (!r.applied) note_refusal(sew ? "sew" : tool_action_name(e->tool.kind), r.refused);
+        rec.kind = sew ? StreamRecordKind::Sew : StreamRecordKind::Edit;
+        rec.tool = e->tool;
+        log_input(rec);  // refused ones too: the replay must refuse them at the same tick
+        break;
+      }
     }
-    ++(r.applied ? counters_.events_applied : counters_.events_unhandled);
+    // A refused tool is applied as an event (it reached the world); only an unknown parameter is unhandled.
+    ++(r.applied || tool ? counters_.events_applied : counters_.events_unhandled);
     events_.pop();
   }
 
@@ -347,6 +375,15 @@ void SimThread::publish_snapshot() {
   const auto t0 = Clock::now();
   ClothSnapshot& s = snapshots_.write_buffer();
   fill_snapshot(world_, s);
+  // The topology goes into a slot only when it changed since that slot last carried it (each of the three
+  // slots catches up once per edit); within the reserved capacities this copies without allocating. Beyond
+  // them the vectors grow here, in the slot only this thread writes: the reader never sees it happen.
+  if (s.topology.generation != topology_generation_) {
+    s.topology.generation = topology_generation_;
+    s.topology.triangles = world_.model().triangle;
+    s.topology.material = world_.model().material_coord;
+    s.topology.material.resize(s.position.size(), glm::vec2(0.f));
+  }
   s.tick = tick_;  // the runtime clock, monotonic across resets (the world's restarts)
   s.sim_time = double(tick_) / config_.tick_hz;
   for (size_t h = 0; h < 2; ++h) fill_gizmo(s.hands[h], pose_seen_[h], last_pose_[h]);
@@ -357,6 +394,17 @@ void SimThread::publish_snapshot() {
   published_tick_.store(tick_, std::memory_order_release);
   publish_seq_.fetch_add(1, std::memory_order_release);
   publish_seq_.notify_all();
+}
+
+void SimThread::note_refusal(const char* what, const char* reason) {
+  if (!reason) reason = "refused";
+  // Once per (tool, reason): a stroke of refused cuts prints one line, not one per mouse move. Reasons are
+  // static strings, so the pointer and tool name identify them; the table is fixed (no allocation).
+  for (size_t k = 0; k < refusals_seen_; ++k)
+    if (std::strcmp(refusals_[k].what, what) == 0 && std::strcmp(refusals_[k].reason, reason) == 0) return;
+  if (refusals_seen_ < refusals_.size()) refusals_[refusals_seen_++] = {what, reason};
+  std::fprintf(stderr, "weft: %s refused at tick %llu: %s (further ones counted: --json edits_refused, sews_refused)\n",
+               what, static_cast<unsigned long long>(tick_), reason);
 }
 
 TickStats SimThread::stats() const {

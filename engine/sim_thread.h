@@ -144,6 +144,7 @@ class SimThread {
   void log_input(const StreamRecord& r);
   bool tick_once();  // false: lockstep stall, nothing done
   void publish_snapshot();
+  void note_refusal(const char* what, const char* reason);  // prints a refused tool's reason once
 
   World world_;
   SimThreadConfig config_;
@@ -172,6 +173,13 @@ class SimThread {
   StreamMeter meter_;
   std::array<PoseSample, kDeviceCount> last_pose_{};
   std::array<bool, kDeviceCount> pose_seen_{};
+  uint64_t topology_generation_ = 0;  // bumped by every input that changed the mesh (ClothSnapshot::topology)
+  struct Refusal {
+    const char* what = nullptr;
+    const char* reason = nullptr;
+  };
+  std::array<Refusal, 32> refusals_{};  // (tool, reason) pairs already printed
+  size_t refusals_seen_ = 0;
 };
 
 }  // namespace weft

@@ -14,12 +14,25 @@ namespace weft {
 
 struct ClothModel;
 
-// Static for the whole session: topology and material coordinates for texturing.
+// The mesh at load: topology and material coordinates for texturing. Tools (cut, remove) change the topology
+// during a session: the snapshot then carries the new one (ClothSnapshot::topology). The capacities are what
+// the snapshot buffers and the renderer reserve at load, so that edits within them allocate nothing.
 struct SnapshotMesh {
   std::vector<std::array<uint32_t, 3>> triangles;  // vertex indices per triangle (ntri)
   std::vector<glm::vec2> material;                 // material (weft, warp) coordinates (nvert), m
+  size_t vertex_capacity = 0;                      // >= nvert: vertices reserved for cuts
+  size_t triangle_capacity = 0;                    // >= ntri
 };
+// Headroom reserved for edits: a cut adds vertices along its path (2x covers cutting a cloth into strips).
+constexpr size_t kTopologyHeadroom = 2;
 SnapshotMesh make_snapshot_mesh(const ClothModel& model);
+
+// The topology of a cloth: written into a snapshot only when its generation changes (an edit), not per tick.
+struct SnapshotTopology {
+  uint64_t generation = 0;                         // 0 at load; bumped by every edit that changed the mesh
+  std::vector<std::array<uint32_t, 3>> triangles;  // (ntri)
+  std::vector<glm::vec2> material;                 // (nvert)
+};
 
 // A hand or tracker as the renderer draws it. Whether it holds cloth is the sim's truth at the end of the
 // tick (World::held_vertices), not what the input side asked for: a grab that caught nothing holds nothing.
@@ -96,6 +109,12 @@ struct TickStats {
   uint64_t self_untangle_moves = 0;    // vertex moves that shortened the tangles' crossing contours, summed over ticks
   uint64_t self_capped_ticks = 0;      // ticks on which a self-collision cap engaged (pairs, zones, contacts)
   double self_ms_p50 = 0, self_ms_p99 = 0, self_ms_max = 0;  // self-collision part of World::step
+  uint64_t edits_applied = 0;     // tool edits (cut, remove, scale) the world applied
+  uint64_t edits_refused = 0;     // tool edits it refused (the reason printed once per reason)
+  uint64_t sews_applied = 0;      // seams sewn by the seam tool
+  uint64_t sews_refused = 0;      // seam requests refused
+  uint64_t topology_changes = 0;  // edits that changed the mesh (a new snapshot topology generation)
+  double edit_ms_max = 0;         // longest edit or sew, applying and rebuilding, ms
   uint8_t priority = 0;           // scheduling class the sim thread got (SimPriority: 0 normal, 1 high, 2 realtime)
 };
 
@@ -113,8 +132,11 @@ struct ClothSnapshot {
   uint32_t solid_count = 0;                 // <= kMaxSolids (fill_solids)
   uint32_t solids_left_out = 0;             // beyond kMaxSolids: not drawn
   TickStats stats;
+  SnapshotTopology topology;  // the triangles the arrays above are drawn with
 
   void resize(size_t vertex_count);
+  // Reserves room for the mesh's capacities (no allocation while an edit stays within them).
+  void reserve(const SnapshotMesh& mesh);
 };
 
 }  // namespace weft

@@ -21,13 +21,19 @@ double interpolate_snapshot(SnapshotBuffer& buffer, double t, ClothSnapshot& out
   out.stats = s.stats;
   out.grasped = s.grasped;
   out.strain = s.strain;
-  if (!prev || a >= 1.0) {
+  // A new topology (an edit) is copied once, not per frame; across it there is nothing to blend.
+  if (out.topology.generation != s.topology.generation || out.topology.triangles.size() != s.topology.triangles.size())
+    out.topology = s.topology;
+  if (!prev || a >= 1.0 || prev->topology.generation != s.topology.generation ||
+      prev->position.size() != s.position.size()) {
     out.position = s.position;
     out.normal = s.normal;
     out.sim_time = s.sim_time;
     return s.sim_time;
   }
   const float w = float(a);
+  out.position.resize(s.position.size());
+  out.normal.resize(s.normal.size());
   for (size_t i = 0; i < s.position.size(); ++i) {
     out.position[i] = glm::mix(prev->position[i], s.position[i], w);
     const glm::vec3 n = glm::mix(prev->normal[i], s.normal[i], w);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "engine/noisy_input.h"
+#include "engine/tool_script.h"
 
 namespace weft {
 namespace {
@@ -111,6 +112,8 @@ ReplayResult replay_pose_stream(const PoseStream& stream, const ReplayOptions& o
         case StreamRecordKind::Reset: sink.reset(); break;
         case StreamRecordKind::Attach: sink.attach(r.sample.device, r.sample.pose, r.radius); break;
         case StreamRecordKind::Detach: sink.detach(r.sample.device); break;
+        case StreamRecordKind::Edit:
+        case StreamRecordKind::Sew: sink.tool(r.tool); break;
       }
     }
     runtime.end_tick(k);
@@ -131,6 +134,17 @@ ReplayResult replay_pose_stream(const PoseStream& stream, const ReplayOptions& o
   return out;
 }
 
+void feed_tool_script(Runtime& runtime, ToolScript& script, InputSink& sink, uint64_t to) {
+  const double hz = runtime.scene().tick_hz;
+  SnapshotBuffer& snapshots = runtime.snapshots();
+  for (uint64_t k = runtime.fed_ticks(); k < to; ++k) {
+    runtime.begin_tick(k);
+    snapshots.update();
+    if (snapshots.has_value()) script.drive(double(k) / hz, snapshots.read_buffer(), sink);
+    runtime.end_tick(k);
+  }
+}
+
 RecordResult record_scripted_session(const std::string& path, const RecordOptions& o) {
   RuntimeOptions ro;
   ro.scene_file = o.scene_file;
@@ -140,16 +154,19 @@ RecordResult record_scripted_session(const std::string& path, const RecordOption
   ro.lockstep = true;
   ro.record = true;
   Runtime runtime(ro);
-  PoseStreamWriter writer(path, runtime.stream_header("headless two-hand script"));
+  const bool tools = o.script == SessionScript::Tools;
+  PoseStreamWriter writer(path, runtime.stream_header(tools ? "headless tool script" : "headless two-hand script"));
   NoisyInput noisy(runtime.input(), o.noise, o.seed);
   noisy.enabled = o.noise.any();
   TwoHandScript script = script_for(runtime.scene());
-  const double seconds = o.seconds > 0 ? o.seconds : script.duration() + 1.0;
+  ToolScript tool_script;
+  const double seconds = o.seconds > 0 ? o.seconds : (tools ? tool_script.duration() : script.duration()) + 1.0;
   const uint64_t ticks = uint64_t(std::llround(seconds * runtime.scene().tick_hz));
   ProgressLine progress("weft: record", ticks, ticks > 2400);
   runtime.start();
   for (uint64_t k = 0; k < ticks; k += 64) {
-    feed_script(runtime, script, noisy, std::min(ticks, k + 64));
+    if (tools) feed_tool_script(runtime, tool_script, noisy, std::min(ticks, k + 64));
+    else feed_script(runtime, script, noisy, std::min(ticks, k + 64));
     runtime.drain_input_log(writer);
     progress.update(k);
   }

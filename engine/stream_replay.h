@@ -18,6 +18,9 @@ namespace weft {
 // and grab/release events are stamped k, through `sink` (the runtime's input, or a noisy/recording
 // sink in front of it).
 void feed_script(Runtime& runtime, TwoHandScript& script, InputSink& sink, uint64_t to);
+// The same for the tool session: the script aims at the snapshot of each tick before its inputs.
+class ToolScript;
+void feed_tool_script(Runtime& runtime, ToolScript& script, InputSink& sink, uint64_t to);
 TwoHandScript script_for(const SceneInfo& scene);
 
 // Prints "label: tick k/T (p %)" to stderr at most once a second when long runs are under way.
@@ -72,9 +75,11 @@ struct RecordResult {
   std::vector<std::pair<std::string, size_t>> mesh_check;  // the load's mesh check (SceneInfo::mesh_check)
 };
 
-// Runs the two-hand script (engine/scripted_manipulation.h) on the scene for `seconds` of sim time
-// (<= 0: the script's length plus 1 s to settle), its hands passing through `noise` (none: clean), and
-// writes every input the sim applied to `path`.
+// Runs the two-hand script (engine/scripted_manipulation.h) or the tool script (engine/tool_script.h) on
+// the scene for `seconds` of sim time (<= 0: the script's length plus 1 s to settle), its hands passing
+// through `noise` (none: clean), and writes every input the sim applied to `path`.
+enum class SessionScript : uint8_t { TwoHand, Tools };  // engine/scripted_manipulation.h, engine/tool_script.h
+
 struct RecordOptions {
   std::string scene_file;  // "": the built-in table
   std::string solver;      // "": the scene's
@@ -83,6 +88,7 @@ struct RecordOptions {
   double seconds = 0;
   NoiseProfile noise;
   uint64_t seed = 1;
+  SessionScript script = SessionScript::TwoHand;
 };
 RecordResult record_scripted_session(const std::string& path, const RecordOptions& options);
 

@@ -21,6 +21,8 @@ struct HandSample {
   Pose grip;                       // stage frame = sim world frame
   float squeeze = 0.f;             // [0, 1]
   bool squeeze_active = false;     // the squeeze action is bound and its device connected
+  float trigger = 0.f;             // [0, 1]: applies the hand's tool (xr/hand_tools.h)
+  bool tool_button = false;        // the button that cycles the hand's tool, held down
 };
 
 struct GrabConfig {

@@ -8,8 +8,9 @@
 namespace weft::xr {
 
 // One action per kind, each with the two hand subaction paths.
-enum class HandAction : uint8_t { GripPose, AimPose, Squeeze, Trigger, Haptic };
-inline constexpr int kHandActionCount = 5;
+// ToolCycle: a button that picks the hand's next tool (xr/hand_tools.h); Trigger applies it.
+enum class HandAction : uint8_t { GripPose, AimPose, Squeeze, Trigger, Haptic, ToolCycle };
+inline constexpr int kHandActionCount = 6;
 std::string_view hand_action_name(HandAction action);  // "grip_pose", ... (valid XR action names)
 
 inline constexpr std::string_view kLeftHandPath = "/user/hand/left";

@@ -192,6 +192,7 @@ struct XrSessionRunner::Impl {
   PFN_xrConvertTimespecTimeToTimeKHR timespec_to_time = nullptr;
 
   HandGrabber grabber;
+  HandTools tools;                    // the trigger's tool per hand (the tool button cycles it)
   HapticGate haptics;                 // a grab pulses once the sim shows it held cloth
   std::array<bool, 2> holding{};      // what the newest snapshot says each hand holds (observe_holding)
   TrackerAttacher trackers;
@@ -429,9 +430,9 @@ void XrSessionRunner::create_session() {
   std::strcpy(asci.localizedActionSetName, "Cloth hands");
   XR_CHECK(xrCreateActionSet(m.instance, &asci, &m.action_set));
   m.hand_paths = {to_path(m.instance, kLeftHandPath), to_path(m.instance, kRightHandPath)};
-  const XrActionType types[kHandActionCount] = {XR_ACTION_TYPE_POSE_INPUT, XR_ACTION_TYPE_POSE_INPUT,
-                                                XR_ACTION_TYPE_FLOAT_INPUT, XR_ACTION_TYPE_FLOAT_INPUT,
-                                                XR_ACTION_TYPE_VIBRATION_OUTPUT};
+  const XrActionType types[kHandActionCount] = {XR_ACTION_TYPE_POSE_INPUT,       XR_ACTION_TYPE_POSE_INPUT,
+                                                XR_ACTION_TYPE_FLOAT_INPUT,      XR_ACTION_TYPE_FLOAT_INPUT,
+                                                XR_ACTION_TYPE_VIBRATION_OUTPUT, XR_ACTION_TYPE_BOOLEAN_INPUT};
   for (int a = 0; a < kHandActionCount; ++a) {
     XrActionCreateInfo aci = xr_struct<XrActionCreateInfo>(XR_TYPE_ACTION_CREATE_INFO);
     const std::string name(hand_action_name(HandAction(a)));
@@ -574,6 +575,14 @@ void read_hand(XrSessionRunner::Impl& m, int h, XrTime time, double t, HandSampl
   XR_CHECK(xrGetActionStateFloat(m.session, &gi, &sq));
   s.squeeze = sq.currentState;
   s.squeeze_active = sq.isActive;
+  gi.action = m.actions[size_t(HandAction::Trigger)];  // the tool's trigger (unbound on the simple controller: 0)
+  XrActionStateFloat tr = xr_struct<XrActionStateFloat>(XR_TYPE_ACTION_STATE_FLOAT);
+  XR_CHECK(xrGetActionStateFloat(m.session, &gi, &tr));
+  s.trigger = tr.isActive ? tr.currentState : 0.f;
+  gi.action = m.actions[size_t(HandAction::ToolCycle)];
+  XrActionStateBoolean tb = xr_struct<XrActionStateBoolean>(XR_TYPE_ACTION_STATE_BOOLEAN);
+  XR_CHECK(xrGetActionStateBoolean(m.session, &gi, &tb));
+  s.tool_button = tb.isActive && tb.currentState;
   gi.action = m.actions[size_t(HandAction::GripPose)];
   XrActionStatePose ps = xr_struct<XrActionStatePose>(XR_TYPE_ACTION_STATE_POSE);
   XR_CHECK(xrGetActionStatePose(m.session, &gi, &ps));
@@ -671,6 +680,8 @@ static void process_input(XrSessionRunner::Impl& m, XrTime time, double t, Input
     else if (was_holding && !m.grabber.holding(Hand(h)))
       m.haptics.released(Hand(h));
     if (m.haptics.observe(Hand(h), m.holding[size_t(h)], t) && focused) haptic_pulse(m, h);
+    // Tools come from live hands only (a replayed hand neither cuts nor sews); a tool change pulses once.
+    if (!replayed && m.tools.update(Hand(h), s, sink) && focused) haptic_pulse(m, h);
   }
   {
     // The headset's pose, for a body whose head follows it (a scene's body part "follows": "head"), focused
@@ -802,6 +813,8 @@ bool XrSessionRunner::iterate(InputSink& sink, double& time_s) {
 
 const XrRunStats& XrSessionRunner::stats() {
   Impl& m = *impl_;
+  m.stats.tool_cycles = m.tools.counters().cycles;
+  m.stats.tool_strokes = m.tools.counters().strokes;
   const auto& c = m.grabber.counters();
   m.stats.hand_poses_received = c.poses_received;
   m.stats.grabs = c.grabs;

@@ -19,6 +19,7 @@
 
 #include "xr/eye_renderer.h"
 #include "xr/hand_grabber.h"
+#include "xr/hand_tools.h"
 #include "xr/pinch_detector.h"
 #include "xr/pose_replay.h"
 #include "xr/session_state_machine.h"
@@ -68,6 +69,8 @@ struct XrRunStats {
   uint64_t tracker_poses_received = 0;
   uint64_t grabs = 0;                           // grab requests (whether they caught cloth: the sim's counters)
   uint64_t releases = 0;
+  uint64_t tool_cycles = 0;                     // tool button presses (xr/hand_tools.h)
+  uint64_t tool_strokes = 0;                    // trigger strokes with a tool (what they did: the sim's counters)
   uint64_t haptic_pulses = 0;                   // live hands only: a replayed grab never vibrates a real controller
   uint64_t replayed_hand_frames = 0;            // hand samples that came from the replay stream
   uint64_t replay_handoffs = 0;                 // hands that live input took over from the replay

@@ -156,3 +156,65 @@ TEST_CASE("pose stream: an end line claiming 10^12 ticks or a tick rate the samp
 }
 
 }  // namespace weft
+
+namespace weft {
+
+TEST_CASE("pose stream: edit and sew records read back exactly - a bad one names its line") {
+  const std::string path = std::string(WEFT_BINARY_DIR) + "/pose_stream_tools_test.jsonl";
+  PoseStreamHeader h;
+  h.scene = "table";
+  {
+    PoseStreamWriter w(path, h);
+    StreamRecord cut;
+    cut.tick = 2, cut.kind = StreamRecordKind::Edit;
+    cut.tool.kind = ToolActionKind::Cut;
+    cut.tool.a_from = glm::vec3(1.f / 3.f, 0.7f, -0.1f);
+    cut.tool.a_to = glm::vec3(0.5f, 0.7f, 2.f / 3.f);
+    cut.tool.radius = 0.015f;
+    w.write(cut);
+    StreamRecord shrink;
+    shrink.tick = 3, shrink.kind = StreamRecordKind::Edit;
+    shrink.tool.kind = ToolActionKind::Scale;
+    shrink.tool.a_from = shrink.tool.a_to = glm::vec3(0.1f);
+    shrink.tool.radius = 0.04f;
+    shrink.tool.factor = 0.87f;
+    w.write(shrink);
+    StreamRecord remove = shrink;
+    remove.tool.kind = ToolActionKind::Remove;
+    w.write(remove);
+    StreamRecord sew;
+    sew.tick = 4, sew.kind = StreamRecordKind::Sew;
+    sew.tool.kind = ToolActionKind::Sew;
+    sew.tool.a_from = glm::vec3(1, 2, 3), sew.tool.a_to = glm::vec3(4, 5, 6);
+    sew.tool.b_from = glm::vec3(7, 8, 9), sew.tool.b_to = glm::vec3(0.1f, 0.2f, 0.3f);
+    w.write(sew);
+    w.finish({10, 1});
+  }
+  const PoseStream s = read_pose_stream(path);
+  std::remove(path.c_str());
+  REQUIRE(s.records.size() == 4);
+  const ToolAction& c = s.records[0].tool;
+  CHECK(s.records[0].kind == StreamRecordKind::Edit);
+  CHECK(c.kind == ToolActionKind::Cut);
+  CHECK(c.a_from == glm::vec3(1.f / 3.f, 0.7f, -0.1f));  // 9 digits: floats round-trip bit for bit
+  CHECK(c.a_to == glm::vec3(0.5f, 0.7f, 2.f / 3.f));
+  CHECK(c.radius == 0.015f);
+  CHECK(s.records[1].tool.kind == ToolActionKind::Scale);
+  CHECK(s.records[1].tool.factor == 0.87f);
+  CHECK(s.records[2].tool.kind == ToolActionKind::Remove);
+  const ToolAction& w = s.records[3].tool;
+  CHECK(s.records[3].kind == StreamRecordKind::Sew);
+  CHECK(w.kind == ToolActionKind::Sew);
+  CHECK(w.b_from == glm::vec3(7, 8, 9));
+  CHECK(w.b_to == glm::vec3(0.1f, 0.2f, 0.3f));
+
+  std::string problem;
+  CHECK(error_line(kHeader + R"({"tick":0,"type":"edit","edit":"fold","from":[0,1,0],"to":[0,1,0],"radius":0.1,"factor":1})" "\n" + kEnd, &problem) == 2);
+  CHECK(problem.find("unknown edit 'fold'") != std::string::npos);
+  CHECK(error_line(kHeader + R"({"tick":0,"type":"edit","edit":"cut","from":[0,1,0],"radius":0.1,"factor":1})" "\n" + kEnd, &problem) == 2);
+  CHECK(problem.find("missing field 'to'") != std::string::npos);
+  CHECK(error_line(kHeader + R"({"tick":0,"type":"sew","a_from":[0,1,0],"a_to":[0,1,0],"b_from":[0,1],"b_to":[0,1,0]})" "\n" + kEnd, &problem) == 2);
+  CHECK(problem.find("'b_from'") != std::string::npos);
+}
+
+}  // namespace weft

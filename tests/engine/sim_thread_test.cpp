@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <new>
 #include <random>
@@ -14,6 +15,7 @@
 #include "sim/cloth_model.h"
 #include "sim/mesh_generators.h"
 #include "tests/allocation_counter.h"
+#include "tests/engine/stderr_capture.h"
 #include "tests/engine/threading_scale.h"
 
 namespace weft {
@@ -360,4 +362,101 @@ TEST_CASE("sim thread rejects a bad tick rate") {
 
 }  // TEST_SUITE
 }  // namespace
+}  // namespace weft
+
+namespace weft {
+
+// Tools reach the world as events at tick boundaries; what it refuses is counted per event but printed once
+// per reason (a stroke of refused cuts is one line), and every one of them is recorded for the replay.
+TEST_CASE("tool events: refused edits and sews are counted, their reason printed once, all recorded") {
+  SimThreadConfig c;
+  c.input_log_capacity = 64;
+  SimThread sim(grid_world(4, 240), c);
+  const float nan = std::nanf("");
+  for (uint64_t k = 0; k < 3; ++k) {
+    SimEvent e;
+    e.tick = k;
+    e.kind = SimEventKind::Edit;
+    e.tool.kind = ToolActionKind::Cut;
+    e.tool.a_from = glm::vec3(nan, 0.f, 0.f);  // a broken blade: refused, never applied
+    e.tool.radius = 0.01f;
+    CHECK(sim.push_event(e));
+  }
+  SimEvent sew;
+  sew.tick = 3;
+  sew.kind = SimEventKind::Sew;
+  sew.tool.kind = ToolActionKind::Sew;
+  sew.tool.a_from = glm::vec3(nan);
+  CHECK(sim.push_event(sew));
+  const std::string err = test::stderr_of([&] { sim.run_ticks(5); });
+  const TickStats st = sim.stats();
+  CHECK(st.edits_refused == 3);
+  CHECK(st.edits_applied == 0);
+  CHECK(st.sews_refused == 1);
+  CHECK(st.topology_changes == 0);
+  CHECK(st.events_applied == 4);
+  size_t lines = 0;
+  for (size_t at = err.find("cut refused"); at != std::string::npos; at = err.find("cut refused", at + 1)) ++lines;
+  CHECK(lines == 1);
+  CHECK(err.find("sew refused at tick 3") != std::string::npos);
+  std::vector<StreamRecord> log;
+  while (const StreamRecord* r = sim.input_log()->front()) log.push_back(*r), sim.input_log()->pop();
+  REQUIRE(log.size() == 4);
+  for (int k = 0; k < 3; ++k) {
+    CHECK(log[size_t(k)].kind == StreamRecordKind::Edit);
+    CHECK(log[size_t(k)].tick == uint64_t(k));
+  }
+  CHECK(log[3].kind == StreamRecordKind::Sew);
+  CHECK(std::isnan(log[3].tool.a_from.x));
+}
+
+}  // namespace weft
+
+namespace weft {
+
+// A cut adds vertices and triangles: the snapshots published after it carry the new topology (generation 1),
+// written within the room every slot reserved at load, so no slot's arrays move (nothing allocated).
+TEST_CASE("tool events: a cut gives the published snapshots the new topology without reallocating") {
+  SimThread sim(grid_world(8, 240), SimThreadConfig{});
+  sim.run_ticks(1);
+  const size_t nvert = sim.world().model().vertex_count();
+  glm::vec3 lo(1e9f), hi(-1e9f);
+  for (const glm::vec3& p : sim.world().state().position) lo = glm::min(lo, p), hi = glm::max(hi, p);
+  const float y = glm::mix(lo.y, hi.y, 0.45f), z = 0.5f * (lo.z + hi.z);
+  SimEvent cut;
+  cut.tick = 1;
+  cut.kind = SimEventKind::Edit;
+  cut.tool.kind = ToolActionKind::Cut;
+  cut.tool.a_from = {lo.x - 0.1f, y, z};
+  cut.tool.a_to = {hi.x + 0.1f, y, z};
+  cut.tool.radius = 0.02f;
+  REQUIRE(sim.push_event(cut));
+  std::vector<const void*> storage;
+  sim.snapshots().for_each_slot([&](ClothSnapshot& s) {
+    storage.push_back(s.position.data());
+    storage.push_back(s.topology.triangles.data());
+    storage.push_back(s.topology.material.data());
+  });
+  sim.run_ticks(4);  // four publishes: each of the three slots written at least once since the cut
+  const TickStats st = sim.stats();
+  REQUIRE(st.edits_applied == 1);
+  CHECK(st.topology_changes == 1);
+  const ClothModel& m = sim.world().model();
+  CHECK(m.vertex_count() > nvert);
+  CHECK(m.vertex_count() <= 2 * nvert);
+  REQUIRE(sim.snapshots().update());
+  const ClothSnapshot& s = sim.snapshots().read_buffer();
+  CHECK(s.topology.generation == 1);
+  CHECK(s.topology.triangles == m.triangle);
+  CHECK(s.position.size() == m.vertex_count());
+  CHECK(s.topology.material.size() == m.vertex_count());
+  std::vector<const void*> after;
+  sim.snapshots().for_each_slot([&](ClothSnapshot& s) {
+    after.push_back(s.position.data());
+    after.push_back(s.topology.triangles.data());
+    after.push_back(s.topology.material.data());
+  });
+  CHECK(after == storage);
+}
+
 }  // namespace weft

@@ -25,6 +25,7 @@ struct RecordingSink final : InputSink {
   void detach(Device d) override { detaches.push_back(d); }
   void reset() override { ++resets; }
   void reset_device(Device d) override { device_resets.push_back(d); }
+  void tool(const ToolAction&) override {}
 };
 
 constexpr XrSpaceLocationFlags kValid = XR_SPACE_LOCATION_POSITION_VALID_BIT | XR_SPACE_LOCATION_ORIENTATION_VALID_BIT;

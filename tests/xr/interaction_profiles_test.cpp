@@ -56,3 +56,23 @@ TEST_CASE("squeeze and trigger components follow each controller's hardware") {
   CHECK(has_trigger("/interaction_profiles/valve/index_controller"));
   CHECK(hand_action_name(HandAction::GripPose) == "grip_pose");
 }
+
+TEST_CASE("the tool button: every profile with a trigger has one per hand, the simple controller neither") {
+  auto tool_button = [](std::string_view profile, int hand) {
+    for (const auto& b : find_interaction_profile(profile)->bindings)
+      if (b.action == HandAction::ToolCycle && b.hand == hand) return std::string(b.path);
+    return std::string();
+  };
+  for (const auto& profile : interaction_profiles()) {
+    bool trigger = false;
+    for (const auto& b : profile.bindings) trigger = trigger || b.action == HandAction::Trigger;
+    CAPTURE(std::string(profile.path));
+    // A tool needs both: a button without a trigger would pick tools that nothing applies.
+    CHECK(trigger == !tool_button(profile.path, 0).empty());
+    CHECK(trigger == !tool_button(profile.path, 1).empty());
+  }
+  CHECK(tool_button("/interaction_profiles/oculus/touch_controller", 0) == "/user/hand/left/input/x/click");
+  CHECK(tool_button("/interaction_profiles/oculus/touch_controller", 1) == "/user/hand/right/input/a/click");
+  CHECK(tool_button("/interaction_profiles/valve/index_controller", 1) == "/user/hand/right/input/a/click");
+  CHECK(hand_action_name(HandAction::ToolCycle) == "tool_cycle");
+}

@@ -46,6 +46,7 @@ struct CountingSink final : InputSink {
   void detach(Device) override {}
   void reset() override {}
   void reset_device(Device) override {}
+  void tool(const ToolAction&) override {}
 };
 
 // A 0.4 m curtain 1 m ahead of the stage origin at eye height (a simulated or standing user's head
