@@ -5,8 +5,10 @@
 #include <cmath>
 #include <algorithm>
 #include <exception>
+#include <thread>
 
 #include "sim/mesh_cut.h"
+#include "sim/mesh_edit.h"
 #include "sim/mesh_remove.h"
 #include "sim/rest_scale.h"
 #include "sim/wall_time.h"
@@ -77,6 +79,12 @@ EditReport World::edit(const ClothEdit& e) {
     return report;
   }
   if (why) return refuse(why);
+  auto lap = [last = t0](double& into) mutable {
+    const auto now = WallClock::now();
+    into += ms_between(last, now);
+    last = now;
+  };
+  lap(report.stage_ms.mesh);
   size_t crumbs = 0;
   // Crumbs the edit cut loose, under half the mean triangle's area, go with it.
   {
@@ -118,6 +126,7 @@ EditReport World::edit(const ClothEdit& e) {
     return refuse("the edited cloth would not be a valid model");
   }
   apply_rest_scale(cloth, new_scale);
+  lap(report.stage_ms.model);
 
   report.mass_removed = e.kind == EditKind::Remove || crumbs > 0 ? std::max(0.f, old.total_mass() - cloth.total_mass()) : 0.f;
   report.vertices_added = me.vertices_added;
@@ -127,14 +136,19 @@ EditReport World::edit(const ClothEdit& e) {
   ClothModel old_cloth = std::move(model_.cloth);
   model_.cloth = std::move(cloth);
   model_.rest_scale = std::move(new_scale);
-  remap_after_edit(me, old_cloth);
+  remap_after_edit(me, old_cloth, report.stage_ms);
   report.applied = true;
   ++edits_applied_;
   report.rebuild_ms = ms_between(t0, WallClock::now());
   return report;
 }
 
-void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth) {
+void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth, EditReport::Stages& ms) {
+  auto lap = [last = WallClock::now()](double& into) mutable {
+    const auto now = WallClock::now();
+    into += ms_between(last, now);
+    last = now;
+  };
   const ClothModel& cloth = model_.cloth;
   const size_t n = cloth.vertex_count();
   const std::vector<uint32_t> to_new = primary_copies(me, old_cloth.vertex_count());
@@ -248,6 +262,7 @@ void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth) {
     if (cloth.pinned[i]) model_.is_fixed[i] = 1, model_.fixed.push_back(i);
   for (uint32_t i : model_.pins.vertex)
     if (!model_.is_fixed[i]) model_.is_fixed[i] = 1, model_.fixed.push_back(i);
+  lap(ms.state);
   model_.adjacency = build_adjacency(cloth);
   model_.flat_pieces = find_flat_pieces(cloth, model_.adjacency);
   model_.pin_tethers.anchor.resize(n);
@@ -255,11 +270,40 @@ void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth) {
   scratch_.last_contact_filter.clear();  // its entries name old vertices: cleared while its table still fits them
   scratch_.resize(cloth);
   scratch_.elastic.clear();
-  integrator_ = make_integrator(model_.config.integrator, cloth, model_.config.solver);
+  lap(ms.adjacency);
+  // The integrator and the self-collision hierarchy depend on the new model only, not on each other: the
+  // hierarchy is built on a second thread meanwhile (the same either way, so the results do not depend on
+  // the machine). Its leaf order is the old one carried through the edit (bvh.h).
+  std::unique_ptr<SelfCollision> self;
+  std::exception_ptr self_failed;
+  std::thread helper;
+  auto build_self = [&, order = self_collision_ ? carry_triangle_order(me, self_collision_->leaf_order())
+                                                : std::vector<uint32_t>{}]() mutable {
+    const auto start = WallClock::now();
+    try {
+      self = std::make_unique<SelfCollision>(cloth, model_.config.self_collision, std::move(order));
+    } catch (...) {
+      self_failed = std::current_exception();
+    }
+    ms.self_collision = ms_between(start, WallClock::now());
+  };
+  if (self_collision_ && std::thread::hardware_concurrency() >= 2) helper = std::thread(build_self);
+  try {
+    integrator_ = make_integrator(model_.config.integrator, cloth, model_.config.solver);
+  } catch (...) {
+    if (helper.joinable()) helper.join();
+    throw;
+  }
+  lap(ms.integrator);
+  if (helper.joinable()) helper.join();
+  else if (self_collision_) build_self();
+  if (self_failed) std::rethrow_exception(self_failed);
   if (self_collision_) {
-    self_collision_ = std::make_unique<SelfCollision>(cloth, model_.config.self_collision);
+    self_collision_ = std::move(self);
     self_collision_->request_tangle_scan();
   }
+  double waited = 0;
+  lap(waited);
   for (int d = 0; d < kDeviceCount; ++d) {
     state_.tethers[d].anchor.resize(n);
     state_.tethers[d].length.resize(n);
@@ -268,6 +312,7 @@ void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth) {
   }
   rebuild_pin_tethers();
   energy_cached_ = false;
+  lap(ms.tethers);
 }
 
 }  // namespace weft

@@ -302,6 +302,10 @@ TEST_CASE("rebuild time of edits on a 16k-vertex cloth (multigrid, self-collisio
     REQUIRE(r.applied);
     MESSAGE(w.model().vertex_count(), " vertices, self-collision ", std::string(self ? "on" : "off"), ": cut ", c.rebuild_ms,
             " ms, scale ", s.rebuild_ms, " ms, remove ", r.rebuild_ms, " ms");
+    for (const EditReport* e : {&c, &r})
+      MESSAGE(std::string(e == &c ? "cut" : "remove"), " stages (ms): mesh ", e->stage_ms.mesh, ", model ", e->stage_ms.model,
+              ", state ", e->stage_ms.state, ", adjacency+flat ", e->stage_ms.adjacency, ", integrator ",
+              e->stage_ms.integrator, ", self-collision ", e->stage_ms.self_collision, ", tethers ", e->stage_ms.tethers);
     for (int k = 0; k < 24; ++k) w.step();
     CHECK(finite_state(w));
     CHECK(max_speed(w) < 5.f);
