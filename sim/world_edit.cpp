@@ -85,21 +85,16 @@ EditReport World::edit(const ClothEdit& e) {
     last = now;
   };
   lap(report.stage_ms.mesh);
-  size_t crumbs = 0;
   // Crumbs the edit cut loose, under half the mean triangle's area, go with it.
-  {
-    double area = 0;
-    for (size_t t = 0; t < rest.triangle_count(); ++t) area += triangle_area(rest, t);
-    crumbs = drop_crumbs(me, float(0.5 * area / double(rest.triangle_count())));
-  }
+  double rest_area = 0;
+  for (size_t t = 0; t < rest.triangle_count(); ++t) rest_area += triangle_area(rest, t);
+  const size_t crumbs = drop_crumbs(me, float(0.5 * rest_area / double(rest.triangle_count())));
 
   // The new model: same areal density (a total mass given in the scene is what the cloth had as loaded),
   // the scene's pins on every copy of a pinned vertex, each triangle's rest scale from the one it came from.
   Material material = old.material;
   if (material.total_mass > 0.f) {
-    double area = 0;
-    for (size_t t = 0; t < rest.triangle_count(); ++t) area += triangle_area(rest, t);
-    material.areal_density = float(double(old.total_mass()) / area);
+    material.areal_density = float(double(old.total_mass()) / rest_area);
     material.total_mass = 0.f;
   }
   std::vector<uint32_t> pins;
