@@ -183,7 +183,7 @@ void TriangleBvh::build_boundaries(const ClothModel& model) {
     for (uint32_t v : tri) ++valence[v];
   using Use = std::pair<uint32_t, uint32_t>;
   std::vector<Use> uses, out;
-  uses.reserve(8 * nodes_.size());
+  uses.reserve(3 * nodes_.size());
   std::vector<uint32_t> at(nodes_.size(), 0), count(nodes_.size(), 0);
   for (size_t i = nodes_.size(); i-- > 0;) {
     const BvhNode& node = nodes_[i];

@@ -28,7 +28,7 @@ struct EditReport {
   // Where it went (ms; docs/performance.md's rebuild table): the mesh edit (cut or removal), the new cloth
   // model, the state and the vertex-indexed tables carried over, adjacency and flat pieces, the integrator
   // (colouring, multigrid hierarchy, block matrices), the self-collision hierarchy (built on a second thread
-  // while the integrator is: its time overlaps the integrator's), the tethers.
+  // meanwhile: its time overlaps all the others but the mesh's and the model's), the tethers.
   struct Stages {
     double mesh = 0, model = 0, state = 0, adjacency = 0, integrator = 0, self_collision = 0, tethers = 0;
   } stage_ms;

@@ -149,6 +149,30 @@ void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth, Ed
   const std::vector<uint32_t> to_new = primary_copies(me, old_cloth.vertex_count());
   auto mapped = [&](uint32_t i) { return i < to_new.size() ? to_new[i] : UINT32_MAX; };
 
+  // The self-collision hierarchy depends on the new model only: it is built on a second thread while this
+  // one remaps the state and builds the rest (the same either way, so the results do not depend on the
+  // machine). Its leaf order is the old one carried through the edit (bvh.h).
+  std::unique_ptr<SelfCollision> self;
+  std::exception_ptr self_failed;
+  // (The old hierarchy is only read, and replaced after the join.)
+  auto build_self = [&] {
+    const auto start = WallClock::now();
+    try {
+      self = std::make_unique<SelfCollision>(cloth, model_.config.self_collision,
+                                             carry_triangle_order(me, self_collision_->leaf_order()));
+    } catch (...) {
+      self_failed = std::current_exception();
+    }
+    ms.self_collision = ms_between(start, WallClock::now());
+  };
+  struct Joined {  // joined on every way out, an exception included
+    std::thread thread;
+    ~Joined() {
+      if (thread.joinable()) thread.join();
+    }
+  } helper;
+  if (self_collision_ && std::thread::hardware_concurrency() >= 2) helper.thread = std::thread(build_self);
+
   // The cloth's state: interpolated where a vertex was made on an edge; contacts carried by vertex.
   ClothState old = std::move(state_.cloth);
   ClothState& c = state_.cloth;
@@ -266,39 +290,8 @@ void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth, Ed
   scratch_.resize(cloth);
   scratch_.elastic.clear();
   lap(ms.adjacency);
-  // The integrator and the self-collision hierarchy depend on the new model only, not on each other: the
-  // hierarchy is built on a second thread meanwhile (the same either way, so the results do not depend on
-  // the machine). Its leaf order is the old one carried through the edit (bvh.h).
-  std::unique_ptr<SelfCollision> self;
-  std::exception_ptr self_failed;
-  std::thread helper;
-  auto build_self = [&, order = self_collision_ ? carry_triangle_order(me, self_collision_->leaf_order())
-                                                : std::vector<uint32_t>{}]() mutable {
-    const auto start = WallClock::now();
-    try {
-      self = std::make_unique<SelfCollision>(cloth, model_.config.self_collision, std::move(order));
-    } catch (...) {
-      self_failed = std::current_exception();
-    }
-    ms.self_collision = ms_between(start, WallClock::now());
-  };
-  if (self_collision_ && std::thread::hardware_concurrency() >= 2) helper = std::thread(build_self);
-  try {
-    integrator_ = make_integrator(model_.config.integrator, cloth, model_.config.solver);
-  } catch (...) {
-    if (helper.joinable()) helper.join();
-    throw;
-  }
+  integrator_ = make_integrator(model_.config.integrator, cloth, model_.config.solver);
   lap(ms.integrator);
-  if (helper.joinable()) helper.join();
-  else if (self_collision_) build_self();
-  if (self_failed) std::rethrow_exception(self_failed);
-  if (self_collision_) {
-    self_collision_ = std::move(self);
-    self_collision_->request_tangle_scan();
-  }
-  double waited = 0;
-  lap(waited);
   for (int d = 0; d < kDeviceCount; ++d) {
     state_.tethers[d].anchor.resize(n);
     state_.tethers[d].length.resize(n);
@@ -308,6 +301,13 @@ void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth, Ed
   rebuild_pin_tethers();
   energy_cached_ = false;
   lap(ms.tethers);
+  if (helper.thread.joinable()) helper.thread.join();
+  else if (self_collision_) build_self();
+  if (self_failed) std::rethrow_exception(self_failed);
+  if (self_collision_) {
+    self_collision_ = std::move(self);
+    self_collision_->request_tangle_scan();
+  }
 }
 
 }  // namespace weft
