@@ -1,9 +1,9 @@
 #pragma once
 // Bounding-volume hierarchy over the cloth triangles with normal cones, for self-collision
 // (Volino, Courchesne & Thalmann 1995 section 4.1). The tree is built once from the rest shape (again
-// after an edit, along the old leaf order) and refitted every tick; a subtree that is one edge-connected patch whose normals stay inside a cone of
-// half-angle below the limit is a height field over the cone's axis and cannot fold onto itself, so
-// its self-test is skipped (Volino's curvature criterion).
+// after an edit, along the old leaf order) and refitted every tick; a subtree that is one edge-connected
+// patch whose normals stay inside a cone of half-angle below the limit is a height field over the cone's
+// axis and cannot fold onto itself, so its self-test is skipped (Volino's curvature criterion).
 #include <array>
 #include <cmath>
 #include <cstdint>
