@@ -60,13 +60,19 @@ TriangleBvh::TriangleBvh(const ClothModel& model) : triangle_(model.triangle), n
 
 TriangleBvh::TriangleBvh(const ClothModel& model, std::vector<uint32_t> leaf_order)
     : triangle_(model.triangle), normal_(model.triangle_count()) {
-  if (leaf_order.size() != model.triangle_count()) {  // not a permutation of this model's triangles: the usual build
+  // Not a permutation of this model's triangles: the usual build.
+  bool permutation = leaf_order.size() == model.triangle_count();
+  std::vector<uint8_t> seen(permutation ? leaf_order.size() : 0, 0);
+  for (size_t k = 0; permutation && k < leaf_order.size(); ++k) {
+    const uint32_t t = leaf_order[k];
+    permutation = t < seen.size() && !seen[t];
+    if (permutation) seen[t] = 1;
+  }
+  if (!permutation) {
     leaf_order.resize(model.triangle_count());
     std::iota(leaf_order.begin(), leaf_order.end(), 0u);
-    construct(model, leaf_order, false);
-    return;
   }
-  construct(model, leaf_order, true);
+  construct(model, leaf_order, permutation);
 }
 
 std::vector<uint32_t> TriangleBvh::leaf_order() const {

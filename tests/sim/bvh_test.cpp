@@ -98,9 +98,14 @@ TEST_CASE("BVH: a tree built from its own leaf order is the same tree, boundarie
   ordered.self_pairs(1.0f, b);
   CHECK(a.size() == b.size());
   for (size_t k = 0; k < std::min(a.size(), b.size()); ++k) CHECK((a[k].a == b[k].a && a[k].b == b[k].b));
-  // An order that is not a permutation of the triangles: the median build.
-  TriangleBvh fallback(model, {0, 1, 2});
-  CHECK(fallback.nodes().size() == median.nodes().size());
+  // An order that is not a permutation of the triangles (too short, a repeat, out of range): the median build.
+  std::vector<uint32_t> repeat = median.leaf_order(), beyond = repeat;
+  repeat[1] = repeat[0];
+  beyond[2] = uint32_t(model.triangle_count());
+  for (const std::vector<uint32_t>& bad : {std::vector<uint32_t>{0, 1, 2}, repeat, beyond}) {
+    TriangleBvh fallback(model, bad);
+    CHECK(fallback.leaf_order() == median.leaf_order());
+  }
 }
 
 TEST_CASE("BVH: from a given leaf order, pieces are still split apart first") {
