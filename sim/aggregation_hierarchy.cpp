@@ -1,7 +1,6 @@
 #include "sim/aggregation_hierarchy.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace weft {
 
@@ -75,8 +74,10 @@ AggregationLevel coarsen(uint32_t n, const std::vector<std::array<uint32_t, 2>>&
     level.aggregate[i] = best != kNone ? best : count++;
   }
   level.coarse_count = count;
-  // coarse links: the distinct aggregate pairs of all fine links
-  std::unordered_map<uint64_t, int32_t> index;
+  // coarse links: the distinct aggregate pairs of all fine links, numbered as first met. Each found again
+  // through a list per lower aggregate (a dozen at most): a hash map keyed by the pair was a quarter of
+  // the hierarchy's build.
+  std::vector<uint32_t> first(count, kNone), next;
   level.link_map.resize(links.size());
   for (size_t e = 0; e < links.size(); ++e) {
     uint32_t a = level.aggregate[links[e][0]], b = level.aggregate[links[e][1]];
@@ -85,10 +86,15 @@ AggregationLevel coarsen(uint32_t n, const std::vector<std::array<uint32_t, 2>>&
       continue;
     }
     if (a > b) std::swap(a, b);
-    const uint64_t key = (uint64_t(a) << 32) | b;
-    auto [it, inserted] = index.try_emplace(key, int32_t(level.coarse_link.size()));
-    if (inserted) level.coarse_link.push_back({a, b});
-    level.link_map[e] = it->second;
+    uint32_t c = first[a];
+    while (c != kNone && level.coarse_link[c][1] != b) c = next[c];
+    if (c == kNone) {
+      c = uint32_t(level.coarse_link.size());
+      level.coarse_link.push_back({a, b});
+      next.push_back(first[a]);
+      first[a] = c;
+    }
+    level.link_map[e] = int32_t(c);
   }
   return level;
 }

@@ -53,11 +53,45 @@ bool edge_connected(const ClothModel& model, const uint32_t* begin, const uint32
 }  // namespace
 
 TriangleBvh::TriangleBvh(const ClothModel& model) : triangle_(model.triangle), normal_(model.triangle_count()) {
+  std::vector<uint32_t> order(model.triangle_count());
+  std::iota(order.begin(), order.end(), 0u);
+  construct(model, order, false);
+}
+
+TriangleBvh::TriangleBvh(const ClothModel& model, std::vector<uint32_t> leaf_order)
+    : triangle_(model.triangle), normal_(model.triangle_count()) {
+  // Not a permutation of this model's triangles: the usual build.
+  bool permutation = leaf_order.size() == model.triangle_count();
+  std::vector<uint8_t> seen(permutation ? leaf_order.size() : 0, 0);
+  for (size_t k = 0; permutation && k < leaf_order.size(); ++k) {
+    const uint32_t t = leaf_order[k];
+    permutation = t < seen.size() && !seen[t];
+    if (permutation) seen[t] = 1;
+  }
+  if (!permutation) {
+    leaf_order.resize(model.triangle_count());
+    std::iota(leaf_order.begin(), leaf_order.end(), 0u);
+  }
+  construct(model, leaf_order, permutation);
+}
+
+std::vector<uint32_t> TriangleBvh::leaf_order() const {
+  std::vector<uint32_t> order;
+  order.reserve(leaf_of_triangle_.size());
+  for (const BvhNode& node : nodes_)
+    if (node.triangle >= 0) order.push_back(uint32_t(node.triangle));
+  return order;
+}
+
+void TriangleBvh::construct(const ClothModel& model, std::vector<uint32_t>& order, bool ordered) {
   const size_t ntri = model.triangle_count();
-  centroid_.resize(ntri);
-  for (size_t t = 0; t < ntri; ++t) {
-    const auto& tri = model.triangle[t];
-    centroid_[t] = (model.rest_position[tri[0]] + model.rest_position[tri[1]] + model.rest_position[tri[2]]) / 3.f;
+  ordered_ = ordered;
+  if (!ordered) {
+    centroid_.resize(ntri);
+    for (size_t t = 0; t < ntri; ++t) {
+      const auto& tri = model.triangle[t];
+      centroid_[t] = (model.rest_position[tri[0]] + model.rest_position[tri[1]] + model.rest_position[tri[2]]) / 3.f;
+    }
   }
   // Connected pieces (through shared vertices), so that no node below a piece's root mixes pieces.
   std::vector<uint32_t> parent(model.vertex_count());
@@ -79,9 +113,10 @@ TriangleBvh::TriangleBvh(const ClothModel& model) : triangle_(model.triangle), n
       if (!edge_taken[e]) { edge_taken[e] = 1; feature_mask_[t] |= uint8_t(1u << (3 + k)); }
     }
 
-  std::vector<uint32_t> order(ntri);
-  std::iota(order.begin(), order.end(), 0u);
   nodes_.reserve(2 * ntri);
+  order_begin_ = order.data();
+  run_end_.resize(ntri);
+  mark_runs(order.data(), order.data() + ntri);
   if (ntri > 0) build(model, order.data(), order.data() + ntri);
 
   // Connectivity flag per node (edge-connected patch), used by the curvature criterion. Bottom-up: each
@@ -134,6 +169,7 @@ TriangleBvh::TriangleBvh(const ClothModel& model) : triangle_(model.triangle), n
   }
   centroid_ = {};
   component_ = {};
+  run_end_ = {};
   build_boundaries(model);
   build_fans(model);
   leaf_of_triangle_.assign(ntri, 0);
@@ -145,38 +181,47 @@ TriangleBvh::TriangleBvh(const ClothModel& model) : triangle_(model.triangle), n
 
 void TriangleBvh::build_boundaries(const ClothModel& model) {
   // Bottom-up: a node's (vertex, triangles of the node using it) list is the merge of its children's,
-  // less the vertices all of whose triangles are inside the node (interior).
+  // less the vertices all of whose triangles are inside the node (interior). The lists go one after the
+  // other into one buffer (children before their parent): a vector per node was 64 k allocations and
+  // frees at 16 k vertices, a third of the hierarchy's build.
   std::vector<uint32_t> valence(model.vertex_count(), 0);
   for (const auto& tri : model.triangle)
     for (uint32_t v : tri) ++valence[v];
-  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> uses(nodes_.size());
+  using Use = std::pair<uint32_t, uint32_t>;
+  std::vector<Use> uses, out;
+  uses.reserve(3 * nodes_.size());
+  std::vector<uint32_t> at(nodes_.size(), 0), count(nodes_.size(), 0);
   for (size_t i = nodes_.size(); i-- > 0;) {
     const BvhNode& node = nodes_[i];
-    auto& out = uses[i];
+    out.clear();
     if (node.triangle >= 0) {
       for (uint32_t v : triangle_[size_t(node.triangle)]) out.push_back({v, 1});
       std::sort(out.begin(), out.end());
     } else {
-      const auto& l = uses[size_t(node.left)];
-      const auto& r = uses[size_t(node.right)];
-      size_t a = 0, b = 0;
-      while (a < l.size() || b < r.size()) {
-        if (b == r.size() || (a < l.size() && l[a].first < r[b].first)) out.push_back(l[a++]);
-        else if (a == l.size() || r[b].first < l[a].first) out.push_back(r[b++]);
+      const Use* l = uses.data() + at[size_t(node.left)];
+      const Use* le = l + count[size_t(node.left)];
+      const Use* r = uses.data() + at[size_t(node.right)];
+      const Use* re = r + count[size_t(node.right)];
+      while (l != le || r != re) {
+        if (r == re || (l != le && l->first < r->first)) out.push_back(*l++);
+        else if (l == le || r->first < l->first) out.push_back(*r++);
         else {
-          out.push_back({l[a].first, l[a].second + r[b].second});
-          ++a;
-          ++b;
+          out.push_back({l->first, l->second + r->second});
+          ++l;
+          ++r;
         }
       }
     }
-    std::erase_if(out, [&](const auto& u) { return u.second >= valence[u.first]; });
+    std::erase_if(out, [&](const Use& u) { return u.second >= valence[u.first]; });
+    at[i] = uint32_t(uses.size());
+    count[i] = uint32_t(out.size());
+    uses.insert(uses.end(), out.begin(), out.end());
   }
   boundary_start_.assign(nodes_.size() + 1, 0);
-  for (size_t i = 0; i < nodes_.size(); ++i) boundary_start_[i + 1] = boundary_start_[i] + uint32_t(uses[i].size());
+  for (size_t i = 0; i < nodes_.size(); ++i) boundary_start_[i + 1] = boundary_start_[i] + count[i];
   boundary_.resize(boundary_start_.back());
   for (size_t i = 0; i < nodes_.size(); ++i)
-    for (size_t k = 0; k < uses[i].size(); ++k) boundary_[boundary_start_[i] + k] = uses[i][k].first;
+    for (uint32_t k = 0; k < count[i]; ++k) boundary_[boundary_start_[i] + k] = uses[at[i] + k].first;
 }
 
 int TriangleBvh::shared_boundary(int32_t a, int32_t b, uint32_t& vertex) const {
@@ -242,6 +287,12 @@ const FanCone& TriangleBvh::fan_cone(uint32_t v) {
   return cone;
 }
 
+void TriangleBvh::mark_runs(const uint32_t* begin, const uint32_t* end) {
+  const size_t b = size_t(begin - order_begin_), e = size_t(end - order_begin_);
+  for (size_t k = e; k-- > b;)
+    run_end_[k] = k + 1 < e && component_[order_begin_[k]] == component_[order_begin_[k + 1]] ? run_end_[k + 1] : uint32_t(k + 1);
+}
+
 int32_t TriangleBvh::build(const ClothModel& model, uint32_t* begin, uint32_t* end) {
   const int32_t index = int32_t(nodes_.size());
   nodes_.emplace_back();
@@ -250,16 +301,21 @@ int32_t TriangleBvh::build(const ClothModel& model, uint32_t* begin, uint32_t* e
     return index;
   }
   uint32_t* mid = nullptr;
-  const bool one_piece = std::all_of(begin, end, [&](uint32_t t) { return component_[t] == component_[*begin]; });
+  // run_end_: where the run of one piece starting at each position ends (capped at the range it was
+  // computed over), so that this test is O(1) instead of a pass over the range at every node.
+  const bool one_piece = run_end_[size_t(begin - order_begin_)] >= uint32_t(end - order_begin_);
   if (!one_piece) {
     // Split between pieces, at the piece boundary nearest the middle.
     std::stable_sort(begin, end, [&](uint32_t a, uint32_t b) { return component_[a] < component_[b]; });
+    mark_runs(begin, end);
     uint32_t* half = begin + (end - begin) / 2;
     uint32_t* lo = half;
     while (lo > begin && component_[*(lo - 1)] == component_[*lo]) --lo;
     uint32_t* hi = half;
     while (hi < end && component_[*(hi - 1)] == component_[*hi]) ++hi;
     mid = (lo > begin && (hi == end || half - lo <= hi - half)) ? lo : hi;
+  } else if (ordered_) {
+    mid = begin + (end - begin) / 2;
   } else {
     glm::vec3 lo(INFINITY), hi(-INFINITY);
     for (uint32_t* t = begin; t != end; ++t) { lo = glm::min(lo, centroid_[*t]); hi = glm::max(hi, centroid_[*t]); }

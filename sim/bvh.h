@@ -1,9 +1,9 @@
 #pragma once
 // Bounding-volume hierarchy over the cloth triangles with normal cones, for self-collision
-// (Volino, Courchesne & Thalmann 1995 section 4.1). The tree is built once from the rest shape and
-// refitted every tick; a subtree that is one edge-connected patch whose normals stay inside a cone of
-// half-angle below the limit is a height field over the cone's axis and cannot fold onto itself, so
-// its self-test is skipped (Volino's curvature criterion).
+// (Volino, Courchesne & Thalmann 1995 section 4.1). The tree is built once from the rest shape (again
+// after an edit, along the old leaf order) and refitted every tick; a subtree that is one edge-connected
+// patch whose normals stay inside a cone of half-angle below the limit is a height field over the cone's
+// axis and cannot fold onto itself, so its self-test is skipped (Volino's curvature criterion).
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -68,6 +68,14 @@ class TriangleBvh {
   // Builds the topology of the tree from the model's rest shape: disconnected pieces are split apart
   // first, then each piece by the median of triangle centroids along the longest axis.
   explicit TriangleBvh(const ClothModel& model);
+  // The same from a leaf order (every triangle once): each piece is split at the middle of the order, not
+  // at the median along its longest axis. After an edit, the old tree's leaf order with each triangle
+  // replaced by those it became (edited_leaf_order) gives back the old tree where nothing changed, in a
+  // pass over the order instead of a median search at every level (docs/performance.md, rebuild table).
+  TriangleBvh(const ClothModel& model, std::vector<uint32_t> leaf_order);
+
+  // The triangles in the order of their leaves (pre-order).
+  std::vector<uint32_t> leaf_order() const;
 
   // Recomputes bounds and cones. Each leaf bounds its triangle at both position sets (the motion of
   // the step), grown by margin on every side; cones come from the current positions.
@@ -110,6 +118,9 @@ class TriangleBvh {
 
  private:
   int32_t build(const ClothModel& model, uint32_t* begin, uint32_t* end);
+  // Components, the tree over `order` (split at the median along the longest axis unless `ordered`), then
+  // the connectivity flags, boundaries and fans.
+  void construct(const ClothModel& model, std::vector<uint32_t>& order, bool ordered);
   void traverse(float cone_limit, std::vector<TrianglePair>& out, size_t max_pairs, const uint8_t* node_flagged,
                 bool fans);
   void build_boundaries(const ClothModel& model);
@@ -131,6 +142,10 @@ class TriangleBvh {
   std::vector<uint32_t> boundary_start_, boundary_;
   std::vector<glm::vec3> centroid_;     // rest centroid per triangle (ntri), build only
   std::vector<uint32_t> component_;     // connected piece per triangle (ntri), build only
+  bool ordered_ = false;                // build only: split at the middle of the given order
+  const uint32_t* order_begin_ = nullptr;  // build only: the order being split
+  std::vector<uint32_t> run_end_;       // build only: per position, the end of its piece's run (ntri)
+  void mark_runs(const uint32_t* begin, const uint32_t* end);
   std::vector<std::pair<int32_t, int32_t>> stack_;
   BvhTraversalStats stats_;
   uint32_t refits_ = 0;

@@ -25,6 +25,13 @@ struct EditReport {
   uint32_t vertices_added = 0, vertices_removed = 0, triangles_added = 0, triangles_removed = 0;
   float mass_removed = 0.f;       // kg: what a removal took, or the crumbs a cut dropped
   double rebuild_ms = 0.0;        // wall time of the rebuild
+  // Where it went (ms; docs/performance.md's rebuild table): the mesh edit (cut or removal), the new cloth
+  // model, the state and the vertex-indexed tables carried over, adjacency and flat pieces, the integrator
+  // (colouring, multigrid hierarchy, block matrices), the self-collision hierarchy (built on a second thread
+  // meanwhile: its time overlaps all the others but the mesh's and the model's), the tethers.
+  struct Stages {
+    double mesh = 0, model = 0, state = 0, adjacency = 0, integrator = 0, self_collision = 0, tethers = 0;
+  } stage_ms;
 };
 
 }  // namespace weft

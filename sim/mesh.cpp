@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
-#include <unordered_map>
+#include <cstdint>
+#include <vector>
 
 namespace weft {
 
@@ -32,8 +33,12 @@ std::string validate_mesh(const Mesh& mesh) {
   for (const auto& p : mesh.positions) { lo = glm::min(lo, p); hi = glm::max(hi, p); }
   const float extent = glm::length(hi - lo);
   const float min_area = 1e-10f * extent * extent;
-  std::unordered_map<uint64_t, int> edge_use;
-  edge_use.reserve(mesh.triangles.size() * 3);
+  // Uses per edge, each edge found again through a list per lower vertex (a few edges each): a hash map
+  // keyed by the pair was a fifth of building a 16 k-vertex cloth model (World::edit rebuilds one).
+  std::vector<uint32_t> first_edge(mesh.positions.size(), UINT32_MAX), next_edge, other_end, uses;
+  next_edge.reserve(mesh.triangles.size() * 2);
+  other_end.reserve(mesh.triangles.size() * 2);
+  uses.reserve(mesh.triangles.size() * 2);
   for (size_t t = 0; t < mesh.triangles.size(); ++t) {
     const auto& tri = mesh.triangles[t];
     for (uint32_t v : tri) {
@@ -50,7 +55,16 @@ std::string validate_mesh(const Mesh& mesh) {
     for (int k = 0; k < 3; ++k) {
       uint32_t a = tri[k], b = tri[(k + 1) % 3];
       if (a > b) std::swap(a, b);
-      if (++edge_use[(uint64_t(a) << 32) | b] > 2) {
+      uint32_t e = first_edge[a];
+      while (e != UINT32_MAX && other_end[e] != b) e = next_edge[e];
+      if (e == UINT32_MAX) {
+        e = uint32_t(uses.size());
+        other_end.push_back(b);
+        uses.push_back(0);
+        next_edge.push_back(first_edge[a]);
+        first_edge[a] = e;
+      }
+      if (++uses[e] > 2) {
         err << "edge " << a + 1 << "-" << b + 1 << " is shared by more than two triangles (non-manifold)";
         return err.str();
       }

@@ -26,4 +26,9 @@ struct MeshEdit {
 // Copies are vertices with t = 0; the first is the one with the lowest index.
 std::vector<uint32_t> primary_copies(const MeshEdit& edit, size_t old_vertex_count);
 
+// An order of the old triangles (each once) carried through the edit: each old triangle replaced by the
+// new ones that lie in it, in their index order; removed ones drop out. A permutation of the new triangles
+// (the self-collision hierarchy's leaf order, rebuilt from it: bvh.h).
+std::vector<uint32_t> carry_triangle_order(const MeshEdit& edit, const std::vector<uint32_t>& old_order);
+
 }  // namespace weft

@@ -82,7 +82,13 @@ float coplanar_time(const glm::vec3* x, const glm::vec3* xp, const std::array<ui
 }  // namespace
 
 SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig& config)
-    : config_(config), bvh_(model), previous_(model.vertex_count()), inv_mass_(model.vertex_count()),
+    : SelfCollision(model, config, TriangleBvh(model)) {}
+
+SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig& config, std::vector<uint32_t> leaf_order)
+    : SelfCollision(model, config, TriangleBvh(model, std::move(leaf_order))) {}
+
+SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig& config, TriangleBvh&& bvh)
+    : config_(config), bvh_(std::move(bvh)), previous_(model.vertex_count()), inv_mass_(model.vertex_count()),
       zone_parent_(model.vertex_count()), zone_momentum_(model.vertex_count()), zone_mass_(model.vertex_count()),
       zoned_(model.vertex_count()), resolve_start_(model.vertex_count()), travel_(model.vertex_count()),
       zone_size_(model.vertex_count(), 1), zone_shifted_(model.vertex_count(), 0), moved_(model.vertex_count(), 0),

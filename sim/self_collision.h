@@ -125,6 +125,11 @@ struct SelfContact {
 class SelfCollision {
  public:
   SelfCollision(const ClothModel& model, const SelfCollisionConfig& config = {});
+  // With the hierarchy's leaf order given (after an edit: the old one carried through it,
+  // carry_triangle_order), the hierarchy is split along that order (bvh.h), not rebuilt by medians.
+  SelfCollision(const ClothModel& model, const SelfCollisionConfig& config, std::vector<uint32_t> leaf_order);
+  // The hierarchy's triangles in leaf order.
+  std::vector<uint32_t> leaf_order() const { return bvh_.leaf_order(); }
 
   // Records the positions at the start of the tick (a copy, no allocation).
   void begin_step(const ClothState& state);
@@ -179,6 +184,7 @@ class SelfCollision {
   const std::vector<SelfContact>& contacts() const { return contacts_; }
 
  private:
+  SelfCollision(const ClothModel& model, const SelfCollisionConfig& config, TriangleBvh&& bvh);
   // refitted: the tree already bounds x and the step's start with the detection margin (skips the refit).
   void detect(const ClothModel& model, const glm::vec3* x, bool first, bool refitted = false);
   void detect_around_moved(const ClothModel& model, const glm::vec3* x, bool first);

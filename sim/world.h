@@ -150,7 +150,7 @@ class World {
   void tethers_from_sources(Tethers& out);
   // After edit() replaced the cloth model: every vertex-indexed thing in the model and the state carried
   // over to the new vertices (sim/world_edit.cpp), and what derives from the cloth rebuilt.
-  void remap_after_edit(const MeshEdit& edit, const ClothModel& old_cloth);
+  void remap_after_edit(const MeshEdit& edit, const ClothModel& old_cloth, EditReport::Stages& ms);
 
   WorldModel model_;
   WorldState state_;

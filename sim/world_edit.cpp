@@ -5,8 +5,10 @@
 #include <cmath>
 #include <algorithm>
 #include <exception>
+#include <thread>
 
 #include "sim/mesh_cut.h"
+#include "sim/mesh_edit.h"
 #include "sim/mesh_remove.h"
 #include "sim/rest_scale.h"
 #include "sim/wall_time.h"
@@ -77,21 +79,22 @@ EditReport World::edit(const ClothEdit& e) {
     return report;
   }
   if (why) return refuse(why);
-  size_t crumbs = 0;
+  auto lap = [last = t0](double& into) mutable {
+    const auto now = WallClock::now();
+    into += ms_between(last, now);
+    last = now;
+  };
+  lap(report.stage_ms.mesh);
   // Crumbs the edit cut loose, under half the mean triangle's area, go with it.
-  {
-    double area = 0;
-    for (size_t t = 0; t < rest.triangle_count(); ++t) area += triangle_area(rest, t);
-    crumbs = drop_crumbs(me, float(0.5 * area / double(rest.triangle_count())));
-  }
+  double rest_area = 0;
+  for (size_t t = 0; t < rest.triangle_count(); ++t) rest_area += triangle_area(rest, t);
+  const size_t crumbs = drop_crumbs(me, float(0.5 * rest_area / double(rest.triangle_count())));
 
   // The new model: same areal density (a total mass given in the scene is what the cloth had as loaded),
   // the scene's pins on every copy of a pinned vertex, each triangle's rest scale from the one it came from.
   Material material = old.material;
   if (material.total_mass > 0.f) {
-    double area = 0;
-    for (size_t t = 0; t < rest.triangle_count(); ++t) area += triangle_area(rest, t);
-    material.areal_density = float(double(old.total_mass()) / area);
+    material.areal_density = float(double(old.total_mass()) / rest_area);
     material.total_mass = 0.f;
   }
   std::vector<uint32_t> pins;
@@ -118,6 +121,7 @@ EditReport World::edit(const ClothEdit& e) {
     return refuse("the edited cloth would not be a valid model");
   }
   apply_rest_scale(cloth, new_scale);
+  lap(report.stage_ms.model);
 
   report.mass_removed = e.kind == EditKind::Remove || crumbs > 0 ? std::max(0.f, old.total_mass() - cloth.total_mass()) : 0.f;
   report.vertices_added = me.vertices_added;
@@ -127,18 +131,47 @@ EditReport World::edit(const ClothEdit& e) {
   ClothModel old_cloth = std::move(model_.cloth);
   model_.cloth = std::move(cloth);
   model_.rest_scale = std::move(new_scale);
-  remap_after_edit(me, old_cloth);
+  remap_after_edit(me, old_cloth, report.stage_ms);
   report.applied = true;
   ++edits_applied_;
   report.rebuild_ms = ms_between(t0, WallClock::now());
   return report;
 }
 
-void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth) {
+void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth, EditReport::Stages& ms) {
+  auto lap = [last = WallClock::now()](double& into) mutable {
+    const auto now = WallClock::now();
+    into += ms_between(last, now);
+    last = now;
+  };
   const ClothModel& cloth = model_.cloth;
   const size_t n = cloth.vertex_count();
   const std::vector<uint32_t> to_new = primary_copies(me, old_cloth.vertex_count());
   auto mapped = [&](uint32_t i) { return i < to_new.size() ? to_new[i] : UINT32_MAX; };
+
+  // The self-collision hierarchy depends on the new model only: it is built on a second thread while this
+  // one remaps the state and builds the rest (the same either way, so the results do not depend on the
+  // machine). Its leaf order is the old one carried through the edit (bvh.h).
+  std::unique_ptr<SelfCollision> self;
+  std::exception_ptr self_failed;
+  // (The old hierarchy is only read, and replaced after the join.)
+  auto build_self = [&] {
+    const auto start = WallClock::now();
+    try {
+      self = std::make_unique<SelfCollision>(cloth, model_.config.self_collision,
+                                             carry_triangle_order(me, self_collision_->leaf_order()));
+    } catch (...) {
+      self_failed = std::current_exception();
+    }
+    ms.self_collision = ms_between(start, WallClock::now());
+  };
+  struct Joined {  // joined on every way out, an exception included
+    std::thread thread;
+    ~Joined() {
+      if (thread.joinable()) thread.join();
+    }
+  } helper;
+  if (self_collision_ && std::thread::hardware_concurrency() >= 2) helper.thread = std::thread(build_self);
 
   // The cloth's state: interpolated where a vertex was made on an edge; contacts carried by vertex.
   ClothState old = std::move(state_.cloth);
@@ -248,6 +281,7 @@ void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth) {
     if (cloth.pinned[i]) model_.is_fixed[i] = 1, model_.fixed.push_back(i);
   for (uint32_t i : model_.pins.vertex)
     if (!model_.is_fixed[i]) model_.is_fixed[i] = 1, model_.fixed.push_back(i);
+  lap(ms.state);
   model_.adjacency = build_adjacency(cloth);
   model_.flat_pieces = find_flat_pieces(cloth, model_.adjacency);
   model_.pin_tethers.anchor.resize(n);
@@ -255,11 +289,9 @@ void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth) {
   scratch_.last_contact_filter.clear();  // its entries name old vertices: cleared while its table still fits them
   scratch_.resize(cloth);
   scratch_.elastic.clear();
+  lap(ms.adjacency);
   integrator_ = make_integrator(model_.config.integrator, cloth, model_.config.solver);
-  if (self_collision_) {
-    self_collision_ = std::make_unique<SelfCollision>(cloth, model_.config.self_collision);
-    self_collision_->request_tangle_scan();
-  }
+  lap(ms.integrator);
   for (int d = 0; d < kDeviceCount; ++d) {
     state_.tethers[d].anchor.resize(n);
     state_.tethers[d].length.resize(n);
@@ -268,6 +300,14 @@ void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth) {
   }
   rebuild_pin_tethers();
   energy_cached_ = false;
+  lap(ms.tethers);
+  if (helper.thread.joinable()) helper.thread.join();
+  else if (self_collision_) build_self();
+  if (self_failed) std::rethrow_exception(self_failed);
+  if (self_collision_) {
+    self_collision_ = std::move(self);
+    self_collision_->request_tangle_scan();
+  }
 }
 
 }  // namespace weft

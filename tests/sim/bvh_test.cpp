@@ -73,6 +73,63 @@ TEST_CASE("BVH: two disconnected sheets are never merged into one connected node
   for (const auto& p : pairs) CHECK((p.a < half) != (p.b < half));  // one triangle of each sheet
 }
 
+TEST_CASE("BVH: a tree built from its own leaf order is the same tree, boundaries and fans included") {
+  // World::edit rebuilds the hierarchy from the old leaf order carried through the edit: where nothing
+  // changed it must give back the median-split tree, node for node.
+  const ClothModel model = grid_model(12);
+  TriangleBvh median(model);
+  TriangleBvh ordered(model, median.leaf_order());
+  REQUIRE(ordered.nodes().size() == median.nodes().size());
+  for (size_t i = 0; i < median.nodes().size(); ++i) {
+    CAPTURE(i);
+    CHECK(ordered.nodes()[i].triangle == median.nodes()[i].triangle);
+    CHECK(ordered.nodes()[i].left == median.nodes()[i].left);
+    CHECK(ordered.nodes()[i].right == median.nodes()[i].right);
+    CHECK(ordered.nodes()[i].connected == median.nodes()[i].connected);
+  }
+  CHECK(ordered.feature_mask() == median.feature_mask());
+  // The same candidate pairs from a bent sheet (boundaries and fans are used by the traversal).
+  std::vector<glm::vec3> x = model.rest_position;
+  for (auto& p : x) p.z = 0.3f * std::sin(6.f * p.x);
+  std::vector<TrianglePair> a, b;
+  median.refit(model, x.data(), x.data(), 0.01f);
+  ordered.refit(model, x.data(), x.data(), 0.01f);
+  median.self_pairs(1.0f, a);
+  ordered.self_pairs(1.0f, b);
+  CHECK(a.size() == b.size());
+  for (size_t k = 0; k < std::min(a.size(), b.size()); ++k) CHECK((a[k].a == b[k].a && a[k].b == b[k].b));
+  // An order that is not a permutation of the triangles (too short, a repeat, out of range): the median build.
+  std::vector<uint32_t> repeat = median.leaf_order(), beyond = repeat;
+  repeat[1] = repeat[0];
+  beyond[2] = uint32_t(model.triangle_count());
+  for (const std::vector<uint32_t>& bad : {std::vector<uint32_t>{0, 1, 2}, repeat, beyond}) {
+    TriangleBvh fallback(model, bad);
+    CHECK(fallback.leaf_order() == median.leaf_order());
+  }
+}
+
+TEST_CASE("BVH: from a given leaf order, pieces are still split apart first") {
+  Mesh a = make_grid({.columns = 4, .rows = 4});
+  Mesh b = a;
+  const uint32_t base = uint32_t(a.positions.size());
+  for (auto p : b.positions) a.positions.push_back(p + glm::vec3(0, 0, 0.01f));
+  a.material.insert(a.material.end(), b.material.begin(), b.material.end());
+  for (auto t : b.triangles) a.triangles.push_back({t[0] + base, t[1] + base, t[2] + base});
+  const ClothModel model = build_cloth_model(a, Material{});
+  // The two sheets' triangles interleaved: the split at the middle of this order would mix them.
+  std::vector<uint32_t> order;
+  const uint32_t half = uint32_t(model.triangle_count() / 2);
+  for (uint32_t t = 0; t < half; ++t) order.push_back(t), order.push_back(t + half);
+  TriangleBvh bvh(model, order);
+  CHECK(bvh.nodes()[0].connected == 0);
+  const BvhNode& root = bvh.nodes()[0];
+  for (int32_t child : {root.left, root.right}) CHECK(bvh.nodes()[size_t(child)].connected == 1);
+  std::vector<uint32_t> leaves = bvh.leaf_order();
+  CHECK(leaves.size() == model.triangle_count());
+  std::sort(leaves.begin(), leaves.end());
+  for (uint32_t t = 0; t < leaves.size(); ++t) CHECK(leaves[t] == t);
+}
+
 TEST_CASE("BVH: pairs_touching finds the overlapping pairs of the flagged triangles, each once") {
   // A sheet folded in half (the halves 1 cm apart) with a few triangles flagged: the query must give
   // exactly the full traversal's pairs that hold a flagged triangle, with the curvature criterion and

@@ -15,3 +15,12 @@ TEST_CASE("primary copies: each old vertex maps to its lowest-index copy, remove
   CHECK(map[2] == UINT32_MAX);
   CHECK(map[3] == 2);
 }
+
+TEST_CASE("carry_triangle_order: each old triangle replaced by the new ones inside it, removed ones gone") {
+  MeshEdit e;
+  // old triangles 0..3; new 0, 1 lie in old 2, new 2 in old 0, new 3 in old 3; old 1 was removed
+  e.triangle_parent = {2, 2, 0, 3};
+  const std::vector<uint32_t> order = carry_triangle_order(e, {3, 2, 1, 0});
+  CHECK(order == std::vector<uint32_t>{3, 0, 1, 2});
+  CHECK(carry_triangle_order(e, {0, 1, 2, 3}) == std::vector<uint32_t>{2, 0, 1, 3});
+}
