@@ -28,6 +28,13 @@ void StrainLimitScratch::resize(const ClothModel& model) {
   next.reserve(ne);
   queued.assign(ne, 0);
   moved.resize(n);
+  weld_next.resize(n);
+  for (size_t i = 0; i < n; ++i) weld_next[i] = uint32_t(i);
+  weld_root.resize(n);
+  for (size_t i = 0; i < n; ++i) weld_root[i] = uint32_t(i);
+  weld_inv_mass.assign(n, 0.f);
+  weld_members.clear();
+  weld_members.reserve(n);
 }
 
 namespace {
@@ -42,6 +49,9 @@ void run_pass(const ClothModel& model, const uint8_t* kinematic, const StrainLim
   const auto* link = model.link.data();
   const float* l0 = model.rest_length.data();
   const float* inv_mass = model.inv_mass.data();
+  const uint32_t* weld_next = scratch.weld_next.data();
+  const uint32_t* weld_root = scratch.weld_root.data();
+  const float* weld_inv_mass = scratch.weld_inv_mass.data();
   // An edge over the limit is pulled back to 0.1 % inside it: the gap is the hysteresis that keeps rounding
   // from leaving edges "over", and a limited edge never reads above max_strain.
   const float detect = 1.f + params.max_strain;
@@ -67,30 +77,39 @@ void run_pass(const ClothModel& model, const uint8_t* kinematic, const StrainLim
     const float lmax = stretch * l0[e], ldetect = detect * l0[e];
     const float len2 = glm::dot(d, d);
     if (len2 <= ldetect * ldetect) return false;  // the common case: no square root
-    const float wi = kinematic[i] ? 0.f : inv_mass[i], wj = kinematic[j] ? 0.f : inv_mass[j];
+    const bool weld_i = weld_next[i] != i, weld_j = weld_next[j] != j;
+    if (weld_i && weld_j && weld_root[i] == weld_root[j]) return false;  // one welded body: no length to change
+    const float wi = weld_i ? weld_inv_mass[i] : kinematic[i] ? 0.f : inv_mass[i];
+    const float wj = weld_j ? weld_inv_mass[j] : kinematic[j] ? 0.f : inv_mass[j];
     const float w = wi + wj;
     if (w == 0.f) return false;
     const float len = std::sqrt(len2);
     worst = std::max(worst, len / l0[e]);
     const glm::vec3 u = d / len;
     const float s = (len - lmax) / w;
-    x[i] += (s * wi) * u;
-    x[j] -= (s * wj) * u;
+    glm::vec3 dxi = (s * wi) * u, dxj = (-s * wj) * u;
     stats.largest_move = std::max(stats.largest_move, s * std::max(wi, wj));
-    if (params.velocity_from_correction) {
-      v[i] += (s * wi / h) * u;
-      v[j] -= (s * wj / h) * u;
-    }
+    glm::vec3 dvi = params.velocity_from_correction ? dxi / h : glm::vec3(0.f);
+    glm::vec3 dvj = params.velocity_from_correction ? dxj / h : glm::vec3(0.f);
     // remove the relative velocity that stretches the edge further (momentum kept)
-    const float vrel = glm::dot(v[j] - v[i], u);
+    const float vrel = glm::dot(v[j] + dvj - v[i] - dvi, u);
     if (vrel > 0.f) {
-      v[i] += (vrel * wi / w) * u;
-      v[j] -= (vrel * wj / w) * u;
+      dvi += (vrel * wi / w) * u;
+      dvj -= (vrel * wj / w) * u;
     }
-    if (wi > 0.f) scratch.moved.insert(i);
-    if (wj > 0.f) scratch.moved.insert(j);
-    queue_edges_of(i);
-    queue_edges_of(j);
+    // A welded end moves its whole ring by the same amount (the ring's mass in wi): the seam stays closed.
+    auto move = [&](uint32_t a, float wa, const glm::vec3& dx, const glm::vec3& dv) {
+      uint32_t k = a;
+      do {
+        x[k] += dx;
+        v[k] += dv;
+        if (wa > 0.f) scratch.moved.insert(k);
+        queue_edges_of(k);
+        k = weld_next[k];
+      } while (k != a);
+    };
+    move(i, wi, dxi, dvi);
+    move(j, wj, dxj, dvj);
     return true;
   };
 
