@@ -70,14 +70,11 @@ void run_pass(const ClothModel& model, const uint8_t* kinematic, const StrainLim
       }
     }
   };
-  // Corrects edge e if it is over the limit; queues the edges around its ends for the next sweep.
-  auto relax = [&](uint32_t e) {
+  // The same for an edge with a welded end (sim/sewn_weld.h): the end's whole ring moves by the same amount,
+  // weighed with the ring's mass, so that the seam stays closed. Kept apart from relax, whose arithmetic
+  // (and so every scene without seams) stays as it was.
+  auto relax_welded = [&](uint32_t e, float len2, float lmax, bool weld_i, bool weld_j) {
     const uint32_t i = link[e][0], j = link[e][1];
-    const glm::vec3 d = x[j] - x[i];
-    const float lmax = stretch * l0[e], ldetect = detect * l0[e];
-    const float len2 = glm::dot(d, d);
-    if (len2 <= ldetect * ldetect) return false;  // the common case: no square root
-    const bool weld_i = weld_next[i] != i, weld_j = weld_next[j] != j;
     if (weld_i && weld_j && weld_root[i] == weld_root[j]) return false;  // one welded body: no length to change
     const float wi = weld_i ? weld_inv_mass[i] : kinematic[i] ? 0.f : inv_mass[i];
     const float wj = weld_j ? weld_inv_mass[j] : kinematic[j] ? 0.f : inv_mass[j];
@@ -85,19 +82,17 @@ void run_pass(const ClothModel& model, const uint8_t* kinematic, const StrainLim
     if (w == 0.f) return false;
     const float len = std::sqrt(len2);
     worst = std::max(worst, len / l0[e]);
-    const glm::vec3 u = d / len;
+    const glm::vec3 u = (x[j] - x[i]) / len;
     const float s = (len - lmax) / w;
-    glm::vec3 dxi = (s * wi) * u, dxj = (-s * wj) * u;
+    const glm::vec3 dxi = (s * wi) * u, dxj = (-s * wj) * u;
     stats.largest_move = std::max(stats.largest_move, s * std::max(wi, wj));
     glm::vec3 dvi = params.velocity_from_correction ? dxi / h : glm::vec3(0.f);
     glm::vec3 dvj = params.velocity_from_correction ? dxj / h : glm::vec3(0.f);
-    // remove the relative velocity that stretches the edge further (momentum kept)
-    const float vrel = glm::dot(v[j] + dvj - v[i] - dvi, u);
+    const float vrel = glm::dot(v[j] + dvj - v[i] - dvi, u);  // the stretching relative velocity, removed
     if (vrel > 0.f) {
       dvi += (vrel * wi / w) * u;
       dvj -= (vrel * wj / w) * u;
     }
-    // A welded end moves its whole ring by the same amount (the ring's mass in wi): the seam stays closed.
     auto move = [&](uint32_t a, float wa, const glm::vec3& dx, const glm::vec3& dv) {
       uint32_t k = a;
       do {
@@ -110,6 +105,41 @@ void run_pass(const ClothModel& model, const uint8_t* kinematic, const StrainLim
     };
     move(i, wi, dxi, dvi);
     move(j, wj, dxj, dvj);
+    return true;
+  };
+  // Corrects edge e if it is over the limit; queues the edges around its ends for the next sweep.
+  auto relax = [&](uint32_t e) {
+    const uint32_t i = link[e][0], j = link[e][1];
+    const glm::vec3 d = x[j] - x[i];
+    const float lmax = stretch * l0[e], ldetect = detect * l0[e];
+    const float len2 = glm::dot(d, d);
+    if (len2 <= ldetect * ldetect) return false;  // the common case: no square root
+    const bool weld_i = weld_next[i] != i, weld_j = weld_next[j] != j;
+    if (weld_i || weld_j) return relax_welded(e, len2, lmax, weld_i, weld_j);
+    const float wi = kinematic[i] ? 0.f : inv_mass[i], wj = kinematic[j] ? 0.f : inv_mass[j];
+    const float w = wi + wj;
+    if (w == 0.f) return false;
+    const float len = std::sqrt(len2);
+    worst = std::max(worst, len / l0[e]);
+    const glm::vec3 u = d / len;
+    const float s = (len - lmax) / w;
+    x[i] += (s * wi) * u;
+    x[j] -= (s * wj) * u;
+    stats.largest_move = std::max(stats.largest_move, s * std::max(wi, wj));
+    if (params.velocity_from_correction) {
+      v[i] += (s * wi / h) * u;
+      v[j] -= (s * wj / h) * u;
+    }
+    // remove the relative velocity that stretches the edge further (momentum kept)
+    const float vrel = glm::dot(v[j] - v[i], u);
+    if (vrel > 0.f) {
+      v[i] += (vrel * wi / w) * u;
+      v[j] -= (vrel * wj / w) * u;
+    }
+    if (wi > 0.f) scratch.moved.insert(i);
+    if (wj > 0.f) scratch.moved.insert(j);
+    queue_edges_of(i);
+    queue_edges_of(j);
     return true;
   };
 
