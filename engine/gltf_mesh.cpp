@@ -98,16 +98,57 @@ struct Reader {
   const std::string& path;
   const tinygltf::Model& model;
   Mesh mesh;
+  std::vector<MeshLine> lines;
   bool every_textured = true;
 
-  void add_mesh(int index, const glm::mat4& to_world) {
+  // A LINES or LINE_STRIP primitive: its segments, named by the node (or else the mesh).
+  void add_lines(const tinygltf::Primitive& prim, const std::string& where, const std::string& name,
+                 const glm::mat4& to_world) {
+    const auto pos = prim.attributes.find("POSITION");
+    if (pos == prim.attributes.end()) fail(path, where + ": no POSITION attribute");
+    const View xv = accessor_view(path, model, pos->second, where + " POSITION", TINYGLTF_TYPE_VEC3,
+                                  {TINYGLTF_COMPONENT_TYPE_FLOAT});
+    std::vector<glm::vec3> x(xv.count);
+    for (size_t k = 0; k < xv.count; ++k) {
+      float f[3];
+      std::memcpy(f, xv.data + k * xv.stride, sizeof f);
+      if (!std::isfinite(f[0]) || !std::isfinite(f[1]) || !std::isfinite(f[2]))
+        fail(path, where + ": vertex " + std::to_string(k) + " has a non-finite coordinate");
+      x[k] = glm::vec3(to_world * glm::vec4(f[0], f[1], f[2], 1.f));
+    }
+    std::vector<uint32_t> index;
+    if (prim.indices < 0) {
+      for (uint32_t k = 0; k < xv.count; ++k) index.push_back(k);
+    } else {
+      const View iv = accessor_view(path, model, prim.indices, where + " indices", TINYGLTF_TYPE_SCALAR,
+                                    {TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
+                                     TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT});
+      for (size_t k = 0; k < iv.count; ++k) {
+        const uint32_t i = read_index(iv, k);
+        if (i >= xv.count)
+          fail(path, where + ": index " + std::to_string(i) + " out of range of its " + std::to_string(xv.count) + " vertices");
+        index.push_back(i);
+      }
+    }
+    const bool strip = prim.mode == TINYGLTF_MODE_LINE_STRIP;
+    if (!strip && index.size() % 2) fail(path, where + ": " + std::to_string(index.size()) + " indices is not a whole number of lines");
+    MeshLine line{name, {}};
+    for (size_t k = 0; k + 1 < index.size(); k += strip ? 1 : 2) line.segments.push_back({x[index[k]], x[index[k + 1]]});
+    lines.push_back(std::move(line));
+  }
+
+  void add_mesh(int index, const glm::mat4& to_world, const std::string& node_name = "") {
     if (index < 0 || size_t(index) >= model.meshes.size()) fail(path, "node refers to mesh " + std::to_string(index) + " that does not exist");
     const tinygltf::Mesh& gm = model.meshes[size_t(index)];
     for (size_t p = 0; p < gm.primitives.size(); ++p) {
       const tinygltf::Primitive& prim = gm.primitives[p];
       const std::string where = "mesh '" + gm.name + "' primitive " + std::to_string(p);
+      if (prim.mode == TINYGLTF_MODE_LINE || prim.mode == TINYGLTF_MODE_LINE_STRIP) {
+        add_lines(prim, where, node_name.empty() ? gm.name : node_name, to_world);
+        continue;
+      }
       if (prim.mode != TINYGLTF_MODE_TRIANGLES)
-        fail(path, where + ": mode " + std::to_string(prim.mode) + " is not triangles (4)");
+        fail(path, where + ": mode " + std::to_string(prim.mode) + " is neither triangles (4) nor lines (1, 3)");
       const auto pos = prim.attributes.find("POSITION");
       if (pos == prim.attributes.end()) fail(path, where + ": no POSITION attribute");
       const View xv = accessor_view(path, model, pos->second, where + " POSITION", TINYGLTF_TYPE_VEC3,
@@ -161,7 +202,7 @@ struct Reader {
     if (depth > 64) fail(path, "nodes nest deeper than 64 (a cycle?)");
     const tinygltf::Node& n = model.nodes[size_t(index)];
     const glm::mat4 m = parent * node_matrix(n);
-    if (n.mesh >= 0) add_mesh(n.mesh, m);
+    if (n.mesh >= 0) add_mesh(n.mesh, m, n.name);
     for (int c : n.children) add_node(c, m, depth + 1);
   }
 };
@@ -174,7 +215,7 @@ bool is_gltf_path(const std::string& path) {
   return ext == ".gltf" || ext.substr(1) == ".glb";
 }
 
-Mesh load_gltf_mesh(const std::string& path) {
+Mesh load_gltf_mesh(const std::string& path, std::vector<MeshLine>* lines) {
   tinygltf::TinyGLTF loader;
   loader.SetImageLoader(skip_image, nullptr);
   tinygltf::Model model;
@@ -192,7 +233,9 @@ Mesh load_gltf_mesh(const std::string& path) {
     for (size_t k = 0; k < model.meshes.size(); ++k) r.add_mesh(int(k), glm::mat4(1.f));  // no scene: every mesh
   }
   Mesh mesh = std::move(r.mesh);
-  if (mesh.positions.empty()) fail(path, "no vertices (no mesh in the default scene)");
+  if (lines) *lines = std::move(r.lines);
+  if (mesh.positions.empty())
+    fail(path, r.lines.empty() ? "no vertices (no mesh in the default scene)" : "no triangles (only lines)");
   if (mesh.triangles.empty()) fail(path, "no triangles");
   if (!r.every_textured || mesh.material.size() != mesh.positions.size()) planar_material_coordinates(mesh);
   if (const std::string e = validate_mesh(mesh); !e.empty()) fail(path, e);

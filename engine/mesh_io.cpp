@@ -37,11 +37,42 @@ namespace {
 // tinyobjloader reads "nan" or "abc" as 0 without a word and reports a bad face index without its line:
 // check every vertex and face line first. Returns the line of each triangle (a face of n corners is
 // triangulated into n - 2, in order).
-std::vector<uint32_t> scan_obj_lines(const std::string& path, std::istream& in) {
+// Also collects the line elements (`l a b c ...`, 0-based vertex indices) under the latest `o` or `g` name:
+// read here, since tinyobjloader drops an object of lines followed by another group.
+struct ObjLineElement {
+  std::string name;
+  std::vector<uint32_t> vertices;
+};
+std::vector<uint32_t> scan_obj_lines(const std::string& path, std::istream& in, std::vector<ObjLineElement>& elements) {
   std::vector<uint32_t> triangle_line;
-  std::string line;
+  std::string line, group;
   long vertices = 0;
   for (int number = 1; std::getline(in, line); ++number) {
+    if (line.size() >= 2 && (line[0] == 'o' || line[0] == 'g') && (line[1] == ' ' || line[1] == '\t')) {
+      std::istringstream fields(line.substr(1));
+      group.clear();
+      fields >> group;
+      continue;
+    }
+    if (line.size() >= 2 && line[0] == 'l' && (line[1] == ' ' || line[1] == '\t')) {
+      std::istringstream fields(line.substr(1));
+      std::string token;
+      ObjLineElement element{group, {}};
+      while (fields >> token) {
+        char* end = nullptr;
+        const long index = std::strtol(token.c_str(), &end, 10);
+        if (end == token.c_str() || (*end != '\0' && *end != '/'))
+          fail_at(path, number, "'" + token + "' is not a vertex index");
+        const long resolved = index < 0 ? vertices + index + 1 : index;
+        if (index == 0 || resolved < 1 || resolved > vertices)
+          fail_at(path, number, "line refers to vertex " + std::to_string(index) + " but only " +
+                                    std::to_string(vertices) + " vertices are defined before this line");
+        element.vertices.push_back(uint32_t(resolved - 1));
+      }
+      if (element.vertices.size() < 2) fail_at(path, number, "a line needs at least 2 vertices");
+      elements.push_back(std::move(element));
+      continue;
+    }
     if (line.size() >= 2 && line[0] == 'f' && (line[1] == ' ' || line[1] == '\t')) {
       std::istringstream fields(line.substr(1));
       std::string token;
@@ -81,10 +112,12 @@ std::vector<uint32_t> scan_obj_lines(const std::string& path, std::istream& in) 
 
 }  // namespace
 
-Mesh load_obj_mesh(const std::string& path, std::vector<uint32_t>* triangle_line, bool validate) {
+Mesh load_obj_mesh(const std::string& path, std::vector<uint32_t>* triangle_line, bool validate,
+                   std::vector<MeshLine>* lines_out) {
   std::ifstream probe(path);
   if (!probe) fail(path, "cannot open the file");
-  std::vector<uint32_t> lines = scan_obj_lines(path, probe);
+  std::vector<ObjLineElement> elements;
+  std::vector<uint32_t> lines = scan_obj_lines(path, probe, elements);
   tinyobj::ObjReaderConfig config;
   config.triangulate = true;
   config.vertex_color = false;
@@ -123,9 +156,37 @@ Mesh load_obj_mesh(const std::string& path, std::vector<uint32_t>* triangle_line
   }
   if (mesh.triangles.empty()) fail(path, "no triangles ('f' lines)");
   if (lines.size() != mesh.triangles.size()) lines.clear();  // a triangulation other than a fan: lines unknown
+  // Line elements (`l`): named segments; the vertices only they use (a seam drawn as its own object, as
+  // Blender exports loose edges) are left out of the cloth.
+  std::vector<uint8_t> on_face(nvert, 0);
+  for (const auto& t : mesh.triangles) on_face[t[0]] = on_face[t[1]] = on_face[t[2]] = 1;
+  bool line_only = false;
+  for (const ObjLineElement& element : elements) {  // consecutive elements of one name make one line
+    if (!lines_out) break;
+    if (lines_out->empty() || lines_out->back().name != element.name) lines_out->push_back({element.name, {}});
+    for (size_t k = 0; k + 1 < element.vertices.size(); ++k)
+      lines_out->back().segments.push_back({mesh.positions[element.vertices[k]], mesh.positions[element.vertices[k + 1]]});
+  }
+  for (const ObjLineElement& element : elements)
+    for (uint32_t i : element.vertices) line_only = line_only || !on_face[i];
+  if (line_only) {  // renumber the cloth's vertices without those only lines use
+    std::vector<uint32_t> to(nvert, UINT32_MAX);
+    std::vector<glm::vec3> kept;
+    std::vector<int> kept_texcoord;
+    for (size_t i = 0; i < nvert; ++i) {
+      if (!on_face[i]) continue;
+      to[i] = uint32_t(kept.size());
+      kept.push_back(mesh.positions[i]);
+      kept_texcoord.push_back(texcoord_of[i]);
+    }
+    for (auto& t : mesh.triangles)
+      for (uint32_t& v : t) v = to[v];
+    mesh.positions = std::move(kept);
+    texcoord_of = std::move(kept_texcoord);
+  }
   for (int t : texcoord_of) every_vertex_textured = every_vertex_textured && t >= 0;
   if (every_vertex_textured) {
-    for (size_t i = 0; i < nvert; ++i)
+    for (size_t i = 0; i < mesh.positions.size(); ++i)
       mesh.material.emplace_back(attrib.texcoords[2 * texcoord_of[i]], attrib.texcoords[2 * texcoord_of[i] + 1]);
   } else {
     planar_material_coordinates(mesh);

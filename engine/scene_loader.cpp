@@ -88,9 +88,11 @@ constexpr JsonObjectSpec kPanel{"cloth.panels[]", kPanelKeys};
 constexpr JsonKey kSeamLineKeys[] = {{"a", T::Object}, {"b", T::Object}};
 constexpr JsonObjectSpec kSeamLine{"seam_lines[]", kSeamLineKeys};
 
-// One run: a vertex list in order, or the border path between the border vertices nearest two points.
+// One run: a vertex list in order, an edge list, a named line of the panel's mesh file, or the border path
+// between the border vertices nearest two points.
 constexpr JsonKey kSeamRunKeys[] = {
     {"panel", T::String}, {"vertices", T::Array}, {"from", T::Vec3}, {"to", T::Vec3},
+    {"edges", T::Array},  {"line", T::String},    {"reverse", T::Boolean},
 };
 constexpr JsonObjectSpec kSeamRun{"seam_lines[].a, seam_lines[].b", kSeamRunKeys};
 
@@ -223,7 +225,7 @@ Pose read_pose(const JsonObject& o) {
 
 // The mesh object `m` at `place`, not yet placed. file: set to the path of an OBJ or glTF mesh.
 Mesh read_mesh_object(const JsonDocument& doc, const json& m, const std::string& place, const std::string& base_dir,
-                      std::string& file) {
+                      std::string& file, std::vector<MeshLine>* lines = nullptr) {
   if (!m.is_object()) doc.fail(place, "expected an object");
   // the type picks the table the other keys are read with
   const auto type = m.find("type");
@@ -259,12 +261,15 @@ Mesh read_mesh_object(const JsonDocument& doc, const json& m, const std::string&
     const float scale = float(o.number("scale", 1.0));
     try {
       file = (std::filesystem::path(base_dir) / path).string();
-      mesh = gltf ? load_gltf_mesh(file) : load_obj_mesh(file);
+      mesh = gltf ? load_gltf_mesh(file, lines) : load_obj_mesh(file, nullptr, true, lines);
     } catch (const MeshFileError& e) {
       o.fail("path", e.what());
     }
     for (glm::vec3& p : mesh.positions) p *= scale;
     for (glm::vec2& u : mesh.material) u *= scale;  // material coordinates are rest lengths, in the same unit
+    if (lines)
+      for (MeshLine& l : *lines)
+        for (auto& seg : l.segments) seg = {seg[0] * scale, seg[1] * scale};
   } else {
     doc.fail(json_pointer(place, "type"), "'" + name + "' is not one of grid, irregular, obj, gltf");
   }
@@ -275,16 +280,32 @@ void place_mesh(Mesh& mesh, const Pose& placement) {
   transform_mesh(mesh, glm::translate(glm::mat4(1.f), placement.position) * glm::mat4_cast(placement.orientation));
 }
 
+// A panel's named lines placed as its mesh, by the same arithmetic (so a line's points land on its vertices).
+void place_lines(std::vector<MeshLine>& lines, const Pose& placement) {
+  Mesh points;
+  for (const MeshLine& l : lines)
+    for (const auto& seg : l.segments) points.positions.insert(points.positions.end(), {seg[0], seg[1]});
+  place_mesh(points, placement);
+  size_t k = 0;
+  for (MeshLine& l : lines)
+    for (auto& seg : l.segments) {
+      seg = {points.positions[k], points.positions[k + 1]};
+      k += 2;
+    }
+}
+
 // The cloth's mesh: `mesh`, or its `panels` merged in order (each placed by its own pose, then all by the
 // cloth's); scene.panels gets each piece's vertex and triangle ranges.
-Mesh read_cloth_mesh(const JsonObject& cloth, const std::string& base_dir, Scene& scene) {
+Mesh read_cloth_mesh(const JsonObject& cloth, const std::string& base_dir, Scene& scene,
+                     std::vector<std::vector<MeshLine>>& panel_lines) {
   const JsonDocument& doc = cloth.doc();
   if (cloth.has("mesh") == cloth.has("panels")) cloth.fail("needs either 'mesh' or 'panels'");
   Mesh mesh;
   if (cloth.has("mesh")) {
     Panel p;
     p.name = "cloth";
-    mesh = read_mesh_object(doc, cloth.at("mesh"), cloth.pointer("mesh"), base_dir, scene.mesh_file);
+    panel_lines.emplace_back();
+    mesh = read_mesh_object(doc, cloth.at("mesh"), cloth.pointer("mesh"), base_dir, scene.mesh_file, &panel_lines.back());
     p.file = scene.mesh_file;
     p.vertex_count = uint32_t(mesh.vertex_count());
     p.triangle_count = uint32_t(mesh.triangle_count());
@@ -299,8 +320,10 @@ Mesh read_cloth_mesh(const JsonObject& cloth, const std::string& base_dir, Scene
       for (const Panel& q : scene.panels)
         if (q.name == p.name) o.fail("name", "a second panel named '" + p.name + "'");
       if (!o.has("mesh")) o.fail("missing key 'mesh'");
-      Mesh piece = read_mesh_object(doc, o.at("mesh"), o.pointer("mesh"), base_dir, p.file);
+      panel_lines.emplace_back();
+      Mesh piece = read_mesh_object(doc, o.at("mesh"), o.pointer("mesh"), base_dir, p.file, &panel_lines.back());
       place_mesh(piece, read_pose(o));
+      place_lines(panel_lines.back(), read_pose(o));
       if (const std::string err = validate_mesh(piece); !err.empty()) doc.fail(o.pointer("mesh"), err);
       p.first_vertex = uint32_t(mesh.vertex_count());
       p.first_triangle = uint32_t(mesh.triangle_count());
@@ -315,26 +338,32 @@ Mesh read_cloth_mesh(const JsonObject& cloth, const std::string& base_dir, Scene
     }
   }
   place_mesh(mesh, read_pose(cloth));
+  for (std::vector<MeshLine>& lines : panel_lines) place_lines(lines, read_pose(cloth));
   const std::string place = cloth.has("mesh") ? cloth.pointer("mesh") : cloth.pointer("panels");
   if (const std::string err = validate_mesh(mesh); !err.empty()) doc.fail(place, err);
   return mesh;
 }
 
 // One border run of a seam line, as vertex indices of the whole cloth.
-std::vector<uint32_t> read_seam_run(const JsonObject& j, const Scene& scene, const Topology& topology) {
+std::vector<uint32_t> read_seam_run_in_order(const JsonObject& j, const Scene& scene, const Topology& topology,
+                                             const std::vector<std::vector<MeshLine>>& panel_lines) {
   uint32_t first = 0, count = uint32_t(scene.mesh.vertex_count());
+  size_t panel = 0;
   std::vector<uint8_t> in_panel;
   if (j.has("panel")) {
     const std::string name = j.string("panel", "");
     const auto p = std::find_if(scene.panels.begin(), scene.panels.end(), [&](const Panel& q) { return q.name == name; });
     if (p == scene.panels.end()) j.fail("panel", "no panel named '" + name + "'");
+    panel = size_t(p - scene.panels.begin());
     first = p->first_vertex;
     count = p->vertex_count;
     in_panel.assign(scene.mesh.vertex_count(), 0);
     std::fill(in_panel.begin() + first, in_panel.begin() + first + count, 1);
   }
   const bool by_vertices = j.has("vertices"), by_points = j.has("from") || j.has("to");
-  if (by_vertices == by_points) j.fail("needs either 'vertices' or 'from' and 'to'");
+  const bool by_edges = j.has("edges"), by_line = j.has("line");
+  if (int(by_vertices) + int(by_points) + int(by_edges) + int(by_line) != 1)
+    j.fail("needs one of 'vertices', 'edges', 'line', or 'from' and 'to'");
   std::vector<uint32_t> run;
   if (by_vertices) {
     const json& list = j.array("vertices");
@@ -343,15 +372,69 @@ std::vector<uint32_t> read_seam_run(const JsonObject& j, const Scene& scene, con
     if (run.size() < 2) j.fail("vertices", "a run needs at least two vertices");
     return run;
   }
+  const char* why = "";
+  if (by_edges) {  // [[a, b], ...], indices within the panel when one is named, chained into one path
+    const json& list = j.array("edges");
+    std::vector<std::array<uint32_t, 2>> edges;
+    for (size_t k = 0; k < list.size(); ++k) {
+      const std::string at = json_pointer(j.pointer("edges"), k);
+      if (!list[k].is_array() || list[k].size() != 2) j.doc().fail(at, "expected an edge [a, b]");
+      edges.push_back({first + j.doc().integer(list[k][0], json_pointer(at, 0), 0, count - 1),
+                       first + j.doc().integer(list[k][1], json_pointer(at, 1), 0, count - 1)});
+    }
+    run = chain_edges(edges, &why);
+    if (run.empty()) j.fail("edges", why);
+    return run;
+  }
+  if (by_line) {  // a named line of the panel's mesh file, its points matched to the panel's vertices
+    if (!j.has("panel") && scene.panels.size() != 1) j.fail("line", "a line needs its 'panel'");
+    const std::string name = j.string("line", "");
+    const MeshLine* line = nullptr;
+    for (const MeshLine& l : panel_lines[panel])
+      if (l.name == name) line = &l;
+    if (!line) {
+      std::string known;
+      for (const MeshLine& l : panel_lines[panel]) known += (known.empty() ? "" : ", ") + ("'" + l.name + "'");
+      j.fail("line", "the mesh file of panel '" + scene.panels[panel].name + "' has no line named '" + name + "' (" +
+                         (known.empty() ? std::string("it has no lines") : "its lines: " + known) + ")");
+    }
+    const glm::vec3* x = scene.mesh.positions.data();
+    auto vertex_at = [&](const glm::vec3& p) {
+      uint32_t best = first;
+      float best_d = INFINITY;
+      for (uint32_t i = first; i < first + count; ++i)
+        if (const float d = glm::length(x[i] - p); d < best_d) { best_d = d; best = i; }
+      constexpr float kOnVertex = 1e-4f;  // m: a line's point is a vertex of the panel, up to the file's rounding
+      if (!(best_d <= kOnVertex)) {
+        char msg[160];
+        std::snprintf(msg, sizeof msg, "line '%s': a point (%.4f, %.4f, %.4f) is %.2f mm from the panel's nearest vertex",
+                      name.c_str(), double(p.x), double(p.y), double(p.z), double(best_d) * 1e3);
+        j.fail("line", msg);
+      }
+      return best;
+    };
+    std::vector<std::array<uint32_t, 2>> edges;
+    for (const auto& seg : line->segments) edges.push_back({vertex_at(seg[0]), vertex_at(seg[1])});
+    run = chain_edges(edges, &why);
+    if (run.empty()) j.fail("line", "line '" + name + "': " + why);
+    return run;
+  }
   if (!j.has("from") || !j.has("to")) j.fail("needs both 'from' and 'to'");
   const glm::vec3* x = scene.mesh.positions.data();
   const size_t n = scene.mesh.vertex_count();
   const uint8_t* allowed = in_panel.empty() ? nullptr : in_panel.data();
   const uint32_t from = nearest_border_vertex(topology, x, n, j.vec3("from", glm::vec3(0.f)), allowed);
   const uint32_t to = nearest_border_vertex(topology, x, n, j.vec3("to", glm::vec3(0.f)), allowed);
-  const char* why = "the cloth has no border";
+  why = "the cloth has no border";
   if (from != UINT32_MAX) run = border_run(topology, x, from, to, &why);
   if (run.empty()) j.fail(why);
+  return run;
+}
+
+std::vector<uint32_t> read_seam_run(const JsonObject& j, const Scene& scene, const Topology& topology,
+                                    const std::vector<std::vector<MeshLine>>& panel_lines) {
+  std::vector<uint32_t> run = read_seam_run_in_order(j, scene, topology, panel_lines);
+  if (j.boolean("reverse", false)) std::reverse(run.begin(), run.end());
   return run;
 }
 
@@ -606,7 +689,8 @@ Scene read_scene(const JsonDocument& doc, const std::string& base_dir) {
   scene.scripted_demo = root.string("demo", "two_hand") == "two_hand";
   if (root.has("sim")) read_sim(root.object("sim", kSim), scene.world);
   const JsonObject cloth = root.object("cloth", kCloth);
-  scene.mesh = read_cloth_mesh(cloth, base_dir, scene);
+  std::vector<std::vector<MeshLine>> panel_lines;  // each panel's named lines, placed with it
+  scene.mesh = read_cloth_mesh(cloth, base_dir, scene, panel_lines);
   scene.material = read_scene_material(cloth, base_dir);
   // the weft's angle from the mesh's material u axis (weft/warp materials; Volino 2005 sec. 2.2.2)
   scene.material.weave.angle_deg = float(cloth.number("weave_angle_deg", scene.material.weave.angle_deg));
@@ -654,8 +738,8 @@ Scene read_scene(const JsonDocument& doc, const std::string& base_dir) {
     const Topology topology = build_topology(scene.mesh);
     for_each_object(root, "seam_lines", kSeamLine, [&](const JsonObject& j) {
       if (!j.has("a") || !j.has("b")) j.fail("needs both runs 'a' and 'b'");
-      const std::vector<uint32_t> a = read_seam_run(j.object("a", kSeamRun), scene, topology);
-      const std::vector<uint32_t> b = read_seam_run(j.object("b", kSeamRun), scene, topology);
+      const std::vector<uint32_t> a = read_seam_run(j.object("a", kSeamRun), scene, topology, panel_lines);
+      const std::vector<uint32_t> b = read_seam_run(j.object("b", kSeamRun), scene, topology, panel_lines);
       if (pair_runs(a, b, scene.mesh.positions.data(), scene.seam_lines) == 0)
         j.fail("the two runs give no seam pair (the same run, or of no length)");
     });

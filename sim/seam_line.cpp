@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <unordered_map>
 
 namespace weft {
 namespace {
@@ -36,6 +37,44 @@ void point_at(const std::vector<uint32_t>& run, const std::vector<float>& s, flo
 }
 
 }  // namespace
+
+std::vector<uint32_t> chain_edges(const std::vector<std::array<uint32_t, 2>>& edges, const char** refused) {
+  auto refuse = [&](const char* why) {
+    if (refused) *refused = why;
+    return std::vector<uint32_t>{};
+  };
+  if (edges.empty()) return refuse("a run needs at least one edge");
+  std::unordered_map<uint32_t, std::array<uint32_t, 2>> next;  // each vertex's (at most two) neighbours
+  std::vector<uint32_t> order;                                  // vertices as first met
+  for (const auto& e : edges) {
+    if (e[0] == e[1]) return refuse("an edge of the run joins a vertex to itself");
+    for (int k = 0; k < 2; ++k) {
+      auto [it, fresh] = next.try_emplace(e[k], std::array<uint32_t, 2>{kNone, kNone});
+      if (fresh) order.push_back(e[k]);
+      auto& nb = it->second;
+      const uint32_t other = e[1 - k];
+      if (nb[0] == other || nb[1] == other) return refuse("an edge of the run is listed twice");
+      if (nb[0] == kNone) nb[0] = other;
+      else if (nb[1] == kNone) nb[1] = other;
+      else return refuse("the run's edges branch at a vertex");
+    }
+  }
+  uint32_t start = kNone;
+  for (uint32_t v : order)
+    if (next[v][1] == kNone) { start = v; break; }
+  if (start == kNone) return refuse("the run's edges close a loop");
+  std::vector<uint32_t> run{start};
+  for (uint32_t prev = kNone, at = start;;) {
+    const auto& nb = next[at];
+    const uint32_t to = nb[0] != prev ? nb[0] : nb[1];
+    if (to == kNone) break;
+    run.push_back(to);
+    prev = at;
+    at = to;
+  }
+  if (run.size() != order.size()) return refuse("the run's edges fall in pieces");
+  return run;
+}
 
 uint32_t nearest_border_vertex(const Topology& topology, const glm::vec3* x, size_t nvert, const glm::vec3& p,
                                const uint8_t* allowed) {

@@ -3,6 +3,7 @@
 // loop between two of its vertices; two runs are paired by arc length, so that runs with different vertex
 // counts or lengths are sewn evenly: each vertex of one run is pulled toward the point at the same fraction
 // of the other run's length, on an edge (barycentric), not only toward a vertex.
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -23,6 +24,12 @@ uint32_t nearest_border_vertex(const Topology& topology, const glm::vec3* x, siz
 // vertex, they are the same vertex or they lie on different borders.
 std::vector<uint32_t> border_run(const Topology& topology, const glm::vec3* rest, uint32_t from, uint32_t to,
                                  const char** refused);
+
+// The run that `edges` (vertex pairs, in any order and direction) form: one open path, starting at the end
+// met first in the list's order (a strip listed edge after edge starts where it was drawn). Empty, with
+// `refused` set to why (a static string), when there is no edge, an edge joins a vertex to itself, the
+// edges branch at a vertex, close a loop, or fall in pieces.
+std::vector<uint32_t> chain_edges(const std::vector<std::array<uint32_t, 2>>& edges, const char** refused);
 
 // Adds the pairs that sew run a to run b, both in order (a[0] meets b[0], a.back() meets b.back()), paired by
 // their arc lengths in `rest`: every vertex of a toward b's point at its fraction, every inner vertex of b

@@ -28,6 +28,13 @@ void StrainLimitScratch::resize(const ClothModel& model) {
   next.reserve(ne);
   queued.assign(ne, 0);
   moved.resize(n);
+  weld_next.resize(n);
+  for (size_t i = 0; i < n; ++i) weld_next[i] = uint32_t(i);
+  weld_root.resize(n);
+  for (size_t i = 0; i < n; ++i) weld_root[i] = uint32_t(i);
+  weld_inv_mass.assign(n, 0.f);
+  weld_members.clear();
+  weld_members.reserve(n);
 }
 
 namespace {
@@ -42,6 +49,12 @@ void run_pass(const ClothModel& model, const uint8_t* kinematic, const StrainLim
   const auto* link = model.link.data();
   const float* l0 = model.rest_length.data();
   const float* inv_mass = model.inv_mass.data();
+  const uint32_t* weld_next = scratch.weld_next.data();
+  const uint32_t* weld_root = scratch.weld_root.data();
+  const float* weld_inv_mass = scratch.weld_inv_mass.data();
+  // Sewn seams welded (sim/sewn_weld.h): the sweeps take relax_welded, which moves a welded end's ring; the
+  // plain relax below is kept as it was, so that every scene without seams steps bit for bit as before.
+  const bool welded = !scratch.weld_members.empty();
   // An edge over the limit is pulled back to 0.1 % inside it: the gap is the hysteresis that keeps rounding
   // from leaving edges "over", and a limited edge never reads above max_strain.
   const float detect = 1.f + params.max_strain;
@@ -94,6 +107,48 @@ void run_pass(const ClothModel& model, const uint8_t* kinematic, const StrainLim
     return true;
   };
 
+  // Corrects edge e like relax, an end welded to others moving their whole ring by the same amount with the
+  // ring's mass, so that the seam stays closed.
+  auto relax_welded = [&](uint32_t e) {
+    const uint32_t i = link[e][0], j = link[e][1];
+    const glm::vec3 d = x[j] - x[i];
+    const float lmax = stretch * l0[e], ldetect = detect * l0[e];
+    const float len2 = glm::dot(d, d);
+    if (len2 <= ldetect * ldetect) return false;
+    const bool weld_i = weld_next[i] != i, weld_j = weld_next[j] != j;
+    if (weld_i && weld_j && weld_root[i] == weld_root[j]) return false;  // one welded body: no length to change
+    const float wi = weld_i ? weld_inv_mass[i] : kinematic[i] ? 0.f : inv_mass[i];
+    const float wj = weld_j ? weld_inv_mass[j] : kinematic[j] ? 0.f : inv_mass[j];
+    const float w = wi + wj;
+    if (w == 0.f) return false;
+    const float len = std::sqrt(len2);
+    worst = std::max(worst, len / l0[e]);
+    const glm::vec3 u = d / len;
+    const float s = (len - lmax) / w;
+    const glm::vec3 dxi = (s * wi) * u, dxj = (-s * wj) * u;
+    stats.largest_move = std::max(stats.largest_move, s * std::max(wi, wj));
+    glm::vec3 dvi = params.velocity_from_correction ? dxi / h : glm::vec3(0.f);
+    glm::vec3 dvj = params.velocity_from_correction ? dxj / h : glm::vec3(0.f);
+    const float vrel = glm::dot(v[j] + dvj - v[i] - dvi, u);  // the stretching relative velocity, removed
+    if (vrel > 0.f) {
+      dvi += (vrel * wi / w) * u;
+      dvj -= (vrel * wj / w) * u;
+    }
+    auto move = [&](uint32_t a, float wa, const glm::vec3& dx, const glm::vec3& dv) {
+      uint32_t k = a;
+      do {
+        x[k] += dx;
+        v[k] += dv;
+        if (wa > 0.f) scratch.moved.insert(k);
+        queue_edges_of(k);
+        k = weld_next[k];
+      } while (k != a);
+    };
+    move(i, wi, dxi, dvi);
+    move(j, wj, dxj, dvj);
+    return true;
+  };
+
   // What an earlier pass left over (its sweeps ran out) is dropped: a cloth held by two corners keeps a
   // band of edges at the limit along its top row that no number of sweeps quite satisfies, and carried
   // into every pass of the collider alternation it cost 24 sweeps a pass, 16 passes a tick (0.35 ms of
@@ -107,7 +162,10 @@ void run_pass(const ClothModel& model, const uint8_t* kinematic, const StrainLim
     uint32_t corrected = 0;
     worst = 0.f;
     if (sweep == 0 && !seed) {
-      for (size_t e = 0; e < model.edge_count; ++e) corrected += relax(uint32_t(e));
+      if (welded)
+        for (size_t e = 0; e < model.edge_count; ++e) corrected += relax_welded(uint32_t(e));
+      else
+        for (size_t e = 0; e < model.edge_count; ++e) corrected += relax(uint32_t(e));
     } else {
       if (scratch.next.empty()) break;
       std::swap(scratch.current, scratch.next);
@@ -116,7 +174,10 @@ void run_pass(const ClothModel& model, const uint8_t* kinematic, const StrainLim
       // Sweeps alternate direction (symmetric Gauss-Seidel): a correction then travels the whole length
       // of a chain hanging from a held vertex in one sweep, whichever way the edges are numbered.
       const size_t m = scratch.current.size();
-      for (size_t k = 0; k < m; ++k) corrected += relax(scratch.current[sweep % 2 ? m - 1 - k : k]);
+      if (welded)
+        for (size_t k = 0; k < m; ++k) corrected += relax_welded(scratch.current[sweep % 2 ? m - 1 - k : k]);
+      else
+        for (size_t k = 0; k < m; ++k) corrected += relax(scratch.current[sweep % 2 ? m - 1 - k : k]);
     }
     stats.sweeps = sweep + 1;
     stats.corrected += corrected;

@@ -64,6 +64,12 @@ struct StrainLimitScratch {
                                         // a pass, `next` holds what its last sweep left (iterations ran out)
   std::vector<uint8_t> queued;          // 1 while the edge is in `next` (nedge)
   VertexSet moved;                      // the vertices the last pass moved
+  // Sewn seams (sim/sewn_weld.h): the vertices a sewn seam holds together move as one body in the limiter,
+  // so that it does not shorten an edge by pulling one side of a seam that the projection then puts back.
+  std::vector<uint32_t> weld_next;      // the next vertex of i's welded ring (i itself: not welded) (nvert)
+  std::vector<uint32_t> weld_root;      // the ring's representative (nvert; meaningful where welded)
+  std::vector<float> weld_inv_mass;     // the ring's inverse total mass, 0 if one member is kinematic (nvert)
+  std::vector<uint32_t> weld_members;   // the welded vertices, to reset them (capacity nvert)
   void resize(const ClothModel& model);
 };
 

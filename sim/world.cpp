@@ -9,6 +9,7 @@
 #include "sim/grasp_saturation.h"
 #include "sim/plasticity.h"
 #include "sim/seam_line.h"
+#include "sim/sewn_weld.h"
 #include "sim/wall_time.h"
 #include "sim/world_stages.h"
 
@@ -46,6 +47,8 @@ void World::step() {
   if (state_.seams.size())  // sewn seams closed again before the contacts, which then act on the closed pair
     close_sewn_seams(state_.seams, model_.cloth.inv_mass.data(), state_.cloth.kinematic.data(),
                      state_.cloth.position.data(), state_.cloth.velocity.data());
+  if (state_.seams.size() || !scratch_.strain.weld_members.empty())  // the limiter moves a sewn seam as one
+    weld_sewn_seams(state_.seams, model_.cloth.inv_mass.data(), state_.cloth.kinematic.data(), scratch_.strain);
   const auto t2 = WallClock::now();
   resolve_contacts(model_, state_, scratch_, h, stats_);
   stats_.timing.self_collision_ms = 0;

@@ -15,7 +15,8 @@
 //   4. resolve_contacts the position corrections (Volino's (A)) right after the step, so every published
 //                       state satisfies them: tethers and the strain limiter, then the colliders (for what
 //                       arrived this tick) and rigid boxes, alternated while contacts re-stretch edges, the
-//                       limiter last;
+//                       limiter last; the limiter moves each sewn seam's vertices as one body (sim/sewn_weld.h:
+//                       pulling one side alone, then projecting it back, left a seam's edge 130 % stretched);
 //   5. resolve_self_contacts  the cloth against itself after the colliders (the layers touching a collider
 //                       are held by it), alternated with the colliders, then the limiter again, last;
 //   5b. resolve_driven_contacts  the colliders a device drives (hands, tracked body parts) once more, last,

@@ -81,6 +81,60 @@ TEST_CASE("the garment from glTF and the same garment from OBJ give the same mod
   CHECK(obj.seam_lines.w == gltf.seam_lines.w);
 }
 
+TEST_CASE("the garment's seams come from lines named in its mesh files: OBJ and glTF alike, as the border runs") {
+  const std::string scenes = std::string(WEFT_SOURCE_DIR) + "/assets/scenes";
+  const std::string text = read_text(scenes + "/garment.json");
+  REQUIRE(text.find("\"line\": \"left_side\"") != std::string::npos);
+  for (const char* ext : {"obj", "gltf"}) {
+    std::string t = text;
+    if (std::string(ext) == "gltf")
+      for (size_t at; (at = t.find("\"obj\"")) != std::string::npos;) t.replace(at, 5, std::string("\"") + ext + "\"");
+    if (std::string(ext) == "gltf")
+      for (size_t at; (at = t.find(".obj\"")) != std::string::npos;) t.replace(at, 5, std::string(".") + ext + "\"");
+    const Scene by_lines = parse_scene(t, "garment.json", scenes);
+    // the same seams as border runs between the side seams' end points (waist to hem)
+    const size_t from = t.find("\"seam_lines\""), to = t.find("\"interaction\"");
+    t.replace(from, to - from, R"("seam_lines": [
+      { "a": { "panel": "front", "from": [-0.14, 1.07, 0.02], "to": [-0.3, 0.67, 0.05] },
+        "b": { "panel": "back", "from": [-0.14, 1.07, -0.02], "to": [-0.3, 0.67, -0.05] } },
+      { "a": { "panel": "front", "from": [0.14, 1.07, 0.02], "to": [0.3, 0.67, 0.05] },
+        "b": { "panel": "back", "from": [0.14, 1.07, -0.02], "to": [0.3, 0.67, -0.05] } } ],
+      )");
+    const Scene by_points = parse_scene(t, "garment.json", scenes);
+    INFO(ext);
+    CHECK(by_lines.mesh.vertex_count() == 750);  // the lines' own vertices are not cloth
+    REQUIRE(by_lines.seam_lines.size() == 30);
+    CHECK(by_lines.seam_lines.a == by_points.seam_lines.a);
+    CHECK(by_lines.seam_lines.b == by_points.seam_lines.b);
+    CHECK(by_lines.seam_lines.c == by_points.seam_lines.c);
+    CHECK(by_lines.seam_lines.w == by_points.seam_lines.w);
+  }
+}
+
+TEST_CASE("glTF LINES and LINE_STRIP primitives are named lines, by node or else mesh, transforms applied") {
+  std::filesystem::create_directories(kDir);
+  const std::string path = (kDir / "with_lines.gltf").string();
+  save_gltf_mesh(make_grid({.width = 0.2f, .height = 0.2f, .columns = 2, .rows = 2}), path);
+  nlohmann::json j = nlohmann::json::parse(read_text(path));
+  // a second primitive in the cloth's mesh, LINES over the cloth's own POSITION and indices, and a node "seam" moved 1 m up with a LINE_STRIP primitive of the same points
+  j["meshes"][0]["primitives"].push_back({{"attributes", {{"POSITION", 0}}}, {"indices", 2}, {"mode", 1}});
+  j["meshes"].push_back({{"name", "seam_mesh"}, {"primitives", {{{"attributes", {{"POSITION", 0}}}, {"mode", 3}}}}});
+  j["nodes"].push_back({{"name", "seam"}, {"mesh", 1}, {"translation", {0, 1, 0}}});
+  j["scenes"][0]["nodes"].push_back(1);
+  std::ofstream(path) << j.dump();
+  std::vector<MeshLine> lines;
+  const Mesh m = load_gltf_mesh(path, &lines);
+  CHECK(m.vertex_count() == 9);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].name == "cloth");  // the node's name
+  CHECK(lines[0].segments.size() == 12);  // the 24 triangle indices read as 12 segments
+  CHECK(lines[0].segments[0][0] == m.positions[m.triangles[0][0]]);
+  CHECK(lines[0].segments[0][1] == m.positions[m.triangles[0][1]]);
+  CHECK(lines[1].name == "seam");
+  CHECK(lines[1].segments.size() == 8);  // a strip of 9
+  CHECK(lines[1].segments[0][1] == m.positions[1] + glm::vec3(0, 1, 0));
+}
+
 TEST_CASE("a malformed glTF is an error naming the file and what is wrong") {
   std::filesystem::create_directories(kDir);
   {  // truncated
@@ -99,8 +153,11 @@ TEST_CASE("a malformed glTF is an error naming the file and what is wrong") {
   }
   CHECK(error_after("missing_buffer.gltf", [](nlohmann::json& j) { j["buffers"][0]["uri"] = "missing.bin"; })
             .find("missing.bin") != std::string::npos);
+  CHECK(error_after("points.gltf", [](nlohmann::json& j) { j["meshes"][0]["primitives"][0]["mode"] = 0; })
+            .find("neither triangles (4) nor lines") != std::string::npos);
+  // its one primitive made lines: a seam line, and no cloth left
   CHECK(error_after("lines.gltf", [](nlohmann::json& j) { j["meshes"][0]["primitives"][0]["mode"] = 1; })
-            .find("is not triangles") != std::string::npos);
+            .find("no triangles") != std::string::npos);
   // POSITION cut to 4 vertices: the indices reach past them
   CHECK(error_after("index.gltf", [](nlohmann::json& j) {
           j["accessors"][0]["count"] = 4;

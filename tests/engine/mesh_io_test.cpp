@@ -86,3 +86,37 @@ TEST_CASE("the shipped irregular cloth loads") {
   }
   CHECK(amax / amin >= 3.f);
 }
+
+TEST_CASE("OBJ line elements are named lines, and the vertices only they use are not cloth") {
+  // A quad (4 vertices), then an object of loose edges with its own copies of the right border, as Blender
+  // exports them, then a line on the quad's own vertices in a group.
+  const std::string path = write_temp("lines", R"(v 0 0 0
+v 1 0 0
+v 1 1 0
+v 0 1 0
+f 1 2 3
+f 1 3 4
+o right_side
+v 1 0 0
+v 1 1 0
+l 5 6
+g top
+l 3 4
+)");
+  std::vector<MeshLine> lines;
+  const Mesh m = load_obj_mesh(path, nullptr, true, &lines);
+  CHECK(m.vertex_count() == 4);  // the line object's copies left out
+  CHECK(m.triangle_count() == 2);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].name == "right_side");
+  REQUIRE(lines[0].segments.size() == 1);
+  CHECK(lines[0].segments[0][0] == glm::vec3(1, 0, 0));
+  CHECK(lines[0].segments[0][1] == glm::vec3(1, 1, 0));
+  CHECK(lines[1].name == "top");
+  CHECK(lines[1].segments[0][0] == glm::vec3(1, 1, 0));
+  // a strip `l a b c` is two segments
+  std::vector<MeshLine> strip;
+  load_obj_mesh(write_temp("strip", "v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1 2 3\ng edge\nl 1 2 3\n"), nullptr, true, &strip);
+  REQUIRE(strip.size() == 1);
+  CHECK(strip[0].segments.size() == 2);
+}

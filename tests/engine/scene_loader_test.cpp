@@ -442,6 +442,49 @@ TEST_CASE("seam lines pair two border runs, given as points or as panel vertex l
   CHECK(by_vertices.seam_lines.b == by_points.seam_lines.b);
   World w = build_world(by_points);
   CHECK(w.seams().size() == 5);
+  // as edge lists, in any order and direction (chained from the end met first), and reversed
+  const Scene by_edges = parse_scene(panels_text(R"({"a": {"panel": "left", "edges": [[9, 4], [9, 14], [19, 24], [14, 19]]},
+                                                    "b": {"panel": "right", "edges": [[20, 15], [15, 10], [10, 5], [5, 0]], "reverse": true}})"),
+                                     "test.json");
+  CHECK(by_edges.seam_lines.a == by_points.seam_lines.a);
+  CHECK(by_edges.seam_lines.b == by_points.seam_lines.b);
+}
+
+TEST_CASE("a seam run named in the panel's mesh file: its points matched to the panel's vertices") {
+  const std::string dir = std::string(WEFT_BINARY_DIR) + "/scene_loader_lines";
+  std::filesystem::create_directories(dir);
+  // a 0.4 m square of two triangles with its right border drawn as its own object (Blender's loose edges)
+  std::ofstream(dir + "/square.obj") << "v 0 0 0\nv 0.4 0 0\nv 0.4 0.4 0\nv 0 0.4 0\nf 1 2 3\nf 1 3 4\n"
+                                        "o right\nv 0.4 0 0\nv 0.4 0.4 0\nl 5 6\no off\nv 0.4 0 0\nv 0.5 0.4 0\nl 7 8\n";
+  auto text = [](const std::string& line_a) {
+    return R"({"cloth": {"panels": [{"name": "p", "mesh": {"type": "obj", "path": "square.obj"}},
+        {"name": "q", "mesh": {"type": "obj", "path": "square.obj"}, "position": [0.4, 0, 0], "rotation_deg": [0, 180, 0]}]},
+        "seam_lines": [{"a": {"panel": "p", "line": ")" + line_a + R"("}, "b": {"panel": "q", "line": "right"}}]})";
+  };
+  const Scene s = parse_scene(text("right"), "test.json", dir);
+  CHECK(s.mesh.vertex_count() == 8);
+  REQUIRE(s.seam_lines.size() == 2);
+  CHECK(s.seam_lines.a == std::vector<uint32_t>{1, 2});
+  CHECK(s.seam_lines.b == std::vector<uint32_t>{5, 6});  // q turned about y onto p's right border
+  auto error_of = [&](const std::string& t) -> std::string {
+    try {
+      parse_scene(t, "test.json", dir);
+    } catch (const SceneError& e) {
+      CHECK(e.place() == "/seam_lines/0/a/line");
+      return e.problem();
+    }
+    return "no error";
+  };
+  CHECK(error_of(text("left")).find("no line named 'left' (its lines: 'right', 'off')") != std::string::npos);
+  CHECK(error_of(text("off")).find("100.00 mm from the panel's nearest vertex") != std::string::npos);
+  expect_error(panels_text(R"({"a": {"panel": "left", "edges": [[0, 1], [2, 3]]}, "b": {"panel": "right", "vertices": [0, 1]}})"),
+               "/seam_lines/0/a/edges", "fall in pieces", 4);
+  expect_error(panels_text(R"({"a": {"panel": "left", "edges": [[0, 1, 2]]}, "b": {"panel": "right", "vertices": [0, 1]}})"),
+               "/seam_lines/0/a/edges/0", "expected an edge", 4);
+  expect_error(panels_text(R"({"a": {"panel": "left", "line": "x"}, "b": {"panel": "right", "vertices": [0, 1]}})"),
+               "/seam_lines/0/a/line", "has no lines", 4);
+  expect_error(panels_text(R"({"a": {"panel": "left", "vertices": [0, 1], "edges": [[0, 1]]}, "b": {"panel": "right", "vertices": [0, 1]}})"),
+               "/seam_lines/0/a", "needs one of", 4);
 }
 
 TEST_CASE("panels and seam lines that cannot be used are errors naming their place") {

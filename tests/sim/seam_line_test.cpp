@@ -101,3 +101,22 @@ TEST_CASE("a run paired with itself, or a run of one vertex, adds nothing") {
   CHECK(pair_runs(a, a, m.positions.data(), s) == 0);
   CHECK(pair_runs(a, {a[0]}, m.positions.data(), s) == 0);
 }
+
+TEST_CASE("edges chain into one run from the end met first, and edges that are not one path are refused") {
+  const char* why = nullptr;
+  // listed out of order and direction: 7-3, 5-7, 3-9 is the path 5 7 3 9 (5 is the first end met)
+  CHECK(chain_edges({{7, 3}, {5, 7}, {3, 9}}, &why) == std::vector<uint32_t>{5, 7, 3, 9});
+  CHECK(chain_edges({{3, 9}, {7, 3}, {5, 7}}, &why) == std::vector<uint32_t>{9, 3, 7, 5});
+  CHECK(chain_edges({{1, 2}}, &why) == std::vector<uint32_t>{1, 2});
+  auto refused = [&](std::vector<std::array<uint32_t, 2>> edges) {
+    why = nullptr;
+    CHECK(chain_edges(edges, &why).empty());
+    return std::string(why ? why : "");
+  };
+  CHECK(refused({}).find("at least one edge") != std::string::npos);
+  CHECK(refused({{1, 1}}).find("itself") != std::string::npos);
+  CHECK(refused({{1, 2}, {2, 1}}).find("twice") != std::string::npos);
+  CHECK(refused({{1, 2}, {2, 3}, {2, 4}}).find("branch") != std::string::npos);
+  CHECK(refused({{1, 2}, {2, 3}, {3, 1}}).find("loop") != std::string::npos);
+  CHECK(refused({{1, 2}, {3, 4}}).find("pieces") != std::string::npos);
+}
