@@ -417,3 +417,52 @@ TEST_CASE("a hand's colliders leave pinned, held and tracked vertices to their p
     CHECK((x == start) == follows);
   }
 }
+
+TEST_CASE("a cloth laid over a forearm stays on it tilted under atan(mu) and slides off it tilted past") {
+  // Issue 37: "drape a cloth over your forearm". A 30 x 8 cm strip laid across a horizontal forearm settles
+  // for 1 s; then the forearm turns about its centre, its elbow down, by `tilt` over 0.5 s and holds 1.5 s.
+  // The strip's slide along the forearm's axis: under the friction angle atan(0.3) = 16.7 degrees it stays,
+  // past it it slides.
+  auto slide = [](float tilt_deg) {
+    const HandColliderSizes sizes{.mu_static = 0.3f, .mu_kinetic = 0.3f};
+    const float reach = sizes.wrist_offset + 0.5f * sizes.forearm_length;  // grip to the forearm's centre
+    const glm::vec3 centre(0.f, 1.f, reach);
+    Mesh mesh = make_irregular({.width = 0.3f, .height = 0.08f, .columns = 15, .rows = 4, .seed = 5});
+    transform_mesh(mesh, glm::translate(glm::mat4(1.f), centre + glm::vec3(-0.15f, sizes.forearm_radius + 0.01f, -0.04f)) *
+                             glm::rotate(glm::mat4(1.f), -glm::half_pi<float>(), glm::vec3(1, 0, 0)));
+    World w(build_cloth_model(mesh, {}), {});
+    const glm::quat level(1.f, 0.f, 0.f, 0.f);
+    const glm::vec3 grip = centre - glm::vec3(0.f, 0.f, reach);
+    for (const Collider& c : make_hand_colliders(Hand::Right, sizes, Pose{grip, level})) w.add_collider(c);
+    auto pose_at = [&](double t) {
+      const float a = glm::radians(tilt_deg) * float(std::clamp((t - 1.0) / 0.5, 0.0, 1.0));
+      const glm::quat q = glm::angleAxis(a, glm::vec3(1, 0, 0));  // +z (the elbow) goes down
+      return Pose{centre - q * glm::vec3(0.f, 0.f, reach), q};
+    };
+    auto mean = [&] {
+      glm::vec3 m(0.f);
+      for (const glm::vec3& x : w.state().position) m += x;
+      return m / float(w.state().position.size());
+    };
+    Run run;
+    float settled = 0.f;
+    for (int k = 0; k < 3 * 240; ++k) {
+      if (k == 240) settled = glm::dot(mean() - centre, glm::vec3(0, 0, 1));
+      const double t1 = w.state().time + w.time_step();
+      PoseSample s = sample(Device::RightHand, t1, pose_at(t1).position);
+      s.pose.orientation = pose_at(t1).orientation;
+      w.submit_pose(s);
+      w.step();
+      run.tick(w);
+    }
+    // how far the strip went along the forearm's axis toward the elbow since it settled
+    const glm::vec3 axis = pose_at(10.0).orientation * glm::vec3(0, 0, 1);
+    CHECK(run.ok);
+    CHECK(run.clamps == 0);
+    return glm::dot(mean() - centre, axis) - settled;
+  };
+  const float gentle = slide(8.f), steep = slide(35.f);
+  MESSAGE("strip along the forearm after 1.5 s tilted: 8 degrees ", gentle, " m, 35 degrees ", steep, " m");
+  CHECK(gentle < 0.03f);
+  CHECK(steep > 0.1f);
+}
