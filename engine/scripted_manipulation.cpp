@@ -42,6 +42,7 @@ const char* TwoHandScript::phase(double t) {
 
 void TwoHandScript::drive(double t, InputSink& sink) {
   if (idle_) return;
+  last_drive_t_ = t;
   for (int k = 0; k < 2; ++k) {
     PoseSample s;
     s.time = t;

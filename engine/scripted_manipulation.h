@@ -17,10 +17,13 @@ class TwoHandScript {
   double duration() const { return kEnd; }
   // Sends this tick's poses and any grab/release due since the last call; t increases call to call.
   void drive(double t, InputSink& sink);
-  // Where the corners are now (from the newest snapshot): until the grab the hands reach for them there,
-  // as a person would for a corner that droops over a table edge, not for where it lay at rest.
+  // Where the corners are now (from the newest snapshot): for the first half of the approach the hands reach
+  // for them there, as a person would for a corner that droops over a table edge, not for where it lay at
+  // rest. Then the hands go for where the corners were: chasing them to the grab, each hand's palm pushed
+  // its corner on and followed it, until both hands met mid-cloth at the 6 m/s speed cap (hanging.json).
+  static constexpr double kTrackEnd = 0.5 * kGrabTime;
   void track_corners(glm::vec3 left, glm::vec3 right) {
-    if (grabbed_) return;
+    if (grabbed_ || last_drive_t_ >= kTrackEnd) return;
     corner_[0] = left;
     corner_[1] = right;
   }
@@ -34,6 +37,7 @@ class TwoHandScript {
  private:
   glm::vec3 corner_[2];
   bool grabbed_ = false, released_ = false, idle_ = false;
+  double last_drive_t_ = 0;  // the time of the last drive
 };
 
 }  // namespace weft

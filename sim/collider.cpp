@@ -196,7 +196,7 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
     const Collider& col = colliders[c];
     glm::vec3 lo(-INFINITY), hi(INFINITY);
     const bool plane = col.shape == ColliderShape::Plane;
-    const uint8_t* skip = clears_held_patches(col) ? io.skip : nullptr;
+    const uint8_t* skip = clears_held_patches(col) ? io.skip : col.follows ? io.kinematic : nullptr;
     const glm::vec3 plane_normal = col.pose.orientation * glm::vec3(0.f, 1.f, 0.f);
     const bool moving = col.pose.position != col.previous_pose.position ||
                         col.pose.orientation != col.previous_pose.orientation;

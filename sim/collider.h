@@ -103,6 +103,9 @@ struct CollisionPassIo {
   VertexSet* moved = nullptr;          // every vertex whose position changes is added
   const uint8_t* skip = nullptr;       // nvert: vertices left to the colliders that clears_held_patches (held
                                        // patches, cleared before the step) and pushed out by the others
+  const uint8_t* kinematic = nullptr;  // nvert: pinned, held and tracked vertices, which a collider that follows a
+                                       // device leaves to their pin or elastic (a forearm pushed cube_drop's
+                                       // pinned border 5 cm: 627 % on an edge between two pins)
   const uint8_t* held_by = nullptr;    // nvert: bit d set while device d holds the vertex (or it slides out of
                                        // d's grip); a collider following d leaves it alone: a hand's own palm
                                        // does not push out what the hand holds

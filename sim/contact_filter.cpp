@@ -49,8 +49,13 @@ void find_resting_contacts(const Collider* colliders, size_t ncollider, float th
   out.clear();
   const size_t n = out.entry_of_vertex.size();
   const float reach = kReach * thickness;
+  // The colliders that follow a device (hands, tracked body parts) after the others, and never in place of
+  // them: a vertex between a palm and the table, kept moving with the palm into the table, drew the whole
+  // built-in table cloth along (705 speed clamps as the scripted hands came down on its corners).
+  for (int followers = 0; followers < 2; ++followers)
   for (size_t c = 0; c < ncollider; ++c) {
     const Collider& col = colliders[c];
+    if (bool(col.follows) != bool(followers)) continue;
     glm::vec3 lo(-INFINITY), hi(INFINITY);
     if (collider_bounds(col, lo, hi)) {
       lo -= reach;
@@ -87,7 +92,7 @@ void find_resting_contacts(const Collider* colliders, size_t ncollider, float th
         out.slip.push_back(slip);
         out.impulse.push_back(0.f);
         out.distance.push_back(d);
-      } else if (d < out.distance[k]) {  // two colliders: the nearer holds it (the pass after the step, both)
+      } else if (d < out.distance[k] && !col.follows) {  // two colliders: the nearer holds it (the pass after the step, both)
         out.normal[k] = nrm;
         out.dv_normal[k] = -vn;
         out.friction[k] = friction;

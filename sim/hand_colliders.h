@@ -15,7 +15,7 @@
 namespace weft {
 
 struct HandColliderSizes {
-  bool enabled = false;          // off unless the scene asks (the shipped demos' hands reach into the cloth)
+  bool enabled = false;          // off unless the scene asks (on by default: docs/interaction.md, still open)
   float palm_radius = 0.04f;     // m
   float palm_half_length = 0.03f;  // m, along the fist's axis
   float forearm_radius = 0.045f;   // m

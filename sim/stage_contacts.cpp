@@ -51,7 +51,7 @@ void resolve_contacts(const WorldModel& model, WorldState& state, WorldScratch& 
     // cloth; cube_drop.json's demo ended at 10.27 %). The limiter has the last word: what it moves now is
     // the alternation's residual (under 0.1 mm there), well inside the contact thickness.
     StrainLimitStats last;
-    passes.limit_again(last);
+    passes.limit_all(last);
     stats.strain.corrected += last.corrected;
   }
   stats.collision.contacts += box_contacts;
@@ -65,6 +65,8 @@ void resolve_driven_contacts(const WorldModel& model, WorldState& state, WorldSc
   ContactPasses passes(model, state, scratch, h);
   CollisionStats stats;
   passes.collide_driven(stats);
+  StrainLimitStats limited;
+  passes.limit_behind_driven(limited);
 }
 
 }  // namespace weft

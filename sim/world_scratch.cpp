@@ -15,6 +15,7 @@ void WorldScratch::resize(const ClothModel& model) {
   collider_moved.resize(n);
   last_contact_filter.resize(n);
   held_by.assign(n, 0);
+  pushed_or_kinematic.assign(n, 0);
 }
 
 }  // namespace weft

@@ -32,6 +32,9 @@ struct WorldScratch {
   std::vector<uint8_t> held_by;
   bool held_by_live = false;
   uint8_t holding = 0;  // bit d set while device d holds a patch or lets one slide out
+  // 1 where a vertex is kinematic or a hand's collider has just pushed it (nvert): the limiter after the
+  // hands' pass moves the free cloth toward what they pushed, not the pushed vertices back into them.
+  std::vector<uint8_t> pushed_or_kinematic;
 
   void resize(const ClothModel& model);
 };

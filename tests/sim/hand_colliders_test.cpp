@@ -307,3 +307,162 @@ TEST_CASE("the cloth round a fist that holds a small patch is not torn from it b
   MESSAGE("worst edge strain while holding inside the palm: ", worst);
   CHECK(worst < w.config().interaction.strain.max_strain + 0.02f);
 }
+
+namespace {
+
+float worst_strain(const World& w) {
+  const ClothModel& m = w.model();
+  float worst = 0.f;
+  for (size_t e = 0; e < m.edge_count; ++e) {
+    const auto [a, b] = m.link[e];
+    worst = std::max(worst, glm::distance(w.state().position[a], w.state().position[b]) / m.rest_length[e] - 1.f);
+  }
+  return worst;
+}
+
+struct Run {
+  float strain = 0.f;
+  uint64_t clamps = 0;
+  bool ok = true;  // no NaN
+  void tick(const World& w) {
+    strain = std::max(strain, worst_strain(w));
+    clamps += w.failsafe_stats().speed_clamps + w.failsafe_stats().energy_clamps;
+    ok = ok && finite(w);
+  }
+};
+
+}  // namespace
+
+// Not met yet (may_fail): mg 27 % and 3 clamps, cg 17 % and 1 clamp. The forearm pushes each vertex out along
+// its own radius, in the sheet's plane, so the vertices it meets go to both sides of it and the edges between
+// them straddle it; the limiter may not pull those together (that pulled cloth through a 1 cm forearm above).
+TEST_CASE("a forearm coming down edge-on into a hanging cloth at 1 m/s pushes it aside without tearing it" *
+          doctest::may_fail()) {
+  // The shipped demos' failure with hand colliders on: a forearm whose axis crosses the sheet (edge-on to it)
+  // comes down inside the sheet's plane over its side edge (its axis 3 cm inside it), 1 m/s for 25 cm, and
+  // stays there 1 s: the cloth it meets goes aside. No edge past the limit + 1 %, no fail-safe clamp, no NaN.
+  // Through a pinned edge there is no way round (the sheet would have to stretch 40 %): docs/interaction.md.
+  const IntegratorKind kinds[] = {IntegratorKind::Multigrid, IntegratorKind::ConjugateGradient};
+  for (IntegratorKind kind : kinds) {
+    CAPTURE(int(kind));
+    WorldConfig config;
+    config.integrator = kind;
+    World w(hanging_irregular(), config);
+    const HandColliderSizes sizes;
+    // grip 20 cm in front of the sheet: the forearm (8 to 33 cm behind it along +z) crosses z = 0
+    const glm::vec3 from(0.17f, 1.33f, -0.2f);
+    auto path = [&](double t) { return from + glm::vec3(0.f, -float(std::min(t, 0.25)), 0.f); };
+    const auto hand = make_hand_colliders(Hand::Right, sizes, at(from));
+    w.add_collider(hand[0]);
+    const size_t arm = w.add_collider(hand[1]);
+    Run run;
+    drive(w, path, int(1.25 * 240), [&] { run.tick(w); });
+    const float limit = w.config().interaction.strain.max_strain;
+    MESSAGE("forearm edge-on: worst strain ", run.strain, ", clamps ", run.clamps, ", nearest ",
+            min_distance(w, w.colliders()[arm]), " m from it");
+    CHECK(run.ok);
+    CHECK(run.strain <= limit + 0.01f);
+    CHECK(run.clamps == 0);
+  }
+}
+
+TEST_CASE("a palm that comes down onto a hanging cloth's corner and grabs it neither tears nor whips the cloth") {
+  // The scripted demo's approach: the hand comes from 25 cm above a bottom corner, inside the sheet's plane,
+  // onto it in 0.4 s, squeezes, and lifts it 20 cm toward the viewer.
+  World w(hanging_irregular(), {});
+  uint32_t corner = 0;
+  for (uint32_t i = 0; i < w.state().position.size(); ++i)
+    if (w.state().position[i].x - w.state().position[i].y < w.state().position[corner].x - w.state().position[corner].y)
+      corner = i;
+  const glm::vec3 c = w.state().position[corner];
+  auto ease = [](double s) { s = std::clamp(s, 0.0, 1.0); return float(s * s * (3.0 - 2.0 * s)); };
+  auto path = [&](double t) {
+    return c + glm::vec3(0.f, 0.25f * (1.f - ease(t / 0.4)), 0.f) + glm::vec3(0.f, 0.2f, 0.2f) * ease((t - 0.4) / 0.5);
+  };
+  for (const Collider& k : make_hand_colliders(Hand::Left, HandColliderSizes{}, at(path(0.0)))) w.add_collider(k);
+  Run run;
+  auto drive_left = [&](int ticks) {
+    for (int k = 0; k < ticks; ++k) {
+      const double t1 = w.state().time + w.time_step();
+      w.submit_pose(sample(Device::LeftHand, t1, path(t1)));
+      w.step();
+      run.tick(w);
+    }
+  };
+  drive_left(96);  // 0.4 s
+  CHECK(w.grab(Hand::Left, at(path(w.state().time)), 0.05f) > 0);
+  drive_left(240);
+  const float limit = w.config().interaction.strain.max_strain;
+  MESSAGE("palm onto the corner and lift: worst strain ", run.strain, ", clamps ", run.clamps);
+  CHECK(run.ok);
+  CHECK(run.strain <= limit + 0.01f);
+  CHECK(run.clamps == 0);
+}
+
+TEST_CASE("a hand's colliders leave pinned, held and tracked vertices to their pin or elastic") {
+  // A palm that ended over a kinematic vertex leaves it; a collider that follows no device pushes it out.
+  // Pushed by a forearm, cube_drop.json's pinned border moved 5 cm (an edge between two pins at 627 %).
+  Collider palm = make_hand_colliders(Hand::Right, HandColliderSizes{}, at({0.f, 1.f, 0.f}))[0];
+  palm.previous_pose = Pose{glm::vec3(0.f, 1.1f, 0.f), palm.pose.orientation};  // came down 10 cm this tick
+  const glm::vec3 start(0.01f, 1.f, 0.f);
+  const float inv_mass = 1e4f;
+  const uint8_t kinematic = 1;
+  for (bool follows : {true, false}) {
+    CAPTURE(follows);
+    Collider c = palm;
+    if (!follows) c.follows.reset();
+    glm::vec3 x = start, v(0.f);
+    CollisionStats stats;
+    resolve_collisions(&c, 1, 0.004f, 1.f / 240.f, &inv_mass, &start, &x, &v, 1, stats, {.kinematic = &kinematic});
+    CHECK((x == start) == follows);
+  }
+}
+
+TEST_CASE("a cloth laid over a forearm stays on it tilted under atan(mu) and slides off it tilted past") {
+  // Issue 37: "drape a cloth over your forearm". A 30 x 8 cm strip laid across a horizontal forearm settles
+  // for 1 s; then the forearm turns about its centre, its elbow down, by `tilt` over 0.5 s and holds 1.5 s.
+  // The strip's slide along the forearm's axis: under the friction angle atan(0.3) = 16.7 degrees it stays,
+  // past it it slides.
+  auto slide = [](float tilt_deg) {
+    const HandColliderSizes sizes{.mu_static = 0.3f, .mu_kinetic = 0.3f};
+    const float reach = sizes.wrist_offset + 0.5f * sizes.forearm_length;  // grip to the forearm's centre
+    const glm::vec3 centre(0.f, 1.f, reach);
+    Mesh mesh = make_irregular({.width = 0.3f, .height = 0.08f, .columns = 15, .rows = 4, .seed = 5});
+    transform_mesh(mesh, glm::translate(glm::mat4(1.f), centre + glm::vec3(-0.15f, sizes.forearm_radius + 0.01f, -0.04f)) *
+                             glm::rotate(glm::mat4(1.f), -glm::half_pi<float>(), glm::vec3(1, 0, 0)));
+    World w(build_cloth_model(mesh, {}), {});
+    const glm::quat level(1.f, 0.f, 0.f, 0.f);
+    const glm::vec3 grip = centre - glm::vec3(0.f, 0.f, reach);
+    for (const Collider& c : make_hand_colliders(Hand::Right, sizes, Pose{grip, level})) w.add_collider(c);
+    auto pose_at = [&](double t) {
+      const float a = glm::radians(tilt_deg) * float(std::clamp((t - 1.0) / 0.5, 0.0, 1.0));
+      const glm::quat q = glm::angleAxis(a, glm::vec3(1, 0, 0));  // +z (the elbow) goes down
+      return Pose{centre - q * glm::vec3(0.f, 0.f, reach), q};
+    };
+    auto mean = [&] {
+      glm::vec3 m(0.f);
+      for (const glm::vec3& x : w.state().position) m += x;
+      return m / float(w.state().position.size());
+    };
+    Run run;
+    float settled = 0.f;
+    for (int k = 0; k < 3 * 240; ++k) {
+      if (k == 240) settled = glm::dot(mean() - centre, glm::vec3(0, 0, 1));
+      const double t1 = w.state().time + w.time_step();
+      PoseSample s = sample(Device::RightHand, t1, pose_at(t1).position);
+      s.pose.orientation = pose_at(t1).orientation;
+      w.submit_pose(s);
+      w.step();
+      run.tick(w);
+    }
+    // how far the strip went along the forearm's axis toward the elbow since it settled
+    const glm::vec3 axis = pose_at(10.0).orientation * glm::vec3(0, 0, 1);
+    CHECK(run.ok);
+    CHECK(run.clamps == 0);
+    return glm::dot(mean() - centre, axis) - settled;
+  };
+  const float gentle = slide(8.f), steep = slide(35.f);
+  MESSAGE("strip along the forearm after 1.5 s tilted: 8 degrees ", gentle, " m, 35 degrees ", steep, " m");
+  CHECK(gentle < 0.03f);
+  CHECK(steep > 0.1f);
+}
