@@ -87,6 +87,25 @@ std::vector<uint32_t> border_run(const Topology& topology, const glm::vec3* rest
   return best;
 }
 
+float run_length(const std::vector<uint32_t>& run, const glm::vec3* rest) {
+  float len = 0.f;
+  for (size_t k = 1; k < run.size(); ++k) len += glm::length(rest[run[k]] - rest[run[k - 1]]);
+  return len;
+}
+
+float clip_run(std::vector<uint32_t>& run, const glm::vec3* rest, float length) {
+  if (run.size() < 3) return 0.f;
+  const std::vector<float> s = arc_lengths(run, rest);
+  if (!(s.back() > length)) return 0.f;
+  size_t keep = 2;  // vertices kept: the one nearest `length`, at least two
+  for (size_t k = 1; k < run.size(); ++k)
+    if (std::abs(s[k] - length) < std::abs(s[keep - 1] - length)) keep = k + 1;
+  keep = std::max<size_t>(keep, 2);
+  const float cut = s.back() - s[keep - 1];
+  run.resize(keep);
+  return cut;
+}
+
 size_t pair_runs(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b, const glm::vec3* rest, SeamSet& out) {
   if (a.size() < 2 || b.size() < 2) return 0;
   const std::vector<float> sa = arc_lengths(a, rest), sb = arc_lengths(b, rest);

@@ -260,6 +260,7 @@ void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth) {
     self_collision_ = std::make_unique<SelfCollision>(cloth, model_.config.self_collision);
     self_collision_->request_tangle_scan();
   }
+  seams_changed();
   for (int d = 0; d < kDeviceCount; ++d) {
     state_.tethers[d].anchor.resize(n);
     state_.tethers[d].length.resize(n);
