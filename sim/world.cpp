@@ -186,7 +186,10 @@ SewReport World::sew(const glm::vec3& a_from, const glm::vec3& a_to, const glm::
   const float la = run_length(run_a, m.rest_position.data()), lb = run_length(run_b, m.rest_position.data());
   if (la > kMaxSeamGather * lb) r.clipped_m = clip_run(run_a, m.rest_position.data(), kMaxSeamGather * lb);
   else if (lb > kMaxSeamGather * la) r.clipped_m = clip_run(run_b, m.rest_position.data(), kMaxSeamGather * la);
-  r.pairs = pair_runs(run_a, run_b, m.rest_position.data(), state_.seams);
+  // The lips of a cut (one line at rest) are sewn back where they were; other runs by arc length.
+  const float tolerance = 0.25f * std::min(la, lb) / float(std::max(run_a.size(), run_b.size()));
+  r.pairs = pair_runs_at_rest(run_a, run_b, m.rest_position.data(), tolerance, state_.seams);
+  if (r.pairs == 0) r.pairs = pair_runs(run_a, run_b, m.rest_position.data(), state_.seams);
   if (r.pairs == 0) return refuse("the two runs are one");
   if (r.clipped_m > 0.f) ++state_.clipped_sews;
   seams_changed();
