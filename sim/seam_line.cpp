@@ -126,6 +126,71 @@ std::vector<uint32_t> border_run(const Topology& topology, const glm::vec3* rest
   return best;
 }
 
+float run_length(const std::vector<uint32_t>& run, const glm::vec3* rest) {
+  float len = 0.f;
+  for (size_t k = 1; k < run.size(); ++k) len += glm::length(rest[run[k]] - rest[run[k - 1]]);
+  return len;
+}
+
+float clip_run(std::vector<uint32_t>& run, const glm::vec3* rest, float length) {
+  if (run.size() < 3) return 0.f;
+  const std::vector<float> s = arc_lengths(run, rest);
+  if (!(s.back() > length)) return 0.f;
+  size_t keep = 2;  // vertices kept: the one nearest `length`, at least two
+  for (size_t k = 1; k < run.size(); ++k)
+    if (std::abs(s[k] - length) < std::abs(s[keep - 1] - length)) keep = k + 1;
+  keep = std::max<size_t>(keep, 2);
+  const float cut = s.back() - s[keep - 1];
+  run.resize(keep);
+  return cut;
+}
+
+size_t pair_runs_at_rest(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b, const glm::vec3* rest,
+                         float tolerance, SeamSet& out) {
+  if (a.size() < 2 || b.size() < 2) return 0;
+  // The nearest point of run r's rest polyline to p: segment (u, v), weight of v, distance.
+  auto nearest = [&](const std::vector<uint32_t>& r, const glm::vec3& p, uint32_t& u, uint32_t& v, float& w) {
+    float best = INFINITY;
+    for (size_t k = 0; k + 1 < r.size(); ++k) {
+      const glm::vec3 s0 = rest[r[k]], d = rest[r[k + 1]] - s0;
+      const float dd = glm::dot(d, d);
+      const float t = dd > 0.f ? std::clamp(glm::dot(p - s0, d) / dd, 0.f, 1.f) : 0.f;
+      const float dist = glm::length(p - (s0 + t * d));
+      if (dist < best) { best = dist; u = r[k]; v = r[k + 1]; w = t; }
+    }
+    if (w <= 1e-3f) { v = u; w = 0.f; }
+    else if (w >= 1.f - 1e-3f) { u = v; w = 0.f; }
+    return best;
+  };
+  const std::vector<uint32_t>& shorter = a.size() <= b.size() ? a : b;
+  const std::vector<uint32_t>& longer = a.size() <= b.size() ? b : a;
+  size_t found = 0;
+  for (uint32_t i : shorter) {
+    uint32_t u = 0, v = 0;
+    float w = 0.f;
+    found += nearest(longer, rest[i], u, v, w) <= tolerance;
+  }
+  // not one line at rest (a cut's lips: 79 of 83 on the other's line, the rest at a notch of one lip only)
+  if (10 * found < 9 * shorter.size()) return 0;
+  const size_t before = out.size();
+  for (const auto* run : {&a, &b}) {
+    const std::vector<uint32_t>& other = run == &a ? b : a;
+    for (uint32_t i : *run) {
+      uint32_t u = 0, v = 0;
+      float w = 0.f;
+      if (nearest(other, rest[i], u, v, w) > tolerance || i == u || i == v) continue;
+      // one pair per coincident couple: b's vertex met by a's exactly is left out
+      if (run == &b && w == 0.f && std::find(a.begin(), a.end(), u) != a.end()) {
+        bool met = false;
+        for (size_t k = before; k < out.size() && !met; ++k) met = out.a[k] == u && out.b[k] == i && out.c[k] == i;
+        if (met) continue;
+      }
+      out.add(i, u, v, w);
+    }
+  }
+  return out.size() - before;
+}
+
 size_t pair_runs(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b, const glm::vec3* rest, SeamSet& out) {
   if (a.size() < 2 || b.size() < 2) return 0;
   const std::vector<float> sa = arc_lengths(a, rest), sb = arc_lengths(b, rest);

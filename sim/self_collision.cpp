@@ -288,7 +288,7 @@ void SelfCollision::zone_crossings(const ClothModel& model, ClothState& state, f
       if (!(touched[p.a] | touched[p.b])) continue;
       const auto& ta = model.triangle[p.a];
       const auto& tb = model.triangle[p.b];
-      if (shares_vertex(ta, tb)) continue;
+      if (shares_vertex(ta, tb) || seam_neighbours_.joined(p.a, p.b, model.triangle)) continue;
       // Tight bounds first: the candidate pairs come from bounds swept over the step and padded.
       const glm::vec3 lo_a = glm::min(glm::min(x[ta[0]], x[ta[1]]), x[ta[2]]), hi_a = glm::max(glm::max(x[ta[0]], x[ta[1]]), x[ta[2]]);
       const glm::vec3 lo_b = glm::min(glm::min(x[tb[0]], x[tb[1]]), x[tb[2]]), hi_b = glm::max(glm::max(x[tb[0]], x[tb[1]]), x[tb[2]]);
@@ -533,6 +533,11 @@ void SelfCollision::separate_overlaps(const ClothModel& model, glm::vec3* x) {
   }
 }
 
+void SelfCollision::set_seams(const ClothModel& model, const SeamSet& seams) {
+  seam_neighbours_.build(model.topology, model.vertex_count(), model.triangle_count(), model.triangle, seams);
+  detected_ = false;  // contacts found before the seams may join features that are neighbours now
+}
+
 uint64_t SelfCollision::find_tangles(const ClothModel& model, const glm::vec3* xp) {
   scan_pending_ = false;
   ticks_since_scan_ = 0;
@@ -545,7 +550,7 @@ uint64_t SelfCollision::find_tangles(const ClothModel& model, const glm::vec3* x
   uint64_t found = 0;
   tangled_pairs_.clear();
   for (const TrianglePair& p : pairs_) {
-    if (!pair_crosses(model, p, xp)) continue;
+    if (seam_neighbours_.joined(p.a, p.b, model.triangle) || !pair_crosses(model, p, xp)) continue;
     tangled_[p.a] = tangled_[p.b] = 1;
     ++found;
     tangled_pairs_.push_back(p);
@@ -591,6 +596,7 @@ void SelfCollision::test_pair(const ClothModel& model, const glm::vec3* x, const
   const auto& normal = bvh_.triangle_normals();
   const auto& ta = model.triangle[p.a];
   const auto& tb = model.triangle[p.b];
+  if (seam_neighbours_.joined(p.a, p.b, model.triangle)) return;  // a seam's lips meet (sim/seam_neighbours.h)
   // Separating plane (each triangle's own): no point of one triangle is nearer the other than its
   // distance to the other's plane, and over the step each point of the pair came from within `moved` of
   // where it is now. A pair farther than reach + 2 moved stayed beyond reach the whole step: no contact,
@@ -770,7 +776,7 @@ void SelfCollision::detect(const ClothModel& model, const glm::vec3* x, bool fir
 
 // A tangled pair that still crosses at the start of the step keeps both its triangles flagged.
 bool SelfCollision::note_still_tangled(const ClothModel& model, const TrianglePair& p) {
-  if (!pair_crosses(model, p, previous_.data())) return false;
+  if (seam_neighbours_.joined(p.a, p.b, model.triangle) || !pair_crosses(model, p, previous_.data())) return false;
   still_tangled_[p.a] = still_tangled_[p.b] = 1;
   ++stats_.intersecting_pairs;
   tangled_pairs_.push_back(p);

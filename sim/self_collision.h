@@ -33,6 +33,8 @@
 #include "sim/cloth_model.h"
 #include "sim/cloth_state.h"
 #include "sim/contour_untangle.h"
+#include "sim/seam.h"
+#include "sim/seam_neighbours.h"
 
 namespace weft {
 
@@ -165,6 +167,9 @@ class SelfCollision {
   // they are taken again by the scans after a reset or jump, while still within half a thickness.
   size_t add_overlapping_pairs(const ClothModel& model, const glm::vec3* x,
                                const std::vector<std::array<uint32_t, 2>>& pairs);
+  // The seams' pairs and the features beside them are neighbours from now on: no contacts between them,
+  // never counted as crossing (sim/seam_neighbours.h). Call it whenever the seams change; it allocates.
+  void set_seams(const ClothModel& model, const SeamSet& seams);
   // Overlapping pairs being drawn apart now.
   size_t overlaps_separating() const { return separating_.size(); }
   // Triangle pairs found crossing (and overlapping pairs taken) by the last scan, and how many scans were made.
@@ -290,6 +295,7 @@ class SelfCollision {
   std::vector<int8_t> region_side_;      // per contact: +1/-1 side along the triangle's winding, 0: no vote
   std::vector<glm::vec3> forced_dir_;    // per vertex: the majority's side for a reoriented vertex (nvert)
   std::vector<int32_t> forced_tri_;      // per vertex: its reoriented contact's first contact index, -1 (nvert)
+  SeamNeighbours seam_neighbours_;       // features a seam joins (set_seams)
   SelfCollisionStats stats_;
 };
 

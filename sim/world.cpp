@@ -108,6 +108,7 @@ void World::reset() {
   state_.colliders = model_.colliders;
   state_.boxes = model_.boxes;
   state_.seams = model_.seams;  // the scene's, open again
+  seams_changed();
   if (self_collision_) self_collision_->request_tangle_scan();  // the state jumped
   energy_cached_ = false;
 }
@@ -133,6 +134,7 @@ void World::set_self_collision(const SelfCollisionConfig& config) {
     // Triangles that already cross (a tangled mesh): found now, so the caller can warn at load.
     self_collision_->scan_tangles(model_.cloth, state_.cloth.position.data());
   }
+  seams_changed();
 }
 
 size_t World::add_overlapping_pairs(const std::vector<std::array<uint32_t, 2>>& pairs) {
@@ -159,6 +161,7 @@ void World::add_seam(uint32_t a, uint32_t b, uint32_t c, float w) {
   assembling("add_seam");
   model_.seams.add(a, b, c, w);
   state_.seams.add(a, b, c, w);
+  seams_changed();
 }
 
 SewReport World::sew(const glm::vec3& a_from, const glm::vec3& a_to, const glm::vec3& b_from, const glm::vec3& b_to) {
@@ -178,13 +181,26 @@ SewReport World::sew(const glm::vec3& a_from, const glm::vec3& a_to, const glm::
                             nearest_border_vertex(m.topology, x, n, b_from), nearest_border_vertex(m.topology, x, n, b_to)};
   if (ends[0] == UINT32_MAX) return refuse("the cloth has no border");
   const char* why = nullptr;
-  const std::vector<uint32_t> run_a = border_run(m.topology, m.rest_position.data(), ends[0], ends[1], &why);
+  std::vector<uint32_t> run_a = border_run(m.topology, m.rest_position.data(), ends[0], ends[1], &why);
   if (run_a.empty()) return refuse(why);
-  const std::vector<uint32_t> run_b = border_run(m.topology, m.rest_position.data(), ends[2], ends[3], &why);
+  std::vector<uint32_t> run_b = border_run(m.topology, m.rest_position.data(), ends[2], ends[3], &why);
   if (run_b.empty()) return refuse(why);
-  r.pairs = pair_runs(run_a, run_b, m.rest_position.data(), state_.seams);
+  // A run much longer than the other is clipped from its far end: the cloth cannot gather it (seam_line.h).
+  const float la = run_length(run_a, m.rest_position.data()), lb = run_length(run_b, m.rest_position.data());
+  if (la > kMaxSeamGather * lb) r.clipped_m = clip_run(run_a, m.rest_position.data(), kMaxSeamGather * lb);
+  else if (lb > kMaxSeamGather * la) r.clipped_m = clip_run(run_b, m.rest_position.data(), kMaxSeamGather * la);
+  // The lips of a cut (one line at rest) are sewn back where they were; other runs by arc length.
+  const float tolerance = 0.25f * std::min(la, lb) / float(std::max(run_a.size(), run_b.size()));
+  r.pairs = pair_runs_at_rest(run_a, run_b, m.rest_position.data(), tolerance, state_.seams);
+  if (r.pairs == 0) r.pairs = pair_runs(run_a, run_b, m.rest_position.data(), state_.seams);
   if (r.pairs == 0) return refuse("the two runs are one");
+  if (r.clipped_m > 0.f) ++state_.clipped_sews;
+  seams_changed();
   return r;
+}
+
+void World::seams_changed() {
+  if (self_collision_) self_collision_->set_seams(model_.cloth, state_.seams);
 }
 
 size_t World::add_collider(const Collider& collider) {

@@ -32,6 +32,7 @@ namespace weft {
 struct SewReport {
   size_t pairs = 0;
   const char* refused = nullptr;
+  float clipped_m = 0;  // rest length cut off the longer run (World::sew's kMaxSeamGather), m
 };
 
 class World {
@@ -108,6 +109,8 @@ class World {
   double time_step() const { return 1.0 / model_.config.tick_hz; }
   uint64_t invalid_pose_count() const { return state_.invalid_poses; }
   uint64_t refused_sew_count() const { return state_.refused_sews; }
+  // Sews whose longer run was clipped to kMaxSeamGather times the shorter one's rest length.
+  uint64_t clipped_sew_count() const { return state_.clipped_sews; }
   const SeamSet& seams() const { return state_.seams; }
   uint64_t rejected_pose_count(PoseRejection why) const { return state_.rejected[size_t(why)]; }
   uint64_t edits_applied() const { return edits_applied_; }
@@ -144,6 +147,8 @@ class World {
   // Ends device d's release: its vertices freed, their speed capped (see release).
   void free_patch(int d);
   void rebuild_pin_tethers();
+  // The self-collision told which features the seams join (after a sew, an edit, a reset).
+  void seams_changed();
   // Fills scratch_.held_by (which device holds which vertex) for the colliders that follow a device.
   void mark_held_vertices();
   // Tethers to scratch_.tether.sources (none: inactive), straightened on flat convex pieces when configured.

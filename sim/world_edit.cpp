@@ -308,6 +308,7 @@ void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth, Ed
     self_collision_ = std::move(self);
     self_collision_->request_tangle_scan();
   }
+  seams_changed();  // the seams' vertex numbers changed: self-collision's seam neighbours follow
 }
 
 }  // namespace weft

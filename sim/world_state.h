@@ -42,6 +42,7 @@ struct WorldState {
   std::vector<uint32_t> seam_driven;   // vertices the open seams drive through this tick's solve (capacity nvert)
   uint64_t invalid_poses = 0;          // pose samples and grab poses refused
   uint64_t refused_sews = 0;           // World::sew calls that added no seam
+  uint64_t clipped_sews = 0;           // World::sew calls whose longer run was clipped (SewReport::clipped_m)
   std::array<uint64_t, 5> rejected{};  // pose samples refused, per PoseRejection
 };
 

@@ -120,3 +120,27 @@ TEST_CASE("edges chain into one run from the end met first, and edges that are n
   CHECK(refused({{1, 2}, {2, 3}, {3, 1}}).find("loop") != std::string::npos);
   CHECK(refused({{1, 2}, {3, 4}}).find("pieces") != std::string::npos);
 }
+
+TEST_CASE("pair_runs_at_rest sews a cut's two lips back where they were, or adds nothing off one line") {
+  // a: 0, 0.1, 0.2 (vertices 0-2); b: 0, 0.05, ..., 0.25 (vertices 3-8), the last beyond a's end
+  std::vector<glm::vec3> rest = {{0, 0, 0}, {0.1f, 0, 0}, {0.2f, 0, 0}};
+  for (int k = 0; k < 6; ++k) rest.push_back({0.05f * float(k), 0, 0});
+  const std::vector<uint32_t> a = {0, 1, 2}, b = {3, 4, 5, 6, 7, 8};
+  SeamSet seams;
+  CHECK(pair_runs_at_rest(a, b, rest.data(), 1e-3f, seams) == 5);
+  // a's vertices onto b's coincident ones; b's between them onto the middle of a's edges; b's last left out
+  CHECK(seams.a[0] == 0);
+  CHECK(seams.b[0] == 3);
+  CHECK(seams.c[0] == 3);
+  CHECK(seams.b[1] == 5);
+  CHECK(seams.b[2] == 7);
+  CHECK(seams.a[3] == 4);
+  CHECK(seams.w[3] == doctest::Approx(0.5f));
+  CHECK(seams.a[4] == 6);
+  for (size_t k = 0; k < seams.size(); ++k) CHECK(seams.a[k] != 8);
+  // a run 1 cm off the other's line: nothing added (World::sew pairs it by arc length instead)
+  for (int k = 3; k < 9; ++k) rest[size_t(k)].y = 0.01f;
+  SeamSet none;
+  CHECK(pair_runs_at_rest(a, b, rest.data(), 1e-3f, none) == 0);
+  CHECK(none.size() == 0);
+}

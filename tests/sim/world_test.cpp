@@ -472,7 +472,7 @@ TEST_CASE("World::sew seams two border runs of different lengths during a sessio
   CHECK(w.seams().size() == 0);
 }
 
-TEST_CASE("World::sew of borders of very different lengths (2.5 cm to 20 cm): no NaN, the gap closes part way") {
+TEST_CASE("World::sew of borders of very different lengths (2.5 cm to 20 cm): the long run is clipped, counted, and sews") {
   Mesh a = make_grid({.width = 0.2f, .height = 0.2f, .columns = 8, .rows = 8});
   const uint32_t na = uint32_t(a.positions.size());
   Mesh b = make_grid({.width = 0.2f, .height = 0.2f, .columns = 8, .rows = 8});
@@ -483,7 +483,11 @@ TEST_CASE("World::sew of borders of very different lengths (2.5 cm to 20 cm): no
   // a's right edge, bottom to top (9 vertices) onto one edge of b's left border (2 vertices)
   const SewReport r = w.sew({0.2f, 0, 0}, {0.2f, 0.2f, 0}, {0.25f, 0, 0}, {0.25f, 0.025f, 0});
   REQUIRE(r.refused == nullptr);
-  CHECK(r.pairs == 9);  // every vertex of the long run toward a point of the short one
+  // The long run is clipped to kMaxSeamGather x 2.5 cm: its first edge (2 vertices), 17.5 cm cut off. Sewn
+  // whole, its 9 vertices bunched against its own stiffness and stayed 6 cm open at 2 s.
+  CHECK(r.pairs == 2);
+  CHECK(r.clipped_m == doctest::Approx(0.175f).epsilon(1e-3));
+  CHECK(w.clipped_sew_count() == 1);
   for (int k = 0; k < 480; ++k) w.step();
   for (size_t i = 0; i < w.state().position.size(); ++i) {
     CHECK(std::isfinite(glm::length(w.state().position[i])));
@@ -491,6 +495,6 @@ TEST_CASE("World::sew of borders of very different lengths (2.5 cm to 20 cm): no
   }
   MESSAGE("gap after 2 s " << w.step_report().seams.gap_max << " m, sewn " << w.step_report().seams.sewn << "/"
                            << w.step_report().seams.pairs);
-  // it started 18 cm open at the top; the long border bunches up against its own stiffness (6 cm left at 2 s)
-  CHECK(w.step_report().seams.gap_max < 0.1f);
+  CHECK(w.step_report().seams.gap_max < 0.002f);
+  CHECK(w.step_report().seams.sewn == r.pairs);
 }
