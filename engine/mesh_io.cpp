@@ -47,6 +47,17 @@ std::vector<uint32_t> scan_obj_lines(const std::string& path, std::istream& in, 
   std::vector<uint32_t> triangle_line;
   std::string line, group;
   long vertices = 0;
+  // A face's or line's vertex token ("7", "7/2/3", "-1"): its 1-based index, checked against the vertices so far.
+  auto vertex_index = [&](const std::string& token, const char* element, int number) {
+    char* end = nullptr;
+    const long index = std::strtol(token.c_str(), &end, 10);
+    if (end == token.c_str() || (*end != '\0' && *end != '/')) fail_at(path, number, "'" + token + "' is not a vertex index");
+    const long resolved = index < 0 ? vertices + index + 1 : index;  // negative: relative to the vertices so far
+    if (index == 0 || resolved < 1 || resolved > vertices)
+      fail_at(path, number, std::string(element) + " refers to vertex " + std::to_string(index) + " but only " +
+                                std::to_string(vertices) + " vertices are defined before this line");
+    return uint32_t(resolved);
+  };
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.size() >= 2 && (line[0] == 'o' || line[0] == 'g') && (line[1] == ' ' || line[1] == '\t')) {
       std::istringstream fields(line.substr(1));
@@ -58,17 +69,7 @@ std::vector<uint32_t> scan_obj_lines(const std::string& path, std::istream& in, 
       std::istringstream fields(line.substr(1));
       std::string token;
       ObjLineElement element{group, {}};
-      while (fields >> token) {
-        char* end = nullptr;
-        const long index = std::strtol(token.c_str(), &end, 10);
-        if (end == token.c_str() || (*end != '\0' && *end != '/'))
-          fail_at(path, number, "'" + token + "' is not a vertex index");
-        const long resolved = index < 0 ? vertices + index + 1 : index;
-        if (index == 0 || resolved < 1 || resolved > vertices)
-          fail_at(path, number, "line refers to vertex " + std::to_string(index) + " but only " +
-                                    std::to_string(vertices) + " vertices are defined before this line");
-        element.vertices.push_back(uint32_t(resolved - 1));
-      }
+      while (fields >> token) element.vertices.push_back(vertex_index(token, "line", number) - 1);
       if (element.vertices.size() < 2) fail_at(path, number, "a line needs at least 2 vertices");
       elements.push_back(std::move(element));
       continue;
@@ -78,15 +79,7 @@ std::vector<uint32_t> scan_obj_lines(const std::string& path, std::istream& in, 
       std::string token;
       int corners = 0;
       while (fields >> token) {
-        char* end = nullptr;
-        const long index = std::strtol(token.c_str(), &end, 10);
-        if (end == token.c_str() || (*end != '\0' && *end != '/'))
-          fail_at(path, number, "'" + token + "' is not a vertex index");
-        // 1-based, or negative: relative to the vertices read so far
-        const long resolved = index < 0 ? vertices + index + 1 : index;
-        if (index == 0 || resolved < 1 || resolved > vertices)
-          fail_at(path, number, "face refers to vertex " + std::to_string(index) + " but only " +
-                                    std::to_string(vertices) + " vertices are defined before this line");
+        vertex_index(token, "face", number);
         ++corners;
       }
       if (corners < 3) fail_at(path, number, "a face needs at least 3 vertices");
