@@ -41,6 +41,12 @@ struct TraceRow {
   uint32_t edge;           // which edge
   uint8_t edge_held;       // how many of its ends are kinematic (held, pinned)
   float speed_max;         // the fastest vertex, m/s
+  float seam_gap_max;      // the largest seam gap, m (0: no seams)
+  uint32_t seams_sewn;     // seam pairs sewn
+  uint64_t tangled;        // triangle pairs left out as crossing at the step's start
+  uint64_t untangled;      // vertices moved to shorten the crossings
+  uint32_t speed_clamps;   // vertex speeds the fail-safe clamped this tick
+  glm::vec3 edge_at;       // the most stretched edge's midpoint, m
 };
 
 void trace_tick(const World& world, uint64_t ticks_done, void* context) {
@@ -56,18 +62,22 @@ void trace_tick(const World& world, uint64_t ticks_done, void* context) {
   rows.push_back({ticks_done - 1, world.last_timing(), world.integrator_stats().solver_iterations,
                   self.vertex_triangle + self.edge_edge, self.candidate_pairs + self.separated,
                   std::max(peak.strain, 0.f), peak.edge,
-                  uint8_t((state.kinematic[ends[0]] ? 1 : 0) + (state.kinematic[ends[1]] ? 1 : 0)), std::sqrt(speed2)});
+                  uint8_t((state.kinematic[ends[0]] ? 1 : 0) + (state.kinematic[ends[1]] ? 1 : 0)), std::sqrt(speed2),
+                  world.step_report().seams.gap_max, world.step_report().seams.sewn, self.intersecting_pairs,
+                  self.untangled_vertices, uint32_t(world.failsafe_stats().speed_clamps),
+                  0.5f * (state.position[ends[0]] + state.position[ends[1]])});
 }
 
 void write_trace(const std::string& path, const std::vector<TraceRow>& rows) {
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) throw std::runtime_error("cannot write the trace file '" + path + "'");
-  std::fprintf(f, "tick,step_ms,elastic_ms,integrator_ms,strain_ms,collision_ms,self_collision_ms,iterations,self_contacts,self_pairs,edge_strain_max,edge,edge_kinematic_ends,speed_max\n");
+  std::fprintf(f, "tick,step_ms,elastic_ms,integrator_ms,strain_ms,collision_ms,self_collision_ms,iterations,self_contacts,self_pairs,edge_strain_max,edge,edge_kinematic_ends,speed_max,seam_gap_max,seams_sewn,tangled_pairs,untangled_vertices,speed_clamps,edge_x,edge_y,edge_z\n");
   for (const TraceRow& r : rows)
-    std::fprintf(f, "%" PRIu64 ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%" PRIu64 ",%" PRIu64 ",%.5f,%u,%u,%.4f\n", r.tick, r.timing.total_ms,
+    std::fprintf(f, "%" PRIu64 ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%" PRIu64 ",%" PRIu64 ",%.5f,%u,%u,%.4f,%.5f,%u,%" PRIu64 ",%" PRIu64 ",%u,%.4f,%.4f,%.4f\n", r.tick, r.timing.total_ms,
                  r.timing.elastic_ms, r.timing.integrator_ms, r.timing.strain_ms, r.timing.collision_ms,
                  r.timing.self_collision_ms, r.iterations, r.self_contacts, r.self_pairs, r.edge_strain_max, r.edge,
-                 unsigned(r.edge_held), r.speed_max);
+                 unsigned(r.edge_held), r.speed_max, r.seam_gap_max, r.seams_sewn, r.tangled, r.untangled,
+                 r.speed_clamps, r.edge_at.x, r.edge_at.y, r.edge_at.z);
   std::fclose(f);
 }
 
