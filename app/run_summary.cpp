@@ -41,6 +41,7 @@ static nlohmann::json stream_counters(const TickStats& st) {
           {"edits_refused", st.edits_refused},
           {"sews_applied", st.sews_applied},
           {"sews_refused", st.sews_refused},
+          {"sews_clipped", st.sews_clipped},
           {"topology_changes", st.topology_changes},
           {"edit_ms_max", st.edit_ms_max}};
 }

@@ -310,6 +310,7 @@ bool SimThread::tick_once() {
         ++(sew ? (r.applied ? counters_.sews_applied : counters_.sews_refused)
                : (r.applied ? counters_.edits_applied : counters_.edits_refused));
         if (!r.applied) note_refusal(sew ? "sew" : tool_action_name(e->tool.kind), r.refused);
+        if (sew) counters_.sews_clipped = world_.clipped_sew_count();
         rec.kind = sew ? StreamRecordKind::Sew : StreamRecordKind::Edit;
         rec.tool = e->tool;
         log_input(rec);  // refused ones too: the replay must refuse them at the same tick

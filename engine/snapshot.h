@@ -113,6 +113,7 @@ struct TickStats {
   uint64_t edits_refused = 0;     // tool edits it refused (the reason printed once per reason)
   uint64_t sews_applied = 0;      // seams sewn by the seam tool
   uint64_t sews_refused = 0;      // seam requests refused
+  uint64_t sews_clipped = 0;      // of the sews applied, those whose longer run was clipped (sim/seam_line.h kMaxSeamGather)
   uint64_t topology_changes = 0;  // edits that changed the mesh (a new snapshot topology generation)
   double edit_ms_max = 0;         // longest edit or sew, applying and rebuilding, ms
   uint8_t priority = 0;           // scheduling class the sim thread got (SimPriority: 0 normal, 1 high, 2 realtime)

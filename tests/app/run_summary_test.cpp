@@ -74,4 +74,14 @@ TEST_CASE("stream summary: body penetration at the end and at the worst tick whe
   CHECK(j["body_penetration_max_m"]["end"].get<double>() == doctest::Approx(0.001));
 }
 
+// Issue 37: sews whose longer run World::sew clipped (sim/seam_line.h kMaxSeamGather) are counted in --json.
+TEST_CASE("stream summary: the seam tool's clipped sews") {
+  TickStats st;
+  st.sews_applied = 3;
+  st.sews_clipped = 2;
+  const nlohmann::json j = stream_summary(st);
+  CHECK(j["sews_applied"].get<uint64_t>() == 3);
+  CHECK(j["sews_clipped"].get<uint64_t>() == 2);
+}
+
 }  // namespace weft::app
