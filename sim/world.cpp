@@ -14,6 +14,25 @@
 #include "sim/world_stages.h"
 
 namespace weft {
+namespace {
+
+// The seams sewn for good projected closed (sim/seam.h close_sewn_seams); nothing without seams.
+void close_seams(const WorldModel& model, WorldState& state) {
+  if (state.seams.size())
+    close_sewn_seams(state.seams, model.cloth.inv_mass.data(), state.cloth.kinematic.data(),
+                     state.cloth.position.data(), state.cloth.velocity.data());
+}
+
+// How far the seams are from closed, for the step's report.
+SeamStats measure_seams(const SeamSet& seams, const glm::vec3* x) {
+  SeamStats out;
+  out.pairs = uint32_t(seams.size());
+  out.gap_max = seam_gap_max(seams, x);
+  for (uint8_t s : seams.sewn) out.sewn += s;
+  return out;
+}
+
+}  // namespace
 
 World::World(ClothModel model, const WorldConfig& config)
     : model_(make_world_model(std::move(model), config)),
@@ -44,9 +63,7 @@ void World::step() {
   integrate(model_, state_, *integrator_, self_collision_.get(), scratch_, h);
   if (guard) failsafe_after_solve(model_, state_, baseline);
   free_seam_driven(model_, state_);
-  if (state_.seams.size())  // sewn seams closed again before the contacts, which then act on the closed pair
-    close_sewn_seams(state_.seams, model_.cloth.inv_mass.data(), state_.cloth.kinematic.data(),
-                     state_.cloth.position.data(), state_.cloth.velocity.data());
+  close_seams(model_, state_);  // sewn seams closed again before the contacts, which then act on the closed pair
   if (state_.seams.size() || !scratch_.strain.weld_members.empty())  // the limiter moves a sewn seam as one
     weld_sewn_seams(state_.seams, model_.cloth.inv_mass.data(), state_.cloth.kinematic.data(), scratch_.strain);
   const auto t2 = WallClock::now();
@@ -54,9 +71,7 @@ void World::step() {
   stats_.timing.self_collision_ms = 0;
   if (self_collision_) resolve_self_contacts(model_, state_, *self_collision_, scratch_, h, stats_);
   resolve_driven_contacts(model_, state_, scratch_, h);
-  if (state_.seams.size())  // and after them, so that what the tick publishes has them closed
-    close_sewn_seams(state_.seams, model_.cloth.inv_mass.data(), state_.cloth.kinematic.data(),
-                     state_.cloth.position.data(), state_.cloth.velocity.data());
+  close_seams(model_, state_);  // and after them, so that what the tick publishes has them closed
   update_plasticity(model_.cloth, state_.cloth, h);  // weave creases and set (no-op unless the material has plasticity)
   if (guard) apply_failsafe(model_, model_.config.failsafe, baseline, h, state_, stats_.failsafe);
   energy_cached_ = guard && stats_.failsafe.energy_known;
@@ -71,10 +86,7 @@ void World::step() {
   stats_.timing.integrator_ms = ms_between(t1, t2);
   stats_.timing.correction_ms = ms_between(t2, t3);
   stats_.timing.total_ms = ms_between(t0, t3);
-  stats_.seams.pairs = uint32_t(state_.seams.size());
-  stats_.seams.gap_max = seam_gap_max(state_.seams, state_.cloth.position.data());
-  stats_.seams.sewn = 0;
-  for (uint8_t s : state_.seams.sewn) stats_.seams.sewn += s;
+  stats_.seams = measure_seams(state_.seams, state_.cloth.position.data());
 }
 
 void World::mark_held_vertices() {
