@@ -4,24 +4,10 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/tool_sink.h"
+
 using namespace weft;
-
-namespace {
-
-struct ToolSink final : InputSink {
-  std::vector<ToolAction> tools;
-  int grabs = 0;
-  void submit_pose(const PoseSample&) override {}
-  void grab(Hand, const Pose&, float) override { ++grabs; }
-  void release(Hand) override {}
-  void attach(Device, const Pose&, float) override {}
-  void detach(Device) override {}
-  void reset() override {}
-  void reset_device(Device) override {}
-  void tool(const ToolAction& a) override { tools.push_back(a); }
-};
-
-}  // namespace
+using weft::test::ToolSink;
 
 TEST_CASE("tool stroke: a cut drag sends one blade segment per move, chained, short moves wait") {
   ToolSink sink;

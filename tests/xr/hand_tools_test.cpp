@@ -2,24 +2,14 @@
 
 #include <vector>
 
+#include "tests/tool_sink.h"
 #include "xr/hand_tools.h"
 
 using namespace weft;
 using namespace weft::xr;
+using weft::test::ToolSink;
 
 namespace {
-struct ToolSink final : InputSink {
-  std::vector<ToolAction> tools;
-  int grabs = 0, poses = 0;
-  void submit_pose(const PoseSample&) override { ++poses; }
-  void grab(Hand, const Pose&, float) override { ++grabs; }
-  void release(Hand) override {}
-  void attach(Device, const Pose&, float) override {}
-  void detach(Device) override {}
-  void reset() override {}
-  void reset_device(Device) override {}
-  void tool(const ToolAction& a) override { tools.push_back(a); }
-};
 
 constexpr XrSpaceLocationFlags kValid = XR_SPACE_LOCATION_POSITION_VALID_BIT | XR_SPACE_LOCATION_ORIENTATION_VALID_BIT;
 
