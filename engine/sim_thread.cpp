@@ -334,8 +334,7 @@ bool SimThread::tick_once() {
   const GraspStats& grasp = world_.step_report().grasp;
   counters_.grasp_saturated += grasp.saturated;
   counters_.grasp_sliding += grasp.sliding;
-  if (!counters_.has_body)
-    for (const Collider& c : world_.colliders()) counters_.has_body = counters_.has_body || c.body;
+  counters_.has_body = world_.has_body();
   const double depth = world_.step_report().body_penetration_m;
   counters_.body_penetration_end_m = depth;
   counters_.body_penetration_max_m = std::max(counters_.body_penetration_max_m, depth);

@@ -128,6 +128,8 @@ class World {
   bool device_pose(Device device, double t, Pose& out) const;
 
   const std::vector<Collider>& colliders() const { return state_.colliders; }
+  // Some collider is a body part or a hand's (the step measures StepReport::body_penetration_m).
+  bool has_body() const { return has_body_; }
   const std::vector<RigidBox>& rigid_boxes() const { return state_.boxes; }
   const StepTiming& last_timing() const { return stats_.timing; }
   const StrainLimitStats& strain_stats() const { return stats_.strain; }
