@@ -7,6 +7,7 @@
 // it are neighbours, as a seam's are (sim/seam_neighbours.h), until the pair has parted by more than the
 // contact thickness; from then on the lips are two borders like any other (a twin never comes back).
 // Built at an edit (it allocates); the per-tick expiry does not.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -26,6 +27,11 @@ class CutTwins {
   void clear();
   // Retires the pairs farther apart than `apart` at x (nvert); returns how many. No allocation.
   size_t expire(const glm::vec3* x, float apart);
+  // Every pair live again (a reset puts the cloth back at rest, where the lips lie on each other).
+  void rearm() {
+    std::fill(alive_.begin(), alive_.end(), uint8_t(1));
+    live_ = pair_.size();
+  }
   // The pairs still live (for the next edit to carry).
   std::vector<std::array<uint32_t, 2>> live() const;
   size_t live_count() const { return live_; }

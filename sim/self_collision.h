@@ -175,6 +175,10 @@ class SelfCollision {
   // them until they part past the thickness. World::edit gives the new ones with those still live; it allocates.
   void set_cut_twins(const ClothModel& model, const std::vector<std::array<uint32_t, 2>>& twins);
   const CutTwins& cut_twins() const { return cut_twins_; }
+  void rearm_cut_twins() {
+    cut_twins_.rearm();
+    detected_ = false;
+  }
   // After an edit: the overlapping pairs old had (add_overlapping_pairs), each old triangle replaced by the new
   // ones that lie in it (triangle_parent: the old triangle of each new one, ntri), with their sides; those still
   // lying on each other are drawn apart again from the next step. It allocates.

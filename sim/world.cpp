@@ -122,7 +122,10 @@ void World::reset() {
   state_.boxes = model_.boxes;
   state_.seams = model_.seams;  // the scene's, open again
   seams_changed();
-  if (self_collision_) self_collision_->request_tangle_scan();  // the state jumped
+  if (self_collision_) {
+    self_collision_->request_tangle_scan();  // the state jumped
+    self_collision_->rearm_cut_twins();      // back at rest, a cut's lips lie on each other again
+  }
   energy_cached_ = false;
 }
 

@@ -42,4 +42,7 @@ TEST_CASE("cut twins: the triangles round a live twin pair are joined until the 
   x = mesh.positions;
   CHECK(twins.expire(x.data(), 0.002f) == 0);
   CHECK(twins.live_count() == 0);
+  twins.rearm();  // a reset: both live again
+  CHECK(twins.live_count() == 2);
+  CHECK(twins.joined(0, 2, tri));
 }
