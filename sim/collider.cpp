@@ -260,7 +260,8 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
       if (glm::dot(v_rel, n) < 0.f) {
         // The step moved the vertex by h v; redo that part with the corrected velocity (so static
         // friction holds it), keeping any earlier correction of the position (strain limiting).
-        const glm::vec3 v_out = contact_response(v_rel, n, col.mu_static, col.mu_kinetic);
+        const bool slips = io.slip && io.slip[i];
+        const glm::vec3 v_out = contact_response(v_rel, n, slips ? 0.f : col.mu_static, slips ? 0.f : col.mu_kinetic);
         if (io.axes && v_out == glm::vec3(0.f)) io.axes->stuck = true;
         const glm::vec3 v_new = vc + v_out;
         if (!swept) {  // a swept vertex is already where the contact began

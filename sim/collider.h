@@ -109,6 +109,8 @@ struct CollisionPassIo {
   const uint8_t* held_by = nullptr;    // nvert: bit d set while device d holds the vertex (or it slides out of
                                        // d's grip); a collider following d leaves it alone: a hand's own palm
                                        // does not push out what the hand holds
+  const uint8_t* slip = nullptr;       // nvert: vertices an open seam drove this tick (WorldScratch::seam_slip):
+                                       // kept out, but not held back by friction
 };
 
 // Whether collider c leaves vertex i to its own device's grasp (CollisionPassIo::held_by).

@@ -23,7 +23,7 @@ void ContactPasses::collide_all(CollisionStats& stats) {
   resolve_collisions(state_.colliders.data(), state_.colliders.size(), thickness_, h_, model_.cloth.inv_mass.data(),
                      scratch_.x_prev.data(), c.position.data(), c.velocity.data(), n, stats,
                      {.in_contact = scratch_.collider_contact.data(), .axes = &c.contact_axes,
-                      .moved = &scratch_.collider_moved, .skip = skip_, .kinematic = c.kinematic.data(), .held_by = held_by_});
+                      .moved = &scratch_.collider_moved, .skip = skip_, .kinematic = c.kinematic.data(), .held_by = held_by_, .slip = scratch_.seam_slip.data()});
 }
 
 void ContactPasses::collide_again(CollisionStats& stats) {
@@ -33,14 +33,14 @@ void ContactPasses::collide_again(CollisionStats& stats) {
                      scratch_.x_prev.data(), c.position.data(), c.velocity.data(), model_.cloth.vertex_count(), stats,
                      {.in_contact = scratch_.collider_contact.data(), .axes = &c.contact_axes,
                       .only = incremental_ ? &scratch_.strain.moved : nullptr, .moved = &scratch_.collider_moved,
-                      .skip = skip_, .kinematic = c.kinematic.data(), .held_by = held_by_});
+                      .skip = skip_, .kinematic = c.kinematic.data(), .held_by = held_by_, .slip = scratch_.seam_slip.data()});
 }
 
 void ContactPasses::collide_untracked(CollisionStats& stats) {
   ClothState& c = state_.cloth;
   resolve_collisions(state_.colliders.data(), state_.colliders.size(), thickness_, h_, model_.cloth.inv_mass.data(),
                      scratch_.x_prev.data(), c.position.data(), c.velocity.data(), model_.cloth.vertex_count(), stats,
-                     {.in_contact = scratch_.collider_contact.data(), .axes = &c.contact_axes, .skip = skip_, .kinematic = c.kinematic.data(), .held_by = held_by_});
+                     {.in_contact = scratch_.collider_contact.data(), .axes = &c.contact_axes, .skip = skip_, .kinematic = c.kinematic.data(), .held_by = held_by_, .slip = scratch_.seam_slip.data()});
 }
 
 void ContactPasses::collide_driven(CollisionStats& stats) {
@@ -53,7 +53,7 @@ void ContactPasses::collide_driven(CollisionStats& stats) {
     resolve_collisions(&col, 1, thickness_, h_, model_.cloth.inv_mass.data(), scratch_.x_prev.data(), c.position.data(),
                        c.velocity.data(), model_.cloth.vertex_count(), one,
                        {.in_contact = scratch_.collider_contact.data(), .axes = &c.contact_axes,
-                        .moved = &scratch_.collider_moved, .kinematic = c.kinematic.data(), .held_by = held_by_});
+                        .moved = &scratch_.collider_moved, .kinematic = c.kinematic.data(), .held_by = held_by_, .slip = scratch_.seam_slip.data()});
     stats.contacts += one.contacts;
   }
 }

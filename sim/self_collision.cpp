@@ -156,6 +156,8 @@ bool SelfCollision::in_flat_fans(const TrianglePair& p, const std::array<uint32_
 void SelfCollision::begin_step(const ClothState& state) {
   std::copy(state.position.begin(), state.position.end(), previous_.begin());
   have_previous_ = true;
+  // A cut's twins parted past the thickness are two borders from now on (sim/cut_twins.h).
+  if (cut_twins_.expire(previous_.data(), config_.thickness * config_.detection_scale) > 0) detected_ = false;
 }
 
 void SelfCollision::resolve(const ClothModel& model, ClothState& state, float h, const uint8_t* immovable) {
@@ -288,7 +290,7 @@ void SelfCollision::zone_crossings(const ClothModel& model, ClothState& state, f
       if (!(touched[p.a] | touched[p.b])) continue;
       const auto& ta = model.triangle[p.a];
       const auto& tb = model.triangle[p.b];
-      if (shares_vertex(ta, tb) || seam_neighbours_.joined(p.a, p.b, model.triangle)) continue;
+      if (shares_vertex(ta, tb) || neighbours(p.a, p.b, model.triangle)) continue;
       // Tight bounds first: the candidate pairs come from bounds swept over the step and padded.
       const glm::vec3 lo_a = glm::min(glm::min(x[ta[0]], x[ta[1]]), x[ta[2]]), hi_a = glm::max(glm::max(x[ta[0]], x[ta[1]]), x[ta[2]]);
       const glm::vec3 lo_b = glm::min(glm::min(x[tb[0]], x[tb[1]]), x[tb[2]]), hi_b = glm::max(glm::max(x[tb[0]], x[tb[1]]), x[tb[2]]);
@@ -538,6 +540,31 @@ void SelfCollision::set_seams(const ClothModel& model, const SeamSet& seams) {
   detected_ = false;  // contacts found before the seams may join features that are neighbours now
 }
 
+void SelfCollision::set_cut_twins(const ClothModel& model, const std::vector<std::array<uint32_t, 2>>& twins) {
+  cut_twins_.build(model.topology, model.vertex_count(), model.triangle_count(), model.triangle, twins);
+  detected_ = false;
+}
+
+void SelfCollision::carry_overlaps(const SelfCollision& old, const std::vector<uint32_t>& triangle_parent) {
+  if (old.overlaps_.empty()) return;
+  // The old triangles' pieces, each old pair becoming every pair of their pieces, with its side.
+  const size_t nold = old.overlap_held_.size();
+  std::vector<uint32_t> start(nold + 1, 0), piece(triangle_parent.size());
+  for (uint32_t parent : triangle_parent)
+    if (parent < nold) ++start[parent + 1];
+  for (size_t t = 0; t < nold; ++t) start[t + 1] += start[t];
+  std::vector<uint32_t> fill(start.begin(), start.end() - 1);
+  for (uint32_t t = 0; t < triangle_parent.size(); ++t)
+    if (triangle_parent[t] < nold) piece[fill[triangle_parent[t]]++] = t;
+  for (const OverlapPair& o : old.overlaps_) {
+    if (o.pair.a >= nold || o.pair.b >= nold) continue;
+    for (uint32_t i = start[o.pair.a]; i < start[o.pair.a + 1]; ++i)
+      for (uint32_t j = start[o.pair.b]; j < start[o.pair.b + 1]; ++j) overlaps_.push_back({{piece[i], piece[j]}, o.side});
+  }
+  separating_.reserve(overlaps_.size());
+  scan_pending_ = true;  // the scan arms the pairs still lying on each other (scan_tangles)
+}
+
 uint64_t SelfCollision::find_tangles(const ClothModel& model, const glm::vec3* xp) {
   scan_pending_ = false;
   ticks_since_scan_ = 0;
@@ -550,7 +577,7 @@ uint64_t SelfCollision::find_tangles(const ClothModel& model, const glm::vec3* x
   uint64_t found = 0;
   tangled_pairs_.clear();
   for (const TrianglePair& p : pairs_) {
-    if (seam_neighbours_.joined(p.a, p.b, model.triangle) || !pair_crosses(model, p, xp)) continue;
+    if (neighbours(p.a, p.b, model.triangle) || !pair_crosses(model, p, xp)) continue;
     tangled_[p.a] = tangled_[p.b] = 1;
     ++found;
     tangled_pairs_.push_back(p);
@@ -596,7 +623,7 @@ void SelfCollision::test_pair(const ClothModel& model, const glm::vec3* x, const
   const auto& normal = bvh_.triangle_normals();
   const auto& ta = model.triangle[p.a];
   const auto& tb = model.triangle[p.b];
-  if (seam_neighbours_.joined(p.a, p.b, model.triangle)) return;  // a seam's lips meet (sim/seam_neighbours.h)
+  if (neighbours(p.a, p.b, model.triangle)) return;  // a seam's lips meet (sim/seam_neighbours.h)
   // Separating plane (each triangle's own): no point of one triangle is nearer the other than its
   // distance to the other's plane, and over the step each point of the pair came from within `moved` of
   // where it is now. A pair farther than reach + 2 moved stayed beyond reach the whole step: no contact,
@@ -776,7 +803,7 @@ void SelfCollision::detect(const ClothModel& model, const glm::vec3* x, bool fir
 
 // A tangled pair that still crosses at the start of the step keeps both its triangles flagged.
 bool SelfCollision::note_still_tangled(const ClothModel& model, const TrianglePair& p) {
-  if (seam_neighbours_.joined(p.a, p.b, model.triangle) || !pair_crosses(model, p, previous_.data())) return false;
+  if (neighbours(p.a, p.b, model.triangle) || !pair_crosses(model, p, previous_.data())) return false;
   still_tangled_[p.a] = still_tangled_[p.b] = 1;
   ++stats_.intersecting_pairs;
   tangled_pairs_.push_back(p);

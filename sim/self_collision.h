@@ -33,6 +33,7 @@
 #include "sim/cloth_model.h"
 #include "sim/cloth_state.h"
 #include "sim/contour_untangle.h"
+#include "sim/cut_twins.h"
 #include "sim/seam.h"
 #include "sim/seam_neighbours.h"
 
@@ -170,6 +171,19 @@ class SelfCollision {
   // The seams' pairs and the features beside them are neighbours from now on: no contacts between them,
   // never counted as crossing (sim/seam_neighbours.h). Call it whenever the seams change; it allocates.
   void set_seams(const ClothModel& model, const SeamSet& seams);
+  // The vertex pairs a cut made out of one (sim/cut_twins.h): no contacts between them and the features beside
+  // them until they part past the thickness. World::edit gives the new ones with those still live; it allocates.
+  void set_cut_twins(const ClothModel& model, const std::vector<std::array<uint32_t, 2>>& twins);
+  const CutTwins& cut_twins() const { return cut_twins_; }
+  void rearm_cut_twins() {
+    cut_twins_.rearm();
+    detected_ = false;
+  }
+  // After an edit: the overlapping pairs old had (add_overlapping_pairs), each old triangle replaced by the new
+  // ones that lie in it (triangle_parent: the old triangle of each new one, ntri), with their sides; those still
+  // lying on each other are drawn apart again from the next step. It allocates.
+  void carry_overlaps(const SelfCollision& old, const std::vector<uint32_t>& triangle_parent);
+  size_t overlap_pairs() const { return overlaps_.size(); }
   // Overlapping pairs being drawn apart now.
   size_t overlaps_separating() const { return separating_.size(); }
   // Triangle pairs found crossing (and overlapping pairs taken) by the last scan, and how many scans were made.
@@ -296,6 +310,10 @@ class SelfCollision {
   std::vector<glm::vec3> forced_dir_;    // per vertex: the majority's side for a reoriented vertex (nvert)
   std::vector<int32_t> forced_tri_;      // per vertex: its reoriented contact's first contact index, -1 (nvert)
   SeamNeighbours seam_neighbours_;       // features a seam joins (set_seams)
+  CutTwins cut_twins_;                   // features a cut parted, until they part past the thickness
+  bool neighbours(uint32_t ta, uint32_t tb, const std::vector<std::array<uint32_t, 3>>& triangle) const {
+    return seam_neighbours_.joined(ta, tb, triangle) || cut_twins_.joined(ta, tb, triangle);
+  }
   SelfCollisionStats stats_;
 };
 

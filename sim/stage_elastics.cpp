@@ -80,8 +80,15 @@ void apply_elastics(const WorldModel& model, WorldState& state, WorldScratch& sc
                 state.seam_driven);
 }
 
-void free_seam_driven(const WorldModel& model, WorldState& state) {
-  for (uint32_t i : state.seam_driven) state.cloth.kinematic[i] = model.cloth.pinned[i];
+void free_seam_driven(const WorldModel& model, WorldState& state, WorldScratch& scratch) {
+  for (uint32_t i : state.seam_driven) {
+    state.cloth.kinematic[i] = model.cloth.pinned[i];
+    scratch.seam_slip[i] = 1;
+  }
+}
+
+void release_seam_slip(WorldState& state, WorldScratch& scratch) {
+  for (uint32_t i : state.seam_driven) scratch.seam_slip[i] = 0;
   state.seam_driven.clear();
 }
 

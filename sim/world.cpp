@@ -62,7 +62,7 @@ void World::step() {
   const auto t1 = WallClock::now();
   integrate(model_, state_, *integrator_, self_collision_.get(), scratch_, h);
   if (guard) failsafe_after_solve(model_, state_, baseline);
-  free_seam_driven(model_, state_);
+  free_seam_driven(model_, state_, scratch_);
   close_seams(model_, state_);  // sewn seams closed again before the contacts, which then act on the closed pair
   if (state_.seams.size() || !scratch_.strain.weld_members.empty())  // the limiter moves a sewn seam as one
     weld_sewn_seams(state_.seams, model_.cloth.inv_mass.data(), state_.cloth.kinematic.data(), scratch_.strain);
@@ -71,6 +71,7 @@ void World::step() {
   stats_.timing.self_collision_ms = 0;
   if (self_collision_) resolve_self_contacts(model_, state_, *self_collision_, scratch_, h, stats_);
   resolve_driven_contacts(model_, state_, scratch_, h);
+  release_seam_slip(state_, scratch_);  // after every contact pass: the seams' vertices slid free of friction
   close_seams(model_, state_);  // and after them, so that what the tick publishes has them closed
   update_plasticity(model_.cloth, state_.cloth, h);  // weave creases and set (no-op unless the material has plasticity)
   if (guard) apply_failsafe(model_, model_.config.failsafe, baseline, h, state_, stats_.failsafe);
@@ -121,7 +122,10 @@ void World::reset() {
   state_.boxes = model_.boxes;
   state_.seams = model_.seams;  // the scene's, open again
   seams_changed();
-  if (self_collision_) self_collision_->request_tangle_scan();  // the state jumped
+  if (self_collision_) {
+    self_collision_->request_tangle_scan();  // the state jumped
+    self_collision_->rearm_cut_twins();      // back at rest, a cut's lips lie on each other again
+  }
   energy_cached_ = false;
 }
 

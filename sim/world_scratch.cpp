@@ -16,6 +16,7 @@ void WorldScratch::resize(const ClothModel& model) {
   last_contact_filter.resize(n);
   held_by.assign(n, 0);
   pushed_or_kinematic.assign(n, 0);
+  seam_slip.assign(n, 0);
 }
 
 }  // namespace weft

@@ -35,6 +35,10 @@ struct WorldScratch {
   // 1 where a vertex is kinematic or a hand's collider has just pushed it (nvert): the limiter after the
   // hands' pass moves the free cloth toward what they pushed, not the pushed vertices back into them.
   std::vector<uint8_t> pushed_or_kinematic;
+  // 1 where an open seam drove the vertex through this tick's solve (nvert), from free_seam_driven to
+  // release_seam_slip: the colliders keep it out without friction. A seam's pull decays with its gap, and
+  // static friction held every pair of a cut sewn back on table.json 2.2 mm open (0 of 73 sewn).
+  std::vector<uint8_t> seam_slip;
 
   void resize(const ClothModel& model);
 };

@@ -53,7 +53,10 @@ void apply_elastics(const WorldModel& model, WorldState& state, WorldScratch& sc
 
 // 2b. After the solve: the vertices the open seams drove are free again, so that the contacts and the limiter
 // move them like any other (driven through a collider, a seam's vertex stayed 9 mm inside it).
-void free_seam_driven(const WorldModel& model, WorldState& state);
+// They stay marked (WorldScratch::seam_slip) through the contacts: the colliders' friction does not hold
+// them back; release_seam_slip, after the contacts, clears the marks.
+void free_seam_driven(const WorldModel& model, WorldState& state, WorldScratch& scratch);
+void release_seam_slip(WorldState& state, WorldScratch& scratch);
 
 // 3. The integrator's dynamic step from x to x + h v, with the resting contacts it keeps (found first,
 // against the colliders where stage 1 left them). x_prev gets the start positions (the colliders'
