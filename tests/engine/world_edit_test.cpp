@@ -437,3 +437,120 @@ TEST_CASE("forty random cuts, removals and scales on a hanging cloth held by a h
     CHECK(fastest < 9.81f * float(w.state().time) + 1.f);
   }
 }
+
+namespace {
+
+// Steps until the queued edits land (World::kEditLandingSteps after they came); the landed report.
+EditReport step_until_landed(World& w) {
+  while (w.queued_edits() > 0) w.step();
+  return w.landed_edit();
+}
+
+}  // namespace
+
+// World::queue_edit (sim/edit_worker.h): the edit is built on the worker and lands after exactly
+// kEditLandingSteps steps, whatever the worker's speed; the landing only carries the state over and
+// swaps in what the worker built (the report's stages say where the time went).
+TEST_CASE("a queued cut lands after exactly kEditLandingSteps steps, built on the worker") {
+  World w = hanging();
+  for (int k = 0; k < 6; ++k) w.step();
+  const size_t n = w.model().vertex_count();
+  const uint64_t at = w.state().step_count;
+  const EditReport q = w.queue_edit(cut({0.05f, 1.21f, 0.f}, {0.35f, 1.21f, 0.f}, 0.01f));
+  CHECK(q.queued);
+  CHECK_FALSE(q.applied);
+  CHECK(q.landing_step == at + World::kEditLandingSteps);
+  CHECK(w.queued_edits() == 1);
+  for (uint64_t k = 1; k < World::kEditLandingSteps; ++k) {
+    w.step();
+    CHECK(w.model().vertex_count() == n);  // the old cloth steps on
+    CHECK(w.topology_generation() == 0);
+  }
+  w.step();
+  CHECK(w.queued_edits() == 0);
+  CHECK(w.topology_generation() == 1);
+  CHECK(w.model().vertex_count() > n);
+  CHECK(w.state().position.size() == w.model().vertex_count());
+  const EditReport& r = w.landed_edit();
+  CHECK(r.applied);
+  CHECK(r.queued);
+  CHECK(r.landing_step == at + World::kEditLandingSteps);
+  CHECK(w.edits_applied() == 1);
+  CHECK(w.queued_edits_landed() == 1);
+  CHECK(w.queued_edits_applied() == 1);
+  // The worker made the mesh, the model, the integrator and the pin tethers; the landing the state.
+  CHECK(r.stage_ms.mesh > 0.0);
+  CHECK(r.stage_ms.model > 0.0);
+  CHECK(r.stage_ms.integrator > 0.0);
+  CHECK(r.stage_ms.state == 0.0);
+  CHECK(r.worker_ms >= r.stage_ms.mesh + r.stage_ms.model + r.stage_ms.integrator);
+  CHECK(r.landing_ms.state > 0.0);
+  CHECK(r.landing_ms.total >= r.landing_ms.state + r.landing_ms.tables + r.landing_ms.tethers);
+  check_mesh_clean(w);
+  step_second(w);
+}
+
+// A stroke: cuts queued on consecutive ticks chain on the worker (each built on the model the one before
+// leaves, its positions carried through it). On a still cloth (no gravity) the positions do not change
+// while they wait, so the chain must give the very model that the same edits applied at once give.
+TEST_CASE("queued cuts chain like the same cuts applied at once, and a refused one in the chain changes nothing") {
+  auto still = [] {
+    Material m;
+    m.gravity = glm::vec3(0.f);
+    Mesh mesh = make_grid({.width = 0.4f, .height = 0.4f, .columns = 16, .rows = 16});
+    transform_mesh(mesh, glm::translate(glm::mat4(1.f), glm::vec3(0, 1, 0)));
+    return World(build_cloth_model(mesh, m, {0u, 16u}), WorldConfig{});
+  };
+  const std::vector<ClothEdit> stroke = {
+      cut({-0.05f, 1.21f, 0.f}, {0.1f, 1.22f, 0.f}, 0.01f),  cut({0.1f, 1.22f, 0.f}, {0.2f, 1.26f, 0.f}, 0.01f),
+      cut({2.f, 2.f, 0.f}, {2.1f, 2.f, 0.f}, 0.01f),  // off the cloth: refused when it lands
+      {.kind = EditKind::Remove, .from = glm::vec3(0.3f, 1.1f, 0.f), .radius = 0.03f},
+      cut({0.2f, 1.26f, 0.f}, {0.45f, 1.2f, 0.f}, 0.01f)};
+  World now = still(), queued = still();
+  for (const ClothEdit& e : stroke) {
+    now.edit(e);
+    now.step();
+    queued.queue_edit(e);
+    queued.step();
+  }
+  step_until_landed(queued);
+  CHECK(queued.edits_applied() == 4);
+  CHECK(queued.edits_refused() == 1);
+  CHECK(now.edits_applied() == 4);
+  CHECK(queued.topology_generation() == 4);
+  REQUIRE(queued.model().vertex_count() == now.model().vertex_count());
+  CHECK(queued.model().triangle == now.model().triangle);
+  // Where a blade crosses an edge depends on the positions, which the lips' parting (at once in `now`, at
+  // the landing in `queued`) moves by under a millimetre.
+  float moved = 0.f;
+  for (size_t i = 0; i < now.model().vertex_count(); ++i)
+    moved = std::max(moved, glm::length(queued.model().rest_position[i] - now.model().rest_position[i]));
+  MESSAGE("rest positions within ", moved * 1e3f, " mm");
+  CHECK(moved < 1e-3f);
+  check_mesh_clean(queued);
+  step_second(queued);
+}
+
+// Determinism of the queued path: the result depends on the ticks the edits came at, not on the worker's
+// speed (a slowed worker makes the sim wait at the landing step, it does not move it).
+TEST_CASE("queued edits are deterministic: the same edits at the same ticks give the same hash, slow worker or not") {
+  auto run = [](World& w, double worker_delay_ms) {
+    w.delay_edit_worker(worker_delay_ms);  // the worker still busy at the landing step: the world waits there
+    for (int k = 0; k < 24; ++k) w.step();
+    w.queue_edit(cut({0.05f, 1.21f, 0.f}, {0.2f, 1.25f, 0.f}, 0.01f));
+    w.step();
+    w.queue_edit(cut({0.2f, 1.25f, 0.f}, {0.35f, 1.2f, 0.f}, 0.01f));
+    for (int k = 0; k < 3; ++k) w.step();
+    w.queue_edit({.kind = EditKind::Remove, .from = glm::vec3(0.1f, 1.05f, 0.f), .radius = 0.03f});
+    w.queue_edit({.kind = EditKind::Scale, .from = glm::vec3(0.2f, 1.1f, 0.f), .radius = 0.05f, .factor = 0.8f});
+    for (int k = 0; k < 24; ++k) w.step();
+  };
+  WorldConfig config;
+  config.self_collision = {.enabled = true, .thickness = 0.004f};
+  World a = hanging(16, config), b = hanging(16, config);
+  run(a, 0.0);
+  run(b, 40.0);
+  CHECK(a.edits_applied() == 4);
+  CHECK(a.topology_generation() == 3);
+  CHECK(a.state_hash() == b.state_hash());
+}
