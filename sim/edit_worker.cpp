@@ -33,6 +33,14 @@ std::unique_ptr<EditJob> EditWorker::take_front() {
   return job;
 }
 
+void EditWorker::retire(std::unique_ptr<EditJob> job) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    retired_.push_back(std::move(job));
+  }
+  wake_.notify_all();
+}
+
 void EditWorker::forget_base() {
   std::lock_guard<std::mutex> lock(mutex_);
   base_.reset();
@@ -42,17 +50,22 @@ void EditWorker::forget_base() {
 void EditWorker::run() {
   for (;;) {
     EditJob* job = nullptr;
+    std::vector<std::unique_ptr<EditJob>> retired;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      // The first job not built (the sim thread pops only built ones, so the pointer stays valid).
+      // The first job not built (the sim thread pops only built ones, so the pointer stays valid), or
+      // landed ones to free.
       wake_.wait(lock, [&] {
-        if (stop_) return true;
+        if (stop_ || !retired_.empty()) return true;
         for (const auto& j : jobs_)
           if (!j->done) return (job = j.get()) != nullptr;
         return false;
       });
       if (stop_) return;
+      retired.swap(retired_);
     }
+    retired.clear();  // freed here, not on the sim thread
+    if (!job) continue;
     build(*job);
     {
       std::lock_guard<std::mutex> lock(mutex_);

@@ -51,6 +51,8 @@ class EditWorker {
   // The world's model changed outside the worker (a synchronous edit, a scaling): its own copy is stale.
   // Only with nothing queued.
   void forget_base();
+  // A landed job, with what its landing replaced (EditBuild::retired): freed on the worker's thread.
+  void retire(std::unique_ptr<EditJob> job);
   double delay_ms = 0;  // tests: slept before each build (set while nothing is queued)
 
  private:
@@ -61,6 +63,7 @@ class EditWorker {
   std::mutex mutex_;
   std::condition_variable wake_, built_;
   std::deque<std::unique_ptr<EditJob>> jobs_;  // oldest first; the worker builds the first not done
+  std::vector<std::unique_ptr<EditJob>> retired_;  // landed, to free
   bool stop_ = false;
 
   // The worker's own: the model after every applied build so far (null: take the world's), its generation,

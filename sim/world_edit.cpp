@@ -152,7 +152,7 @@ void World::land_due_edits(bool all) {
     report.worker_ms = job->worker_ms;
     report.landing_ms = landing;
     landed_ = report;
-    // the old model's structures are freed with the job, here (a worker could, later: docs/performance.md)
+    editor_->retire(std::move(job));  // the worker frees the old cloth's structures
   }
 }
 
@@ -163,7 +163,9 @@ void World::land_edit(EditBuild& build, EditReport::Landing& ms) {
     last = now;
   };
   const MeshEdit& me = build.me;
-  ClothModel old_cloth = std::move(model_.cloth);
+  EditBuild::Retired& retired = build.retired;
+  retired.cloth = std::move(model_.cloth);
+  const ClothModel& old_cloth = retired.cloth;
   model_.cloth = std::move(build.cloth);
   model_.rest_scale = std::move(build.rest_scale);
   const ClothModel& cloth = model_.cloth;
@@ -172,7 +174,8 @@ void World::land_edit(EditBuild& build, EditReport::Landing& ms) {
   auto mapped = [&](uint32_t i) { return i < to_new.size() ? to_new[i] : UINT32_MAX; };
 
   // The cloth's state: interpolated where a vertex was made on an edge; contacts carried by vertex.
-  ClothState old = std::move(state_.cloth);
+  retired.state = std::move(state_.cloth);
+  const ClothState& old = retired.state;
   ClothState& c = state_.cloth;
   c = make_rest_state(cloth);
   for (size_t i = 0; i < n; ++i) {
@@ -263,15 +266,20 @@ void World::land_edit(EditBuild& build, EditReport::Landing& ms) {
   lap(ms.state);
   // What the build made from the topology: adjacency, flat pieces, pin tethers, the integrator (its colouring
   // and multigrid hierarchy) and the self-collision hierarchy; the scratch sized for the new cloth.
-  model_.adjacency = std::move(build.adjacency);
-  model_.flat_pieces = std::move(build.flat_pieces);
-  model_.pin_tethers = std::move(build.pin_tethers);
+  std::swap(model_.adjacency, build.adjacency);
+  std::swap(model_.flat_pieces, build.flat_pieces);
+  std::swap(model_.pin_tethers, build.pin_tethers);
+  retired.adjacency = std::move(build.adjacency);
+  retired.flat_pieces = std::move(build.flat_pieces);
+  retired.pin_tethers = std::move(build.pin_tethers);
   scratch_.last_contact_filter.clear();  // its entries name old vertices: cleared while its table still fits them
   scratch_.resize(cloth);
   scratch_.elastic.clear();
-  integrator_ = std::move(build.integrator);
+  std::swap(integrator_, build.integrator);
+  retired.integrator = std::move(build.integrator);
   if (self_collision_) {
-    self_collision_ = std::move(build.self);
+    std::swap(self_collision_, build.self);
+    retired.self = std::move(build.self);
     self_collision_->request_tangle_scan();
   }
   seams_changed();  // the seams' vertex numbers changed: self-collision's seam neighbours follow
