@@ -664,3 +664,61 @@ TEST_CASE("the steps after a queued edit's landing are as good as after the same
   CHECK(b.strain <= 1.25f * a.strain + 0.01f);
   CHECK(b.speed <= 1.25f * a.speed + 0.1f);
 }
+
+// docs/performance.md's 64 k figure (not in the default run: a minute of a loaded 2-core machine): a
+// 256 x 256 grid, one cut and one removal each way, with self-collision: World::edit's rebuild (wall) and a
+// queued edit's landing (wall) and worker time.
+TEST_CASE("rebuild time of edits on a 64k-vertex cloth" * doctest::skip()) {
+  WorldConfig config;
+  config.self_collision = {.enabled = true, .thickness = 0.004f};
+  config.solver.mg_threads = 2;
+  World w = hanging(255, config);
+  w.step();
+  const EditReport c = w.edit(cut({0.1f, 1.2007f, 0.f}, {0.3f, 1.2007f, 0.f}, 0.005f));
+  w.step();
+  const EditReport r = w.edit({.kind = EditKind::Remove, .from = {0.2f, 1.1f, 0.f}, .radius = 0.02f});
+  REQUIRE(c.applied);
+  REQUIRE(r.applied);
+  for (const EditReport* e : {&c, &r}) {
+    const EditReport::Stages& t = e->stage_ms;
+    MESSAGE(w.model().vertex_count(), " vertices, at once: ", e->rebuild_ms, " ms; mesh ", t.mesh, ", model ", t.model,
+            ", state ", t.state, ", adjacency+flat ", t.adjacency, ", integrator ", t.integrator, ", self-collision ",
+            t.self_collision, ", tethers ", t.tethers);
+  }
+  w.step();
+  REQUIRE(w.queue_edit(cut({0.1f, 1.3007f, 0.f}, {0.3f, 1.3007f, 0.f}, 0.005f)).queued);
+  const EditReport q = step_until_landed(w);
+  REQUIRE(q.applied);
+  MESSAGE("queued cut: landing ", q.landing_ms.total, " ms (wait ", q.landing_ms.wait, ", state ", q.landing_ms.state,
+          ", tables ", q.landing_ms.tables, ", tethers ", q.landing_ms.tethers, "), worker ", q.worker_ms, " ms");
+}
+
+// docs/performance.md's stroke figure (not in the default run): a 16 k cloth cut by a stroke of twelve
+// 2.5 cm segments, one every second tick (a blade at 1.5 m/s and 240 Hz), queued: the landings' waits for
+// the worker (the chain's throughput) and their cost, and the ticks from the stroke's first segment to its
+// last segment's landing.
+TEST_CASE("a queued 16k-vertex stroke: waits at the landings" * doctest::skip()) {
+  World w = hanging(127);
+  w.step();
+  const uint64_t start = w.state().step_count;
+  double waits = 0, worst = 0, landing = 0;
+  uint64_t landed = 0;
+  auto step = [&] {
+    w.step();
+    if (w.queued_edits_landed() != landed) {
+      landed = w.queued_edits_landed();
+      waits += w.landed_edit().landing_ms.wait;
+      worst = std::max(worst, w.landed_edit().landing_ms.wait);
+      landing += w.landed_edit().landing_ms.total - w.landed_edit().landing_ms.wait;
+    }
+  };
+  for (int k = 0; k < 12; ++k) {
+    const float x = 0.05f + 0.025f * float(k);
+    REQUIRE(w.queue_edit(cut({x, 1.2013f, 0.f}, {x + 0.025f, 1.2013f, 0.f}, 0.01f)).queued);
+    step(), step();
+  }
+  while (w.queued_edits() > 0) step();
+  MESSAGE(landed, " segments landed (", w.queued_edits_applied(), " applied) by tick ", w.state().step_count - start,
+          "; waits at the landings: total ", waits, " ms, worst ", worst, " ms; landings without the waits: total ",
+          landing, " ms");
+}
