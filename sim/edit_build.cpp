@@ -151,6 +151,7 @@ void build_edit(const ClothEdit& e, const EditBase& base, const WorldConfig& con
     build_tethers(cloth, out.adjacency, tether.sources.data(), tether.sources.size(), tether, out.pin_tethers);
     if (config.interaction.straight_tethers) straighten_tethers(cloth, out.flat_pieces, out.pin_tethers);
   }
+  out.state = make_rest_state(cloth);
   lap(report.stage_ms.tethers);
   if (helper.thread.joinable()) helper.thread.join();
   else if (self) build_self();

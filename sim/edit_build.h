@@ -45,6 +45,8 @@ struct EditBuild {
   Tethers pin_tethers;                 // from the scene's pins and the elastic pins
   std::unique_ptr<Integrator> integrator;
   std::unique_ptr<SelfCollision> self;  // null while self-collision is off
+  ClothState state;  // the new cloth's rest state (make_rest_state), which the landing fills: its memory
+                     // allocated and touched off the sim thread
 
   // What the landing replaced, freed with the build: by the edit worker for a queued edit (freeing a 16 k
   // cloth's integrator and hierarchy took the sim thread up to 9 ms).

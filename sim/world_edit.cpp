@@ -177,7 +177,7 @@ void World::land_edit(EditBuild& build, EditReport::Landing& ms) {
   retired.state = std::move(state_.cloth);
   const ClothState& old = retired.state;
   ClothState& c = state_.cloth;
-  c = make_rest_state(cloth);
+  c = std::move(build.state);  // make_rest_state(cloth), made by the build
   for (size_t i = 0; i < n; ++i) {
     const VertexOrigin& o = me.origin[i];
     c.position[i] = glm::mix(old.position[o.a], old.position[o.b], o.t);
