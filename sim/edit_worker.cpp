@@ -101,7 +101,7 @@ void EditWorker::build(EditJob& job) {
   const EditBase base{&base_->cloth, &base_->rest_scale, &base_->pins, base_->self ? &base_->leaf_order : nullptr};
   try {
     build_edit(job.edit, base, job.config, job.x.data(), true, job.build);
-  } catch (const std::exception&) {  // (the hierarchy's build: out of memory) refused, not thrown on a thread
+  } catch (...) {  // (the hierarchy's build: out of memory) refused, not thrown on a thread
     job.build = EditBuild{};
     job.build.report.refused = "the edited cloth's structures could not be built";
   }

@@ -3,8 +3,9 @@
 // time 0), its state (sim/world_state.h: everything a tick changes) and the scratch a step uses. The
 // runtime steps a World at a fixed tick; the only ways to change its state are step() and the inputs
 // below, applied between ticks, so record/replay and determinism hold. The model is fixed once the world
-// runs, with one exception: edit() (a cut, a removal, a rest-shape scaling) replaces the cloth model and
-// remaps the state, between ticks like the other inputs.
+// runs, with one exception: an edit (a cut, a removal, a rest-shape scaling) replaces the cloth model and
+// remaps the state, between ticks like the other inputs (edit), or at the end of the step its tick fixes
+// (queue_edit).
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -61,7 +62,8 @@ class World {
   // taken: 0 while self-collision is off.
   size_t add_overlapping_pairs(const std::vector<std::array<uint32_t, 2>>& pairs);
 
-  // Advances one fixed tick of 1 / tick_hz seconds: the stages of sim/world_stages.h, in its order.
+  // Advances one fixed tick of 1 / tick_hz seconds: the stages of sim/world_stages.h, in its order; then
+  // the queued edits due at the new step_count land (queue_edit).
   void step();
   // Back to the rest state at time 0: grasps released, pose tracks cleared, colliders and boxes at
   // their initial poses. Tracker attachments, pins and the scene's seams stay (they belong to the scene),

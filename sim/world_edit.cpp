@@ -1,7 +1,8 @@
-// World::edit: a cut, removal or rest-shape scaling applied between ticks (sim/cloth_edit.h). The model is
-// fixed while the world runs except here: the cloth model is rebuilt from the edited rest mesh, what
-// derives from it is rebuilt, and every vertex-indexed thing in the model and the state is carried over
-// (remap_after_edit).
+// World::edit and World::queue_edit: a cut, removal or rest-shape scaling (sim/cloth_edit.h). The model is
+// fixed while the world runs except here. A cut or removal is built by build_edit (sim/edit_build.h: the new
+// model and what derives from its topology), on this thread (edit) or on the edit worker while the world
+// steps on (queue_edit, landing at a fixed step); land_edit then carries every vertex-indexed thing in the
+// model and the state over to the new vertices and swaps the build in.
 #include <cmath>
 #include <algorithm>
 #include <exception>
