@@ -56,9 +56,11 @@ EventResult apply_event(World& world, const SimEvent& event, const ParameterHook
         r.refused = "a seam is not an edit";
         break;
       }
-      const EditReport rep = world.edit(cloth_edit_of(event.tool));
-      r.applied = rep.applied;
-      r.refused = rep.applied ? nullptr : (rep.refused ? rep.refused : "refused");
+      // Built on the edit worker, landing a fixed number of steps later (the same in every mode).
+      const EditReport rep = world.queue_edit(cloth_edit_of(event.tool));
+      r.queued = rep.queued;
+      r.applied = rep.applied || rep.queued;
+      r.refused = r.applied ? nullptr : (rep.refused ? rep.refused : "refused");
       r.topology_changed = rep.applied && event.tool.kind != ToolActionKind::Scale;
       break;
     }

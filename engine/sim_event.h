@@ -49,6 +49,7 @@ struct EventResult {
   size_t grabbed = 0;     // Grab, Attach: vertices now held
   const char* refused = nullptr;  // Edit, Sew: why the world refused it (a static string)
   bool topology_changed = false;  // Edit: the mesh's vertices or triangles changed
+  bool queued = false;  // Edit: a cut or removal queued (World::queue_edit): counted when it lands
 };
 
 // The ToolAction as the world's edit (kinds Cut, Remove, Scale; Sew has no ClothEdit).

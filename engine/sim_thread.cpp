@@ -256,11 +256,14 @@ bool SimThread::tick_once() {
     const EventResult r = apply_event(world_, *e, config_.parameter_hook);
     if (tool) counters_.edit_ms_max = std::max(counters_.edit_ms_max, ms_between(te, Clock::now()));
     // A new topology for the snapshots: an edit that says so, or any change of the counts (a reset that
-    // restores the loaded mesh, a seam welded shut).
-    if (r.topology_changed || world_.model().vertex_count() != verts || world_.model().triangle_count() != tris) {
+    // restores the loaded mesh, a seam welded shut), or queued edits the event landed (a reset, a scaling).
+    if (r.topology_changed || world_.model().vertex_count() != verts || world_.model().triangle_count() != tris ||
+        world_.topology_generation() != world_topology_seen_) {
+      world_topology_seen_ = world_.topology_generation();
       ++topology_generation_;
       ++counters_.topology_changes;
     }
+    count_landed_edits();
     StreamRecord rec;
     rec.tick = tick_;
     rec.sample.device = hand_device(e->hand);
@@ -307,8 +310,10 @@ bool SimThread::tick_once() {
       case SimEventKind::Edit:
       case SimEventKind::Sew: {
         const bool sew = e->kind == SimEventKind::Sew;
-        ++(sew ? (r.applied ? counters_.sews_applied : counters_.sews_refused)
-               : (r.applied ? counters_.edits_applied : counters_.edits_refused));
+        // A queued edit counts when it lands (count_landed_edits), the others now.
+        if (!r.queued)
+          ++(sew ? (r.applied ? counters_.sews_applied : counters_.sews_refused)
+                 : (r.applied ? counters_.edits_applied : counters_.edits_refused));
         if (!r.applied) note_refusal(sew ? "sew" : tool_action_name(e->tool.kind), r.refused);
         if (sew) counters_.sews_clipped = world_.clipped_sew_count();
         rec.kind = sew ? StreamRecordKind::Sew : StreamRecordKind::Edit;
@@ -323,8 +328,17 @@ bool SimThread::tick_once() {
   }
 
   const auto t0 = Clock::now();
+  const size_t verts = world_.model().vertex_count(), tris = world_.model().triangle_count();
   world_.step();
   step_hist_.record(ms_between(t0, Clock::now()));
+  // Queued edits land at the end of a step (World::queue_edit): a new topology for the snapshots.
+  if (world_.topology_generation() != world_topology_seen_ || world_.model().vertex_count() != verts ||
+      world_.model().triangle_count() != tris) {
+    world_topology_seen_ = world_.topology_generation();
+    ++topology_generation_;
+    ++counters_.topology_changes;
+  }
+  count_landed_edits();
   meter_.observe(world_.model(), world_.state());
   const FailsafeStats& guard = world_.failsafe_stats();
   counters_.speed_clamps += guard.speed_clamps;
@@ -394,6 +408,21 @@ void SimThread::publish_snapshot() {
   published_tick_.store(tick_, std::memory_order_release);
   publish_seq_.fetch_add(1, std::memory_order_release);
   publish_seq_.notify_all();
+}
+
+void SimThread::count_landed_edits() {
+  // The world counts queued edits as they land; its last report has a refusal's reason and the landing's
+  // cost on this thread (several landing at once, by a reset: the last one's).
+  const uint64_t landed = world_.queued_edits_landed();
+  if (landed == queued_edits_seen_) return;
+  const uint64_t applied = world_.queued_edits_applied();
+  counters_.edits_applied += applied - queued_applied_seen_;
+  counters_.edits_refused += (landed - queued_edits_seen_) - (applied - queued_applied_seen_);
+  const EditReport& last = world_.landed_edit();
+  if (!last.applied) note_refusal(last.kind == EditKind::Cut ? "cut" : "remove", last.refused);
+  counters_.edit_ms_max = std::max(counters_.edit_ms_max, last.landing_ms.total);
+  queued_edits_seen_ = landed;
+  queued_applied_seen_ = applied;
 }
 
 void SimThread::note_refusal(const char* what, const char* reason) {

@@ -145,6 +145,7 @@ class SimThread {
   bool tick_once();  // false: lockstep stall, nothing done
   void publish_snapshot();
   void note_refusal(const char* what, const char* reason);  // prints a refused tool's reason once
+  void count_landed_edits();  // queued edits that landed since last looked: counted, a refusal noted
 
   World world_;
   SimThreadConfig config_;
@@ -174,6 +175,8 @@ class SimThread {
   std::array<PoseSample, kDeviceCount> last_pose_{};
   std::array<bool, kDeviceCount> pose_seen_{};
   uint64_t topology_generation_ = 0;  // bumped by every input that changed the mesh (ClothSnapshot::topology)
+  uint64_t world_topology_seen_ = 0;  // World::topology_generation when last looked at
+  uint64_t queued_edits_seen_ = 0, queued_applied_seen_ = 0;  // queued edits that landed (applied), counted
   struct Refusal {
     const char* what = nullptr;
     const char* reason = nullptr;

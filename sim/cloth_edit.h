@@ -18,6 +18,7 @@ struct ClothEdit {
 };
 
 struct EditReport {
+  EditKind kind = EditKind::Cut;
   bool applied = false;
   const char* refused = nullptr;  // why not (a static string) when !applied
   // vertices (triangles) before + added - removed = after; a cut removes the crumbs it cut loose (pieces
@@ -32,6 +33,18 @@ struct EditReport {
   struct Stages {
     double mesh = 0, model = 0, state = 0, adjacency = 0, integrator = 0, self_collision = 0, tethers = 0;
   } stage_ms;
+  // A queued edit (World::queue_edit) is built on the edit worker while the world steps on (stage_ms: the
+  // worker's stages, its state stage empty) and lands after the step that reaches landing_step. `queued`:
+  // the report queue_edit returns (applied and refused not known yet: World::landed_edit says, once landed).
+  bool queued = false;
+  uint64_t landing_step = 0;
+  double worker_ms = 0;   // the worker's wall time for it, its copy of the model it applies to included
+  // What landing cost the sim thread (ms): waiting for a late build, the state carried over (positions,
+  // contacts, grasps, pins, seams, hinge angles), the world's tables swapped and the scratch resized, the
+  // held patches' tethers; total the sum.
+  struct Landing {
+    double wait = 0, state = 0, tables = 0, tethers = 0, total = 0;
+  } landing_ms;
 };
 
 }  // namespace weft

@@ -42,9 +42,32 @@ World::World(ClothModel model, const WorldConfig& config)
   set_self_collision(config.self_collision);
   rebuild_pin_tethers();
 }
-World::~World() = default;
-World::World(World&&) noexcept = default;
-World& World::operator=(World&&) noexcept = default;
+World::~World() = default;  // (editor_ goes first: its worker may read the model until it stops)
+// A queued edit's worker may read the model it was given: a world lands them before it moves.
+World::World(World&& o) noexcept { *this = std::move(o); }
+World& World::operator=(World&& o) noexcept {
+  o.land_queued_edits();
+  land_queued_edits();
+  model_ = std::move(o.model_);
+  state_ = std::move(o.state_);
+  scratch_ = std::move(o.scratch_);
+  integrator_ = std::move(o.integrator_);
+  self_collision_ = std::move(o.self_collision_);
+  stats_ = std::move(o.stats_);
+  running_ = o.running_;
+  energy_cached_ = o.energy_cached_;
+  has_followers_ = o.has_followers_;
+  has_body_ = o.has_body_;
+  edits_applied_ = o.edits_applied_;
+  edits_refused_ = o.edits_refused_;
+  topology_generation_ = o.topology_generation_;
+  queued_landed_ = o.queued_landed_;
+  queued_applied_ = o.queued_applied_;
+  landed_ = o.landed_;
+  queued_leaf_order_ = std::move(o.queued_leaf_order_);
+  editor_ = std::move(o.editor_);  // idle; its copy of the model is the world's own
+  return *this;
+}
 
 void World::step() {
   running_ = true;
@@ -88,6 +111,8 @@ void World::step() {
   stats_.timing.correction_ms = ms_between(t2, t3);
   stats_.timing.total_ms = ms_between(t0, t3);
   stats_.seams = measure_seams(state_.seams, state_.cloth.position.data());
+  // Queued edits due at this step land last, so the state published after it has the new cloth.
+  if (editor_) land_due_edits(false);
 }
 
 void World::mark_held_vertices() {
@@ -102,6 +127,7 @@ void World::mark_held_vertices() {
 }
 
 void World::reset() {
+  land_queued_edits();  // edits stay across a reset (below): the queued ones too
   // The cloth, the rigid world and the devices' tracks back to time 0, in place: the per-device buffers
   // keep their capacity (grabs after a reset must not allocate on the sim thread).
   state_.cloth = make_start_state(model_.cloth);

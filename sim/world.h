@@ -3,8 +3,9 @@
 // time 0), its state (sim/world_state.h: everything a tick changes) and the scratch a step uses. The
 // runtime steps a World at a fixed tick; the only ways to change its state are step() and the inputs
 // below, applied between ticks, so record/replay and determinism hold. The model is fixed once the world
-// runs, with one exception: edit() (a cut, a removal, a rest-shape scaling) replaces the cloth model and
-// remaps the state, between ticks like the other inputs.
+// runs, with one exception: an edit (a cut, a removal, a rest-shape scaling) replaces the cloth model and
+// remaps the state, between ticks like the other inputs (edit), or at the end of the step its tick fixes
+// (queue_edit).
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -15,6 +16,8 @@
 #include "sim/cloth_state.h"
 #include "sim/collider.h"
 #include "sim/device.h"
+#include "sim/edit_build.h"
+#include "sim/edit_worker.h"
 #include "sim/integrator.h"
 #include "sim/mesh_edit.h"
 #include "sim/pose.h"
@@ -59,7 +62,8 @@ class World {
   // taken: 0 while self-collision is off.
   size_t add_overlapping_pairs(const std::vector<std::array<uint32_t, 2>>& pairs);
 
-  // Advances one fixed tick of 1 / tick_hz seconds: the stages of sim/world_stages.h, in its order.
+  // Advances one fixed tick of 1 / tick_hz seconds: the stages of sim/world_stages.h, in its order; then
+  // the queued edits due at the new step_count land (queue_edit).
   void step();
   // Back to the rest state at time 0: grasps released, pose tracks cleared, colliders and boxes at
   // their initial poses. Tracker attachments, pins and the scene's seams stay (they belong to the scene),
@@ -94,7 +98,24 @@ class World {
   // world runs. Rebuilds what depends on the topology or rest shape and remaps every vertex-indexed thing
   // in the model and the state (the vertex and triangle counts change: a consumer sized at load must follow);
   // crumbs a cut or removal leaves go with it. A refused edit changes nothing and is counted.
+  // It rebuilds on the calling thread (16 k vertices: 15-20 ms), after landing the queued edits.
   EditReport edit(const ClothEdit& edit);
+  // The runtime's edit (engine/sim_event.cpp): a cut or removal is built on the edit worker
+  // (sim/edit_worker.h) from the positions now, while the world steps on the old cloth, and lands after the
+  // step that brings step_count to now + kEditLandingSteps (waiting there for a late build), so the result
+  // depends on the ticks alone, not on timing. Landing carries the state at that tick over, as edit() does.
+  // Returns report.queued (or refused at once: a NaN); landed_edit() has the report once it lands. A
+  // scaling (cheap, no new topology) lands the queue and applies at once.
+  EditReport queue_edit(const ClothEdit& edit);
+  static constexpr uint64_t kEditLandingSteps = 4;  // 16.7 ms at 240 Hz
+  // Lands every queued edit now (waiting for their builds): reset and edit() do, a moved world does.
+  void land_queued_edits();
+  size_t queued_edits() const { return editor_ ? editor_->size() : 0; }
+  // Tests: the worker sleeps this long before each build (a late build must not change the result).
+  void delay_edit_worker(double ms);
+  // The last edit that landed (queued or not) and how many have changed the topology.
+  const EditReport& landed_edit() const { return landed_; }
+  uint64_t topology_generation() const { return topology_generation_; }
   // Seams the border run of the cloth nearest a_from..a_to to the one nearest b_from..b_to (Volino 1997
   // Fig. 5f-g): each run is the border path between the border vertices nearest its two points; the runs are
   // paired by arc length (runs of different lengths included) and pulled together by elastics, then sewn.
@@ -115,6 +136,9 @@ class World {
   uint64_t rejected_pose_count(PoseRejection why) const { return state_.rejected[size_t(why)]; }
   uint64_t edits_applied() const { return edits_applied_; }
   uint64_t edits_refused() const { return edits_refused_; }
+  // Of those, the queued edits that have landed, and of these the applied ones.
+  uint64_t queued_edits_landed() const { return queued_landed_; }
+  uint64_t queued_edits_applied() const { return queued_applied_; }
 
   // Holding (a patch still sliding out after a release is not).
   bool is_grabbing(Hand hand) const {
@@ -155,9 +179,12 @@ class World {
   void mark_held_vertices();
   // Tethers to scratch_.tether.sources (none: inactive), straightened on flat convex pieces when configured.
   void tethers_from_sources(Tethers& out);
-  // After edit() replaced the cloth model: every vertex-indexed thing in the model and the state carried
-  // over to the new vertices (sim/world_edit.cpp), and what derives from the cloth rebuilt.
-  void remap_after_edit(const MeshEdit& edit, const ClothModel& old_cloth, EditReport::Stages& ms);
+  // An edit's build made the world's: every vertex-indexed thing in the model and the state carried over
+  // to the new vertices (sim/world_edit.cpp), the derived tables and solver structures swapped in.
+  void land_edit(EditBuild& build, EditReport::Landing& ms);
+  // The queued edits due at this step_count (all: every one), landed in order.
+  void land_due_edits(bool all);
+  EditBase edit_base() const;
 
   WorldModel model_;
   WorldState state_;
@@ -171,6 +198,11 @@ class World {
   bool has_body_ = false;       // some collider is a body part (the step measures body_penetration_m)
   uint64_t edits_applied_ = 0;  // edit() calls that changed the cloth
   uint64_t edits_refused_ = 0;  // edit() calls refused (EditReport::refused says why)
+  uint64_t queued_landed_ = 0, queued_applied_ = 0;  // queued edits landed, applied of them
+  uint64_t topology_generation_ = 0;  // edits that changed the topology (the worker's positions say which)
+  EditReport landed_;                 // the last edit landed
+  std::vector<uint32_t> queued_leaf_order_;  // the hierarchy's leaf order, for a worker with no model of its own
+  std::unique_ptr<EditWorker> editor_;  // made on the first queued edit
 };
 
 }  // namespace weft

@@ -1,7 +1,8 @@
-// World::edit: a cut, removal or rest-shape scaling applied between ticks (sim/cloth_edit.h). The model is
-// fixed while the world runs except here: the cloth model is rebuilt from the edited rest mesh, what
-// derives from it is rebuilt, and every vertex-indexed thing in the model and the state is carried over
-// (remap_after_edit).
+// World::edit and World::queue_edit: a cut, removal or rest-shape scaling (sim/cloth_edit.h). The model is
+// fixed while the world runs except here. A cut or removal is built by build_edit (sim/edit_build.h: the new
+// model and what derives from its topology), on this thread (edit) or on the edit worker while the world
+// steps on (queue_edit, landing at a fixed step); land_edit then carries every vertex-indexed thing in the
+// model and the state over to the new vertices and swaps the build in.
 #include <cmath>
 #include <algorithm>
 #include <exception>
@@ -40,8 +41,13 @@ void carry_hinge_angles(const WeftWarpModel& old_w, const std::vector<float>& ol
 
 }  // namespace
 
+EditBase World::edit_base() const {
+  return {&model_.cloth, &model_.rest_scale, &model_.pins, nullptr};
+}
+
 EditReport World::edit(const ClothEdit& e) {
   EditReport report;
+  report.kind = e.kind;
   const auto t0 = WallClock::now();
   auto refuse = [&](const char* why) {
     report.refused = why;
@@ -50,23 +56,17 @@ EditReport World::edit(const ClothEdit& e) {
   };
   if (!finite(e.from) || !finite(e.to) || !std::isfinite(e.radius) || !std::isfinite(e.factor))
     return refuse("the edit has a NaN or infinite value");
-  const ClothModel& old = model_.cloth;
-  const Mesh rest{old.rest_position, old.material_coord, old.triangle};
-  const glm::vec3* x = state_.cloth.position.data();
-  MeshEdit me;
-  std::vector<float> scale = model_.rest_scale;
-  const char* why = nullptr;
-  if (e.kind == EditKind::Cut) {
-    why = cut_mesh(rest, old.topology, x, e.from, e.to, e.radius, me);
-  } else if (e.kind == EditKind::Remove) {
-    why = remove_in_brush(rest, x, e.from, e.radius, me);
-  } else {
+  land_queued_edits();  // an edit applies to the cloth as the queued ones leave it
+  if (editor_) editor_->forget_base();  // the model changes behind the worker's back
+  if (e.kind == EditKind::Scale) {
     // Scaling changes the rest shape only: the model is rescaled in place, and of what derives from it only
     // the flat pieces and the tethers (rest path lengths) are rebuilt; the topology, masses, integrator and
     // self-collision hierarchy stay.
+    std::vector<float> scale = model_.rest_scale;
     if (!(e.radius > 0.f)) return refuse("the brush radius must be positive");
     if (!(e.factor > 0.f)) return refuse("the scale factor must be positive");
-    if (scale_in_brush(old, x, e.from, e.radius, e.factor, scale) == 0) return refuse("nothing inside the brush");
+    if (scale_in_brush(model_.cloth, state_.cloth.position.data(), e.from, e.radius, e.factor, scale) == 0)
+      return refuse("nothing inside the brush");
     rescale_rest_shape(model_.cloth, model_.rest_scale, scale);
     model_.rest_scale = std::move(scale);
     model_.flat_pieces = find_flat_pieces(model_.cloth, model_.adjacency);
@@ -77,107 +77,109 @@ EditReport World::edit(const ClothEdit& e) {
     report.applied = true;
     ++edits_applied_;
     report.rebuild_ms = ms_between(t0, WallClock::now());
+    landed_ = report;
     return report;
   }
-  if (why) return refuse(why);
-  auto lap = [last = t0](double& into) mutable {
-    const auto now = WallClock::now();
-    into += ms_between(last, now);
-    last = now;
-  };
-  lap(report.stage_ms.mesh);
-  // Crumbs the edit cut loose, under half the mean triangle's area, go with it.
-  double rest_area = 0;
-  for (size_t t = 0; t < rest.triangle_count(); ++t) rest_area += triangle_area(rest, t);
-  const size_t crumbs = drop_crumbs(me, float(0.5 * rest_area / double(rest.triangle_count())));
-
-  // The new model: same areal density (a total mass given in the scene is what the cloth had as loaded),
-  // the scene's pins on every copy of a pinned vertex, each triangle's rest scale from the one it came from.
-  Material material = old.material;
-  if (material.total_mass > 0.f) {
-    material.areal_density = float(double(old.total_mass()) / rest_area);
-    material.total_mass = 0.f;
-  }
-  std::vector<uint32_t> pins;
-  for (uint32_t i = 0; i < me.origin.size(); ++i)
-    if (me.origin[i].t == 0.f && old.pinned[me.origin[i].a]) pins.push_back(i);
-  std::vector<float> new_scale(me.triangle_parent.size());
-  for (size_t t = 0; t < new_scale.size(); ++t) new_scale[t] = scale[me.triangle_parent[t]];
-  // The crease lines again, those still on an interior edge (a removal may have taken a whole one).
-  std::vector<CreaseLine> creases;
-  if (!old.creases.empty()) {
-    const Topology topo = build_topology(me.mesh);
-    for (const CreaseLine& line : old.creases)
-      for (size_t e = 0; e < topo.edges.size(); ++e)
-        if (topo.edge_triangles[e][1] >= 0 &&
-            edge_on_crease(line, me.mesh.material[topo.edges[e][0]], me.mesh.material[topo.edges[e][1]])) {
-          creases.push_back(line);
-          break;
-        }
-  }
-  ClothModel cloth;
-  try {
-    cloth = build_cloth_model(me.mesh, material, pins, creases);
-  } catch (const std::exception&) {
-    return refuse("the edited cloth would not be a valid model");
-  }
-  apply_rest_scale(cloth, new_scale);
-  lap(report.stage_ms.model);
-
-  report.mass_removed = e.kind == EditKind::Remove || crumbs > 0 ? std::max(0.f, old.total_mass() - cloth.total_mass()) : 0.f;
-  report.vertices_added = me.vertices_added;
-  report.vertices_removed = me.vertices_removed;
-  report.triangles_added = me.triangles_added;
-  report.triangles_removed = me.triangles_removed;
-  ClothModel old_cloth = std::move(model_.cloth);
-  model_.cloth = std::move(cloth);
-  model_.rest_scale = std::move(new_scale);
-  remap_after_edit(me, old_cloth, report.stage_ms);
-  report.applied = true;
+  const std::vector<uint32_t> leaf_order = self_collision_ ? self_collision_->leaf_order() : std::vector<uint32_t>{};
+  EditBase base = edit_base();
+  if (self_collision_) base.leaf_order = &leaf_order;
+  EditBuild build;
+  build_edit(e, base, model_.config, state_.cloth.position.data(), std::thread::hardware_concurrency() >= 2, build);
+  if (!build.report.applied) return refuse(build.report.refused);
+  EditReport::Landing landing;
+  land_edit(build, landing);
   ++edits_applied_;
+  report = build.report;
+  report.kind = e.kind;
+  report.stage_ms.state += landing.state;
+  report.stage_ms.adjacency += landing.tables;
+  report.stage_ms.tethers += landing.tethers;
+  report.landing_ms = landing;
   report.rebuild_ms = ms_between(t0, WallClock::now());
+  landed_ = report;
   return report;
 }
 
-void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth, EditReport::Stages& ms) {
+EditReport World::queue_edit(const ClothEdit& e) {
+  if (e.kind == EditKind::Scale || !finite(e.from) || !finite(e.to) || !std::isfinite(e.radius) ||
+      !std::isfinite(e.factor))
+    return edit(e);  // a scaling costs what a landing would (no new topology); a NaN is refused now
+  if (!editor_) editor_ = std::make_unique<EditWorker>();
+  auto job = std::make_unique<EditJob>();
+  job->edit = e;
+  job->due_step = state_.cloth.step_count + kEditLandingSteps;
+  job->generation = topology_generation_;
+  job->x = state_.cloth.position;
+  job->config = model_.config;
+  job->world = edit_base();
+  if (self_collision_ && editor_->empty()) {
+    // (read by the worker only with nothing queued before: then no landing replaces the hierarchy first)
+    queued_leaf_order_ = self_collision_->leaf_order();
+    job->world.leaf_order = &queued_leaf_order_;
+  }
+  EditReport report;
+  report.kind = e.kind;
+  report.queued = true;
+  report.landing_step = job->due_step;
+  editor_->submit(std::move(job));
+  return report;
+}
+
+void World::land_queued_edits() { land_due_edits(true); }
+
+void World::delay_edit_worker(double ms) {
+  if (!editor_) editor_ = std::make_unique<EditWorker>();
+  editor_->delay_ms = ms;
+}
+
+void World::land_due_edits(bool all) {
+  while (editor_ && !editor_->empty() && (all || editor_->front_due() <= state_.cloth.step_count)) {
+    const auto t0 = WallClock::now();
+    std::unique_ptr<EditJob> job = editor_->take_front();
+    EditReport::Landing landing;
+    landing.wait = ms_between(t0, WallClock::now());
+    EditReport& report = job->build.report;
+    ++queued_landed_;
+    if (report.applied) {
+      land_edit(job->build, landing);
+      ++edits_applied_;
+      ++queued_applied_;
+    } else {
+      ++edits_refused_;
+    }
+    landing.total = ms_between(t0, WallClock::now());
+    report.kind = job->edit.kind;
+    report.queued = true;
+    report.landing_step = state_.cloth.step_count;
+    report.worker_ms = job->worker_ms;
+    report.landing_ms = landing;
+    landed_ = report;
+    editor_->retire(std::move(job));  // the worker frees the old cloth's structures
+  }
+}
+
+void World::land_edit(EditBuild& build, EditReport::Landing& ms) {
   auto lap = [last = WallClock::now()](double& into) mutable {
     const auto now = WallClock::now();
     into += ms_between(last, now);
     last = now;
   };
+  const MeshEdit& me = build.me;
+  EditBuild::Retired& retired = build.retired;
+  retired.cloth = std::move(model_.cloth);
+  const ClothModel& old_cloth = retired.cloth;
+  model_.cloth = std::move(build.cloth);
+  model_.rest_scale = std::move(build.rest_scale);
   const ClothModel& cloth = model_.cloth;
   const size_t n = cloth.vertex_count();
-  const std::vector<uint32_t> to_new = primary_copies(me, old_cloth.vertex_count());
+  const std::vector<uint32_t>& to_new = build.to_new;
   auto mapped = [&](uint32_t i) { return i < to_new.size() ? to_new[i] : UINT32_MAX; };
 
-  // The self-collision hierarchy depends on the new model only: it is built on a second thread while this
-  // one remaps the state and builds the rest (the same either way, so the results do not depend on the
-  // machine). Its leaf order is the old one carried through the edit (bvh.h).
-  std::unique_ptr<SelfCollision> self;
-  std::exception_ptr self_failed;
-  // (The old hierarchy is only read, and replaced after the join.)
-  auto build_self = [&] {
-    const auto start = WallClock::now();
-    try {
-      self = std::make_unique<SelfCollision>(cloth, model_.config.self_collision,
-                                             carry_triangle_order(me, self_collision_->leaf_order()));
-    } catch (...) {
-      self_failed = std::current_exception();
-    }
-    ms.self_collision = ms_between(start, WallClock::now());
-  };
-  struct Joined {  // joined on every way out, an exception included
-    std::thread thread;
-    ~Joined() {
-      if (thread.joinable()) thread.join();
-    }
-  } helper;
-  if (self_collision_ && std::thread::hardware_concurrency() >= 2) helper.thread = std::thread(build_self);
-
   // The cloth's state: interpolated where a vertex was made on an edge; contacts carried by vertex.
-  ClothState old = std::move(state_.cloth);
+  retired.state = std::move(state_.cloth);
+  const ClothState& old = retired.state;
   ClothState& c = state_.cloth;
-  c = make_rest_state(cloth);
+  c = std::move(build.state);  // make_rest_state(cloth), made by the build
   for (size_t i = 0; i < n; ++i) {
     const VertexOrigin& o = me.origin[i];
     c.position[i] = glm::mix(old.position[o.a], old.position[o.b], o.t);
@@ -229,32 +231,15 @@ void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth, Ed
 
   // What the devices hold (a removed vertex drops out of its grasp), the elastic pins and the seams.
   // Every copy of a held or pinned vertex stays held: a cut through a grip leaves both lips in the hand.
-  std::vector<uint32_t> next_copy(n, UINT32_MAX);  // the next copy of the same old vertex, a chain from the primary
-  {
-    std::vector<uint32_t> last(to_new);
-    for (uint32_t i = 0; i < n; ++i) {
-      const VertexOrigin& o = me.origin[i];
-      if (o.t != 0.f || to_new[o.a] == i) continue;
-      next_copy[last[o.a]] = i;
-      last[o.a] = i;
-    }
-  }
+  const std::vector<uint32_t>& next_copy = build.next_copy;
   ElasticSet carried;
-  auto remap_set = [&](ElasticSet& set) {
-    carried.clear();
-    for (size_t k = 0; k < set.size(); ++k)
-      for (uint32_t v = mapped(set.vertex[k]); v != UINT32_MAX; v = next_copy[v]) {
-        carried.vertex.push_back(v);
-        carried.offset.push_back(set.offset[k]);
-        carried.weight.push_back(set.weight[k]);
-      }
-    set.vertex.assign(carried.vertex.begin(), carried.vertex.end());
-    set.offset.assign(carried.offset.begin(), carried.offset.end());
-    set.weight.assign(carried.weight.begin(), carried.weight.end());
+  for (ElasticSet& set : state_.held) {
+    carry_elastic_set(set, to_new, next_copy, carried);
     set.vertex.reserve(n);
     set.offset.reserve(n);
     set.weight.reserve(n);
-  };
+  }
+  model_.pins = std::move(build.pins);  // (carried by the build the same way)
   // A cut's twins (sim/cut_twins.h): the copies of one old vertex or of one point on an old edge, and the
   // old live twins carried (every copy of each side).
   std::vector<std::array<uint32_t, 2>> twins;
@@ -268,6 +253,7 @@ void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth, Ed
       uint32_t v;
     };
     std::vector<Key> keys;
+    keys.reserve(n);
     for (uint32_t i = 0; i < n; ++i) {
       VertexOrigin o = me.origin[i];
       if (o.t == 0.f) o.b = o.a;
@@ -284,8 +270,6 @@ void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth, Ed
       i = j;
     }
   }
-  for (ElasticSet& set : state_.held) remap_set(set);
-  remap_set(model_.pins);
   // Seams (the scene's in the model, those now in the state): a pair with a removed vertex goes.
   auto remap_seams = [&](SeamSet& seams) {
     size_t kept = 0;
@@ -314,35 +298,38 @@ void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth, Ed
   for (uint32_t i : model_.pins.vertex)
     if (!model_.is_fixed[i]) model_.is_fixed[i] = 1, model_.fixed.push_back(i);
   lap(ms.state);
-  model_.adjacency = build_adjacency(cloth);
-  model_.flat_pieces = find_flat_pieces(cloth, model_.adjacency);
-  model_.pin_tethers.anchor.resize(n);
-  model_.pin_tethers.length.resize(n);
+  // What the build made from the topology: adjacency, flat pieces, pin tethers, the integrator (its colouring
+  // and multigrid hierarchy) and the self-collision hierarchy; the scratch sized for the new cloth.
+  std::swap(model_.adjacency, build.adjacency);
+  std::swap(model_.flat_pieces, build.flat_pieces);
+  std::swap(model_.pin_tethers, build.pin_tethers);
+  retired.adjacency = std::move(build.adjacency);
+  retired.flat_pieces = std::move(build.flat_pieces);
+  retired.pin_tethers = std::move(build.pin_tethers);
   scratch_.last_contact_filter.clear();  // its entries name old vertices: cleared while its table still fits them
   scratch_.resize(cloth);
   scratch_.elastic.clear();
-  lap(ms.adjacency);
-  integrator_ = make_integrator(model_.config.integrator, cloth, model_.config.solver);
-  lap(ms.integrator);
+  std::swap(integrator_, build.integrator);
+  retired.integrator = std::move(build.integrator);
+  if (self_collision_) {
+    build.self->carry_overlaps(*self_collision_, me.triangle_parent);
+    build.self->set_cut_twins(cloth, twins);
+    std::swap(self_collision_, build.self);
+    retired.self = std::move(build.self);
+    self_collision_->request_tangle_scan();
+  }
+  seams_changed();  // the seams' vertex numbers changed: self-collision's seam neighbours follow
+  ++topology_generation_;
+  lap(ms.tables);
   for (int d = 0; d < kDeviceCount; ++d) {
     state_.tethers[d].anchor.resize(n);
     state_.tethers[d].length.resize(n);
     if (state_.held[d].vertex.empty()) state_.tethers[d].active = false;
     else rebuild_tethers(d);
   }
-  rebuild_pin_tethers();
   energy_cached_ = false;
   lap(ms.tethers);
-  if (helper.thread.joinable()) helper.thread.join();
-  else if (self_collision_) build_self();
-  if (self_failed) std::rethrow_exception(self_failed);
-  if (self_collision_) {
-    self->carry_overlaps(*self_collision_, me.triangle_parent);
-    self->set_cut_twins(cloth, twins);
-    self_collision_ = std::move(self);
-    self_collision_->request_tangle_scan();
-  }
-  seams_changed();  // the seams' vertex numbers changed: self-collision's seam neighbours follow
+  ms.total = ms.state + ms.tables + ms.tethers;
 }
 
 }  // namespace weft
