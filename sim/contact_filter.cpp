@@ -76,7 +76,7 @@ void find_resting_contacts(const Collider* colliders, size_t ncollider, float th
       // pass after this step keeps it, as it does any arrival. Held here instead, while the cloth behind
       // it still falls at several m/s, the solve pivoted the edges behind it under the floor (a silk strip
       // landing at 4.7 m/s ended its solve with 10 times its elastic energy).
-      if (x_last && glm::dot(p - x_last[i], nrm) < -thickness) continue;
+      if (x_last && !col.follows && glm::dot(p - x_last[i], nrm) < -thickness) continue;
       const glm::vec3 rel = v[i] - collider_point_velocity(col, p);
       const float vn = glm::dot(rel, nrm);
       if (vn > kLeaving) continue;
