@@ -125,8 +125,9 @@ float body_penetration(const Collider* colliders, size_t ncollider, const float*
                        size_t nvert, const uint8_t* held_by, uint8_t holding = 0);
 
 // Post-step pass over all free vertices (inv_mass > 0): a vertex closer than `thickness` to a collider
-// gets its velocity through contact_response and the step's h v motion redone with that velocity (so
-// static friction really holds it), then is pushed out to the thickness along the normal. x_prev (the
+// gets its velocity through contact_response and the tangential part of the step's h v motion redone with
+// that velocity (so static friction really holds it), then is pushed out to the thickness along the normal
+// (a vertex landing on a still collider ends on it, not back where the step began). x_prev (the
 // positions at the start of the step) tells through which face a vertex entered a box, and a vertex
 // that crossed a box, sphere or capsule entirely within the tick (swept_entry) is brought back to where it
 // entered. The response only removes approaching normal velocity and friction only slows sliding, so a

@@ -259,6 +259,7 @@ class SelfCollision {
   bool zones_grew_ = false;              // the last impact_zones call added or merged a zone
   std::vector<uint8_t> zoned_;           // 1 if the vertex is in an impact zone this step (nvert)
   std::vector<glm::vec3> resolve_start_; // positions before the position passes (nvert)
+  std::vector<glm::vec3> velocity_start_; // velocities before the velocity passes (nvert)
   std::vector<float> travel_;            // |x - previous| per vertex at the last detect, m (nvert)
   std::vector<uint32_t> zone_size_;      // per zone root: vertices in the zone (nvert)
   std::vector<uint8_t> zone_shifted_;    // zone_crossings: 1 if the corrections moved the vertex, then if the

@@ -13,8 +13,6 @@ namespace weft {
 void integrate(const WorldModel& model, WorldState& state, Integrator& integrator, SelfCollision* self,
                WorldScratch& scratch, float h) {
   ClothState& c = state.cloth;
-  std::memcpy(scratch.x_prev.data(), c.position.data(), scratch.x_prev.size() * sizeof(glm::vec3));
-  if (self) self->begin_step(c);
   // The contacts the solve keeps (sim/contact_filter.h), found against the colliders where stage 1 left
   // them; last step's filter says which contacts had to hold the cloth down.
   std::swap(c.contact_filter, scratch.last_contact_filter);
@@ -23,7 +21,9 @@ void integrate(const WorldModel& model, WorldState& state, Integrator& integrato
     find_resting_contacts(state.colliders.data(), state.colliders.size(), model.config.interaction.thickness,
                           model.cloth.material.gravity, h, model.cloth.mass.data(), c.kinematic.data(),
                           c.position.data(), c.velocity.data(), scratch.last_contact_filter, c.contact_filter,
-                          scratch.held_by_live ? scratch.held_by.data() : nullptr);
+                          scratch.held_by_live ? scratch.held_by.data() : nullptr, scratch.x_prev.data());
+  std::memcpy(scratch.x_prev.data(), c.position.data(), scratch.x_prev.size() * sizeof(glm::vec3));
+  if (self) self->begin_step(c);
   integrator.step(model.cloth, c, h);
   // The held-patch shift was where a surface stopped the patch, not motion it keeps.
   forget_held_shift(state.held, state.held_shift, model.is_fixed.data(), h, c.kinematic.data(), c.velocity.data());

@@ -253,33 +253,28 @@ void check_tangle(const Cell& c) {
 // The cells that fail today, class by class (issue 34), with what they measured on an EPYC VM, Release.
 // `engine_tests --no-skip -tc="bounds*fail today*"` runs them.
 constexpr Cell kSpeedFails[] = {
-    {Untuned::FoldedDisc, "denim", "5.57 m/s, but on: speed clamps"},
-    {Untuned::FoldedDisc, "isotropic", "8.22 m/s, but on: energy clamps and speed clamps"},
-    {Untuned::FoldedDisc, "silk", "6.77 m/s, but on: speed clamps"},
-    {Untuned::Annulus, "isotropic", "6.34 m/s, but on: energy clamps and speed clamps"},
-    {Untuned::Annulus, "silk", "4.91 m/s, but on: energy clamps and speed clamps"},
-    {Untuned::Strip, "denim", "5.01 m/s"},
-    {Untuned::Strip, "isotropic", "5.26 m/s"}};
+    {Untuned::FoldedDisc, "isotropic", "5.44 m/s"},
+    {Untuned::FoldedDisc, "silk", "5.46 m/s, but on: speed clamps"},
+    {Untuned::Annulus, "isotropic", "6.98 m/s, but on: energy clamps and speed clamps"},
+    {Untuned::Annulus, "silk", "4.57 m/s, but on: energy clamps and speed clamps"}};
 constexpr Cell kStrainFails[] = {
-    {Untuned::FoldedDisc, "cotton", "11.03 %"},
-    {Untuned::FoldedDisc, "denim", "11.05 %, but on: speed clamps"},
-    {Untuned::FoldedDisc, "isotropic", "10.07 %, but on: energy clamps and speed clamps"},
-    {Untuned::FoldedDisc, "silk", "10.09 %, but on: speed clamps"},
-    {Untuned::Annulus, "isotropic", "10.06 %, but on: energy clamps and speed clamps"},
-    {Untuned::Annulus, "silk", "30.16 %, but on: energy clamps and speed clamps"}};
+    {Untuned::FoldedDisc, "cotton", "11.01 %"},
+    {Untuned::FoldedDisc, "denim", "11.05 %"},
+    {Untuned::FoldedDisc, "silk", "10.10 %, but on: speed clamps"},
+    {Untuned::Annulus, "isotropic", "10.01 %, but on: energy clamps and speed clamps"},
+    {Untuned::Annulus, "silk", "10.15 %, but on: energy clamps and speed clamps"}};
 constexpr Cell kEnergyFails[] = {
-    {Untuned::FoldedDisc, "denim", "0.94 x the budget, but on: speed clamps"},
-    {Untuned::FoldedDisc, "isotropic", "1.00 x the budget, but on: energy clamps and speed clamps"},
-    {Untuned::FoldedDisc, "silk", "1.13 x the budget, but on: speed clamps"},
+    {Untuned::FoldedDisc, "isotropic", "1.02 x the budget"},
+    {Untuned::FoldedDisc, "silk", "1.17 x the budget, but on: speed clamps"},
     {Untuned::Annulus, "denim", "1.07 x the budget"},
     {Untuned::Annulus, "isotropic", "1.76 x the budget, but on: energy clamps and speed clamps"},
-    {Untuned::Annulus, "silk", "1.13 x the budget, but on: energy clamps and speed clamps"},
+    {Untuned::Annulus, "silk", "1.18 x the budget, but on: energy clamps and speed clamps"},
     {Untuned::Strip, "denim", "2.54 x the budget"},
     {Untuned::PinnedDisc, "silk", "1.38 x the budget"}};
 constexpr Cell kRestFails[] = {
     {Untuned::FoldedDisc, "denim", "RMS 0.51 cm/s at 3 s, but on: energy clamps"},
-    {Untuned::FoldedDisc, "isotropic", "RMS 16.36 cm/s at 3 s, but on: speed clamps"},
-    {Untuned::FoldedDisc, "silk", "RMS 15.70 cm/s at 3 s, but on: energy clamps and speed clamps"}};
+    {Untuned::FoldedDisc, "isotropic", "RMS 48.50 cm/s at 3 s, but on: speed clamps"},
+    {Untuned::FoldedDisc, "silk", "RMS 4.34 cm/s at 3 s, but on: energy clamps and speed clamps"}};
 constexpr Cell kTangleFails[] = {
     {Untuned::FoldedDisc, "denim", "warned, but on: energy clamps"},
     {Untuned::FoldedDisc, "isotropic", "warned, but on: speed clamps"},
