@@ -1,7 +1,8 @@
 #pragma once
 // How a collider that follows a device (a hand's palm and forearm, a tracked body part) moves each tick: toward
 // the device's pose by the elastics' law (sim/elastic_constraint.h), or out of the way. It stands aside, parked
-// far below the stage, while its device has no pose (never seen yet, or lost past the extrapolation horizon) and
+// far below the stage, while its device is not tracked (never seen yet, or no sample for twice the extrapolation
+// horizon: the window's mouse hand between drags, a controller that lost tracking) and
 // while the device jumps: a pose moving faster than the elastics' cap, a jump the safety layer is closing
 // (sim/kinematic_safety.h), or a collider left farther than kStandAsideLag behind. Chased at the cap speed, a
 // noise spike swept the palm and forearm through the cloth; an unseen hand's colliders stood at the scene's hand
@@ -23,7 +24,7 @@ inline constexpr float kStandAsideLag = 0.05f;  // m: twice the cap speed's step
 
 // What the collider's device does this tick, in the collider's own place (device pose * Collider::grip).
 struct DeviceMotion {
-  bool known = false;    // the device has a pose at the tick's start and end
+  bool known = false;    // the device is tracked now (a sample within twice the extrapolation horizon)
   Pose now, next;        // the collider's target at the tick's start and at its end
   bool jumping = false;  // the device's safety layer is closing a jump (SafeTarget::catching_up)
   bool holds = false;    // the device holds a patch or lets one slide out of its grip

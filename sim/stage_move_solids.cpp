@@ -23,12 +23,17 @@ void move_solids(const WorldModel& model, WorldState& state, float h) {
     }
     // A device's collider (a hand's palm) is pulled toward the device's pose like an elastic, or stands aside
     // while the device is unseen or jumps (sim/driven_collider.h).
+    // Seen lately: a device whose newest sample is older than twice the extrapolation horizon is gone (the
+    // window's mouse hand after a drag, a controller that lost tracking), though its track holds its last pose.
+    const int d = device_index(*c.follows);
+    const PoseTrack& track = state.tracks[d];
+    const double horizon = model.config.interaction.extrapolation_horizon;
     DeviceMotion device;
-    device.known = device_pose(model, state, *c.follows, t, device.now) &&
+    device.known = track.size() > 0 && track.newest_time() >= t - 2.0 * horizon &&
+                   device_pose(model, state, *c.follows, t, device.now) &&
                    device_pose(model, state, *c.follows, t + 1.0 / model.config.tick_hz, device.next);
     device.now = attached_pose(device.now, c.grip);
     device.next = attached_pose(device.next, c.grip);
-    const int d = device_index(*c.follows);
     device.jumping = model.config.interaction.safety.enabled && state.safe[d].valid && state.safe[d].catching_up;
     device.holds = !state.held[d].vertex.empty() || state.release[d].active;
     const std::vector<glm::vec3>& x = state.cloth.position;

@@ -101,9 +101,9 @@ TEST_CASE("a scarf draped over a turned crate: no edge far past the limit at any
 // Issue 37: hanging.json with hand colliders on. The scripted hands come down inside the sheet's plane onto its
 // bottom corners. Chasing the corners until the grab, each palm pushed its corner on and followed it, and the
 // two hands met mid-sheet at the 6 m/s speed cap: 1 210 % and 343 clamps (TwoHandScript::kTrackEnd).
-// Not checked: whether both grabs catch (the right palm pushes its corner beyond the catch radius first: 13 and 0
-// vertices held at 0.45 s).
-TEST_CASE("hanging.json's scripted demo with hand colliders: the hands stay apart, nothing torn, no clamp") {
+// Both grabs catch: the catch radius is measured from the palm's surface (from the grip, the right palm pushed
+// its corner beyond it first: 13 and 0 vertices held at 0.45 s).
+TEST_CASE("hanging.json's scripted demo with hand colliders: the hands stay apart, both catch, nothing torn, no clamp") {
   const auto file = std::filesystem::temp_directory_path() / "weft_test_hanging_hand_colliders.json";
   std::ifstream in(std::string(WEFT_SOURCE_DIR) + "/assets/scenes/hanging.json");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -118,6 +118,11 @@ TEST_CASE("hanging.json's scripted demo with hand colliders: the hands stay apar
   demo.advance_to(TwoHandScript::kGrabTime);
   MESSAGE("at the grab: hands at x " << demo.hand_position(Hand::Left).x << ", " << demo.hand_position(Hand::Right).x);
   CHECK(demo.hand_position(Hand::Right).x - demo.hand_position(Hand::Left).x > 0.5f);  // at their corners, 0.6 apart
+  demo.advance_to(TwoHandScript::kGrabTime + 0.05);
+  MESSAGE("held after the grab: " << demo.world().held_vertices(Device::LeftHand).size() << " and "
+                                  << demo.world().held_vertices(Device::RightHand).size());
+  CHECK(demo.world().held_vertices(Device::LeftHand).size() > 0);
+  CHECK(demo.world().held_vertices(Device::RightHand).size() > 0);
   demo.advance_to(TwoHandScript::kEnd + 1.5);
   demo.finish();
   const TickStats stats = demo.runtime().stats();
