@@ -60,7 +60,10 @@ void drive_collider(Collider& c, const DeviceMotion& device, const glm::vec3* x,
     Pose at = c.pose;
     at.position = device.next.position;
     if (c.grip) at.orientation = device.next.orientation;
-    if (!lands_clear(c, at, x, n, margin)) return;  // not inside the cloth: it waits until the hand is out of it
+    if (!lands_clear(c, at, x, n, margin)) {  // not inside the cloth: it waits, parked, until the hand is out of it
+      park(c);
+      return;
+    }
     c.parked = false;
     c.pose.position = device.next.position;
     if (c.grip) c.pose.orientation = device.next.orientation;  // without a grip only its centre follows

@@ -129,4 +129,10 @@ TEST_CASE("a device's collider stands aside while its device holds, and comes ba
   CHECK_FALSE(c.parked);
   CHECK(lands_clear(c, c.pose, cloth, 1, 0.004f));
   CHECK_FALSE(lands_clear(c, Pose{p, c.pose.orientation}, cloth, 1, 0.004f));
+  // A hand's palm made parked at the hand's start, its device seen there in the cloth: it waits below the stage,
+  // not at the start (where it would push the cloth)
+  Collider fresh = make_hand_colliders(Hand::Right, HandColliderSizes{}, at(p))[0];
+  drive_collider(fresh, moving(p, p), cloth, 1, 0.004f, kH, ElasticParams{});
+  CHECK(fresh.parked);
+  CHECK(fresh.pose.position.y < -100.f);
 }
