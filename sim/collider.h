@@ -47,8 +47,11 @@ struct Collider {
   // step's body penetration (StepReport::body_penetration_m). The floor and props are not.
   bool body = false;
   // A device's collider standing aside (sim/driven_collider.h): far below the stage, touching nothing, while
-  // its device is unseen or jumps.
+  // its device is unseen, jumps or holds.
   bool parked = false;
+  // Parked before its device was first seen or while it held: it comes back only where it lands clear of the
+  // cloth. Parked for a gap or a jump while on its device: it comes back at once, wherever the device is.
+  bool wait_clear = false;
 };
 
 // Signed distance from x to the collider's surface (negative inside) and the outward unit normal at

@@ -53,6 +53,7 @@ void drive_collider(Collider& c, const DeviceMotion& device, const glm::vec3* x,
   const bool jumping =
       !device.known || device.jumping || placement_distance(c, device.now, device.next) > elastic.max_speed * h;
   if (jumping || device.holds || (!c.parked && placement_distance(c, c.pose, device.now) > kStandAsideLag)) {
+    c.wait_clear = c.wait_clear || device.holds;
     park(c);
     return;
   }
@@ -60,11 +61,14 @@ void drive_collider(Collider& c, const DeviceMotion& device, const glm::vec3* x,
     Pose at = c.pose;
     at.position = device.next.position;
     if (c.grip) at.orientation = device.next.orientation;
-    if (!lands_clear(c, at, x, n, margin)) {  // not inside the cloth: it waits, parked, until the hand is out of it
+    // Not inside the cloth a hand is first seen in or let go of: it waits, parked, until the hand is out of it.
+    // After a gap or a jump it comes back at once (the cloth it pushed was wrapped round it: waiting, the push
+    // stopped; `weft stress` hand_sweep under all and nan noise); what it lands around is left to leave.
+    if (c.wait_clear && !lands_clear(c, at, x, n, margin)) {
       park(c);
       return;
     }
-    c.parked = false;
+    c.parked = c.wait_clear = false;
     c.pose.position = device.next.position;
     if (c.grip) c.pose.orientation = device.next.orientation;  // without a grip only its centre follows
     c.previous_pose = c.pose;

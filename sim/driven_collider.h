@@ -1,5 +1,6 @@
 #pragma once
-// How a collider that follows a device (a hand's palm and forearm, a tracked body part) moves each tick: toward
+// How a collider fixed in its device's frame (Collider::grip: a hand's palm and forearm, a tracked body part) moves
+// each tick (one that follows only its device's position keeps the plain elastic law: sim/stage_move_solids.cpp): toward
 // the device's pose by the elastics' law (sim/elastic_constraint.h), or out of the way. It stands aside, parked
 // far below the stage, while its device is not tracked (never seen yet, or no sample for twice the extrapolation
 // horizon: the window's mouse hand between drags, a controller that lost tracking) and
@@ -9,8 +10,8 @@
 // start, where falling cloth landed on them. It also stands aside while its device holds a patch (or lets one
 // slide out): the hand is in the cloth it grabbed, and a forearm lying in a sheet grabbed flat pushed its
 // neighbours out at 5 m/s (the bounds matrix's two-hand cells: 6-15 speed clamps). Once the device moves
-// plausibly, holds nothing and the collider would land clear of the cloth, it is put on the device without
-// sweeping (previous pose = pose).
+// plausibly and holds nothing it is put on the device without sweeping (previous pose = pose): before the device
+// was first seen and after it held (Collider::wait_clear), only where it lands clear of the cloth.
 #include <glm/glm.hpp>
 
 #include "sim/collider.h"
@@ -39,7 +40,7 @@ float placement_distance(const Collider& c, const Pose& a, const Pose& b);
 
 // Moves c over one tick of h (sets pose, previous_pose and the velocities): parked, put on the device, or
 // pulled toward it with the linear and angular speed of any of its points capped at elastic.max_speed. A parked
-// collider comes back only where it lands clear of the cloth (the n positions x, by `margin`).
+// collider that waits clear comes back only where it lands clear of the cloth (the n positions x, by `margin`).
 void drive_collider(Collider& c, const DeviceMotion& device, const glm::vec3* x, size_t n, float margin, float h,
                     const ElasticParams& elastic);
 

@@ -19,7 +19,7 @@ constexpr float kH = 1.f / 240.f;
 // A hand's palm or forearm already on a hand at p (made parked: the hand unseen).
 Collider on_hand(const glm::vec3& p, int part = 0) {
   Collider c = make_hand_colliders(Hand::Right, HandColliderSizes{}, at(p))[part];
-  c.parked = false;
+  c.parked = c.wait_clear = false;
   return c;
 }
 Collider palm_at(const glm::vec3& p) { return on_hand(p); }
@@ -135,4 +135,15 @@ TEST_CASE("a device's collider stands aside while its device holds, and comes ba
   drive_collider(fresh, moving(p, p), cloth, 1, 0.004f, kH, ElasticParams{});
   CHECK(fresh.parked);
   CHECK(fresh.pose.position.y < -100.f);
+}
+
+TEST_CASE("a device's collider parked for a gap or a jump comes back at once, even into the cloth it pushed") {
+  const glm::vec3 p(0.f, 1.f, 0.f);
+  const glm::vec3 cloth[] = {p + glm::vec3(0.f, 0.f, -0.045f)};  // against the palm's side, within the thickness
+  Collider c = palm_at(p);
+  drive_collider(c, DeviceMotion{}, cloth, 1, 0.004f, kH, ElasticParams{});  // a gap
+  CHECK(c.parked);
+  CHECK_FALSE(c.wait_clear);
+  drive_collider(c, moving(p, p + glm::vec3(0.f, 0.f, -0.003f)), cloth, 1, 0.004f, kH, ElasticParams{});
+  CHECK_FALSE(c.parked);  // back on the hand, the cloth 1.5 mm deep in it (left to leave)
 }
