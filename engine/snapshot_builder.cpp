@@ -49,7 +49,7 @@ void fill_solids(const World& world, ClothSnapshot& snapshot) {
   };
   for (size_t k = 0; k < colliders.size(); ++k) {
     const Collider& c = colliders[k];
-    if (c.shape == ColliderShape::Plane || int(k) == table) continue;
+    if (c.shape == ColliderShape::Plane || c.parked || int(k) == table) continue;  // a parked hand is unseen
     SolidGizmo g;
     g.position = c.pose.position;
     g.orientation = c.pose.orientation;

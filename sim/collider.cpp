@@ -149,6 +149,17 @@ void advance_collider(Collider& c, float h) {
   if (w > 0.f) c.pose.orientation = glm::normalize(glm::angleAxis(w * h, c.angular_velocity / w) * c.pose.orientation);
 }
 
+bool pressed_into_still(const Collider* colliders, size_t ncollider, const glm::vec3& x, const glm::vec3& n, float reach) {
+  for (size_t k = 0; k < ncollider; ++k) {
+    const Collider& s = colliders[k];
+    if (s.follows || s.linear_velocity != glm::vec3(0.f) || s.angular_velocity != glm::vec3(0.f)) continue;
+    glm::vec3 ns;
+    // within reach of its surface and pushed toward it (more than 12 degrees into it)
+    if (collider_distance(s, x, ns) < reach && glm::dot(n, ns) < -0.2f) return true;
+  }
+  return false;
+}
+
 glm::vec3 contact_response(const glm::vec3& v_rel, const glm::vec3& n, float mu_static, float mu_kinetic) {
   const float vn = glm::dot(v_rel, n);
   if (vn >= 0.f) return v_rel;  // separating: no impulse, no friction
@@ -183,6 +194,8 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
   const VertexSet* only = io.only;
   const size_t count = only ? only->size() : nvert;
   auto vertex = [&](size_t k) { return only ? size_t(only->list[k]) : k; };
+  const Collider* world = io.world ? io.world : colliders;
+  const size_t nworld = io.world ? io.nworld : ncollider;
   // Culling: the cloth's bounding box (start and end of the step, for the swept test) against each
   // collider's world box, then each vertex's motion against that box grown by the thickness; most
   // vertex-collider pairs are rejected with a few comparisons.
@@ -227,6 +240,7 @@ void resolve_collisions(const Collider* colliders, size_t ncollider, float thick
       // a held patch were torn from it (the hanging demo with hand colliders: 1100 % strain, 572 clamps).
       if (col.follows && collider_distance(before, x_prev[i], n) < 0.f) continue;
       float d = collider_contact(col, x[i], x_prev[i], n);
+      if (col.follows && d < thickness && pressed_into_still(world, nworld, x[i], n, 2.f * thickness)) continue;
       bool swept = false;
       if (d < thickness && moving && !plane && col.shape != ColliderShape::Box) {
         // Ended within the thickness of a moving sphere or capsule on the side it did not come from: its

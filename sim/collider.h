@@ -46,6 +46,12 @@ struct Collider {
   // Part of a body (a hand's palm or forearm, a mannequin's limb): the cloth's depth inside it is the
   // step's body penetration (StepReport::body_penetration_m). The floor and props are not.
   bool body = false;
+  // A device's collider standing aside (sim/driven_collider.h): far below the stage, touching nothing, while
+  // its device is unseen, jumps or holds.
+  bool parked = false;
+  // Parked before its device was first seen or while it held: it comes back only where it lands clear of the
+  // cloth. Parked for a gap or a jump while on its device: it comes back at once, wherever the device is.
+  bool wait_clear = false;
 };
 
 // Signed distance from x to the collider's surface (negative inside) and the outward unit normal at
@@ -111,7 +117,15 @@ struct CollisionPassIo {
                                        // does not push out what the hand holds
   const uint8_t* slip = nullptr;       // nvert: vertices an open seam drove this tick (WorldScratch::seam_slip):
                                        // kept out, but not held back by friction
+  const Collider* world = nullptr;     // every collider (null: those passed): a device's collider does not
+  size_t nworld = 0;                   // press cloth into one that stands still (pressed_into_still)
 };
+
+// Whether pushing x along n would press it into a collider that neither follows a device nor moves (the floor,
+// a table) within `reach` of it: there the hand gives way, as the still collider outranks it in the solve
+// (sim/contact_filter.h). A palm coming down onto a corner lying on the floor squeezed it out at up to 4 m/s
+// (`weft stress` two_hand: 13 speed clamps noise-free, 57 under jitter2).
+bool pressed_into_still(const Collider* colliders, size_t ncollider, const glm::vec3& x, const glm::vec3& n, float reach);
 
 // Whether collider c leaves vertex i to its own device's grasp (CollisionPassIo::held_by).
 inline bool held_by_own_device(const Collider& c, const uint8_t* held_by, size_t i) {

@@ -53,7 +53,8 @@ void ContactPasses::collide_driven(CollisionStats& stats) {
     resolve_collisions(&col, 1, thickness_, h_, model_.cloth.inv_mass.data(), scratch_.x_prev.data(), c.position.data(),
                        c.velocity.data(), model_.cloth.vertex_count(), one,
                        {.in_contact = scratch_.collider_contact.data(), .axes = &c.contact_axes,
-                        .moved = &scratch_.collider_moved, .kinematic = c.kinematic.data(), .held_by = held_by_, .slip = scratch_.seam_slip.data()});
+                         .moved = &scratch_.collider_moved, .kinematic = c.kinematic.data(), .held_by = held_by_,
+                         .slip = scratch_.seam_slip.data(), .world = state_.colliders.data(), .nworld = state_.colliders.size()});
     stats.contacts += one.contacts;
   }
 }

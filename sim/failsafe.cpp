@@ -36,7 +36,7 @@ FailsafeBaseline failsafe_baseline(const WorldModel& model, const WorldState& st
   bool driven = !model.pins.vertex.empty() || open_seam || !state.boxes.empty() ||
                 m.material.wind != glm::vec3(0.f) || !c.hinge_rest_angle.empty() || !c.plastic_strain.empty();
   for (const ElasticSet& set : state.held) driven = driven || !set.vertex.empty();
-  for (const Collider& k : state.colliders) driven = driven || k.follows || collider_speed(k) > 0.f;
+  for (const Collider& k : state.colliders) driven = driven || (k.follows && !k.parked) || collider_speed(k) > 0.f;
   b.passive = !driven;
   if (b.passive) b.energy = cached ? *cached : compute_energy(m, c.position.data(), c.velocity.data());
   return b;

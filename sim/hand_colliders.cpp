@@ -24,6 +24,7 @@ std::array<Collider, 2> make_hand_colliders(Hand hand, const HandColliderSizes& 
   for (Collider& c : out) {
     c.pose = Pose{start.transform_point(c.grip->position), glm::normalize(start.orientation * c.grip->orientation)};
     c.previous_pose = c.pose;
+    c.parked = c.wait_clear = true;  // not seen yet: on its device once it lands clear of the cloth (sim/driven_collider.h)
   }
   return out;
 }

@@ -15,7 +15,7 @@
 namespace weft {
 
 struct HandColliderSizes {
-  bool enabled = false;          // off unless the scene asks (on by default: docs/interaction.md, still open)
+  bool enabled = true;           // on unless the scene says "enabled": false
   float palm_radius = 0.04f;     // m
   float palm_half_length = 0.03f;  // m, along the fist's axis
   float forearm_radius = 0.045f;   // m
@@ -25,8 +25,9 @@ struct HandColliderSizes {
   float mu_kinetic = 0.4f;
 };
 
-// The palm (index 0) and forearm (index 1) of `hand`, placed for a hand at `start` (its pose before the
-// device is first seen), both body colliders following the hand's device.
+// The palm (index 0) and forearm (index 1) of `hand`, placed for a hand at `start`, both body colliders
+// following the hand's device, parked: the hand is not seen yet, and the first tick puts them on it or below
+// the stage (sim/driven_collider.h).
 std::array<Collider, 2> make_hand_colliders(Hand hand, const HandColliderSizes& sizes, const Pose& start);
 
 }  // namespace weft

@@ -1,5 +1,6 @@
 #include "sim/world.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -350,6 +351,16 @@ size_t World::attach_near(Device device, const Pose& pose, float radius) {
     if (past.time < c.time - gp.hysteresis_s) break;
     if (nearest_distance(c.position.data(), n, past.pose.position) <= reach) extra = gp.hysteresis_band;
   }
+  // The hand's own palm keeps the cloth at its surface, the contact thickness out (sim/hand_colliders.h): the
+  // catch radius is measured from there, not from the grip inside it. From the grip, a palm coming onto
+  // hanging.json's corners pushed them past the catch radius and both grabs missed.
+  float inside = 0.f;
+  for (const Collider& col : state_.colliders) {
+    glm::vec3 normal;
+    if (col.follows == device && !col.parked)
+      inside = std::max(inside, -collider_distance(col, pose.position, normal));
+  }
+  if (inside > 0.f) extra += inside + model_.config.interaction.thickness;
   const size_t held = select_grasp(model_.cloth, model_.adjacency, c.position.data(), pose, radius, gp, scratch_.grasp,
                                    state_.held[d], model_.is_fixed.data(), extra);
   rebuild_tethers(d);

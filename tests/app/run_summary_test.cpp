@@ -59,7 +59,7 @@ TEST_CASE("stream summary: the garment scene's seams, sewn on the sim thread, an
   const nlohmann::json t = stream_summary(table.runtime().stats());
   CHECK_FALSE(t.contains("seam_gap_max_m"));
   CHECK(seam_notice(t).empty());
-  CHECK_FALSE(t.contains("body_penetration_max_m"));  // no body, no hand colliders
+  CHECK(t.contains("body_penetration_max_m"));  // no body, but the hands' colliders (on by default)
 }
 
 // Issue 37: body_penetration_max_m has the shape of seam_gap_max_m: the end and the worst tick.

@@ -328,10 +328,14 @@ TEST_CASE("a scene made in code takes --material, --solver and --tick-hz as a sc
                        doctest::Contains("outside 60 to 2000 Hz"), std::invalid_argument);
 }
 
-TEST_CASE("hands.colliders gives each hand a palm and a forearm that follow it, off unless present") {
-  const Scene off = parse_scene(scene_text(), "test.json");
-  CHECK_FALSE(off.hand_colliders.enabled);
-  CHECK(build_world(off).colliders().empty());
+TEST_CASE("hands.colliders gives each hand a palm and a forearm that follow it, on unless \"enabled\": false") {
+  // On by default (issue 37): a scene without the key has both hands' palms and forearms.
+  const Scene plain = parse_scene(scene_text(), "test.json");
+  CHECK(plain.hand_colliders.enabled);
+  const World by_default = build_world(plain);
+  REQUIRE(by_default.colliders().size() == 4);
+  CHECK(by_default.colliders()[1].follows == Device::LeftHand);
+  CHECK(by_default.colliders()[3].follows == Device::RightHand);
   const Scene on = parse_scene(
       scene_text(R"("hands": {"right": {"position": [0.3, 1, 0.4]}, "colliders": {"palm_radius": 0.05, "forearm_length": 0.3}})"),
       "test.json");
@@ -345,7 +349,9 @@ TEST_CASE("hands.colliders gives each hand a palm and a forearm that follow it, 
   CHECK(w.colliders()[3].half_length == doctest::Approx(0.15f));
   CHECK(glm::distance(w.colliders()[2].pose.position, glm::vec3(0.3f, 1.f, 0.4f)) < 1e-6f);  // at the hand's start
   for (const Collider& c : w.colliders()) CHECK(c.body);
-  CHECK(build_world(parse_scene(scene_text(R"("hands": {"colliders": {"enabled": false}})"), "test.json")).colliders().empty());
+  const Scene off = parse_scene(scene_text(R"("hands": {"colliders": {"enabled": false}})"), "test.json");
+  CHECK_FALSE(off.hand_colliders.enabled);
+  CHECK(build_world(off).colliders().empty());
   expect_error(scene_text(R"("hands": {"colliders": {"palm_radius": 0}})"), "/hands/colliders/palm_radius", "out of range");
   expect_error(scene_text(R"("hands": {"colliders": {"mu_static": 0.1, "mu_kinetic": 0.3}})"), "/hands/colliders/mu_kinetic",
                "exceeds");
@@ -355,10 +361,10 @@ TEST_CASE("body: the mannequin preset, parts changed, added and driven by device
   const Scene m = parse_scene(scene_text(R"("body": {"preset": "mannequin", "position": [1, 0, 0], "height": 1.6})"), "test.json");
   CHECK(m.body.parts.size() == 16);
   const World w = build_world(m);
-  CHECK(w.colliders().size() == 16);
-  for (const Collider& c : w.colliders()) {
-    CHECK(c.body);
-    CHECK_FALSE(c.follows.has_value());
+  REQUIRE(w.colliders().size() == 16 + 4);  // and each hand's palm and forearm (on by default)
+  for (size_t k = 0; k < w.colliders().size(); ++k) {
+    CHECK(w.colliders()[k].body);
+    CHECK(w.colliders()[k].follows.has_value() == (k >= 16));
   }
   // the hips follow the waist tracker (the first free slot after the scene's tracker0), a new part the left hand
   const Scene driven = parse_scene(scene_text(R"("trackers": [{"device": "tracker0", "vertex": 0}],

