@@ -93,6 +93,9 @@ nlohmann::json run_summary(const std::string& mode, const Runtime& runtime, cons
       {"scene_file", scene.file},
       {"solver", scene.solver},
       {"threads", scene.threads},
+      {"device", scene.device},
+      {"device_name", scene.device_name},
+      {"device_reason", scene.device_reason},
       {"tick_hz", scene.tick_hz},
       {"vertices", scene.vertices},
       {"sim_priority", sim_priority_name(SimPriority(st.priority))},
@@ -159,6 +162,14 @@ void print_stream_notices(const nlohmann::json& stream) {
                  .c_str(),
              stderr);
   std::fputs(seam_notice(stream).c_str(), stderr);
+}
+
+void print_device_line(const std::string& device, const std::string& name, const std::string& reason) {
+  if (device == "gpu")
+    std::fprintf(stderr, "weft: step on gpu: %s (%s; stages 1-2 and 4-7 on the CPU, docs/gpu.md)\n", name.c_str(),
+                 reason.c_str());
+  else
+    std::fprintf(stderr, "weft: step on cpu (%s)\n", reason.c_str());
 }
 
 void print_run_summary(const nlohmann::json& j) {

@@ -290,7 +290,9 @@ void World::remap_after_edit(const MeshEdit& me, const ClothModel& old_cloth, Ed
   scratch_.resize(cloth);
   scratch_.elastic.clear();
   lap(ms.adjacency);
-  integrator_ = make_integrator(model_.config.integrator, cloth, model_.config.solver);
+  integrator_ = model_.config.make_custom_integrator
+                    ? model_.config.make_custom_integrator(cloth, model_.config.solver)
+                    : make_integrator(model_.config.integrator, cloth, model_.config.solver);
   lap(ms.integrator);
   for (int d = 0; d < kDeviceCount; ++d) {
     state_.tethers[d].anchor.resize(n);
