@@ -9,6 +9,7 @@
 #include "gpu/gpu_integrator.h"
 #include "gpu/step_device.h"
 #include "sim/mesh_generators.h"
+#include "tests/allocation_counter.h"
 #include "tests/skip.h"
 
 using namespace weft;
@@ -125,6 +126,17 @@ TEST_CASE("gpu step: two runs of one scene on one device give one hash") {
   }
   CHECK(a.state_hash() == b.state_hash());
   CHECK(a.state_hash() != build_world(s).state_hash());
+}
+
+TEST_CASE("gpu step: a tick allocates nothing once the command buffer is recorded") {
+  auto ctx = open_device(false);
+  WEFT_SKIP_IF(!ctx, "no Vulkan device");
+  World w = gpu_world(hanging_scene(), ctx);
+  const std::array<glm::vec3, 2> corner = {w.state().position[0], w.state().position[16]};
+  for (int k = 0; k < 62; ++k) two_hand_tick(w, k, corner);  // recorded at the first tick; grabbed at 60
+  const uint64_t before = test::allocation_count();
+  for (int k = 62; k < 80; ++k) two_hand_tick(w, k, corner);
+  CHECK(test::allocation_count() - before == 0);
 }
 
 TEST_CASE("gpu step: the Vulkan validation layer says nothing") {

@@ -24,7 +24,7 @@ Scene hanging_scene() {
 
 }  // namespace
 
-TEST_CASE("step device: names parse, and anything else is refused") {
+TEST_CASE("step device: names parse and anything else is refused") {
   CHECK(parse_step_device("cpu") == StepDevice::Cpu);
   CHECK(parse_step_device("gpu") == StepDevice::Gpu);
   CHECK(parse_step_device("auto") == StepDevice::Auto);
@@ -42,7 +42,7 @@ TEST_CASE("step device: cpu is the default and opens no device") {
   CHECK_FALSE(bool(w.make_custom_integrator));
 }
 
-TEST_CASE("step device: a feature the GPU step lacks is refused for gpu by name, and auto says why it took the CPU") {
+TEST_CASE("step device: a feature the GPU step lacks is refused for gpu by name and auto says why it took the CPU") {
   Scene s = hanging_scene();
   CHECK(gpu_unsupported_feature(s) == nullptr);
   s.world.self_collision.enabled = true;
