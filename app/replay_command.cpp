@@ -118,7 +118,8 @@ int replay(const ReplayCliOptions& o) {
   // The recorded hash is only comparable when the replay adds nothing to the recording.
   const bool comparable = !options.noise.any() && !o.no_conditioning && !o.one_euro &&
                           (o.solver.empty() || o.solver == stream.header.solver) &&
-                          (o.threads == 0 || o.threads == stream.header.threads) && o.device.empty();
+                          (o.threads == 0 || o.threads == stream.header.threads) &&
+                          (o.device.empty() || o.device == (stream.header.device.empty() ? "cpu" : stream.header.device));
   const bool matches = r.hash == r.recorded_hash;
   if (o.json) {
     nlohmann::json j = {{"file", o.file},

@@ -324,6 +324,7 @@ PoseStreamHeader Runtime::stream_header(const std::string& source) const {
   h.scene_hash = info_.content_hash;
   h.solver = info_.solver;
   h.threads = info_.threads;
+  if (info_.device == "gpu") h.device = "gpu";
   h.tick_hz = info_.tick_hz;
   h.source = source;
   return h;

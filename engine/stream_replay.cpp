@@ -78,7 +78,7 @@ ReplayResult replay_pose_stream(const PoseStream& stream, const ReplayOptions& o
   ro.scene_file = scene_file;
   ro.solver = options.solver.empty() ? h.solver : options.solver;
   ro.threads = options.threads > 0 ? options.threads : h.threads;
-  ro.device = options.device;
+  ro.device = options.device.empty() ? h.device : options.device;  // the recording's device unless told
   ro.tick_hz = h.tick_hz;
   ro.lockstep = true;
   ro.condition_poses = options.condition_poses;
