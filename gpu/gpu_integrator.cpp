@@ -370,6 +370,9 @@ void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
                               VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
       const double ms = ctx_->timestamp_period_ns() * 1e-6;
       times_ = {double(t[1] - t[0]) * ms, double(t[2] - t[1]) * ms, double(t[3] - t[2]) * ms, double(t[4] - t[3]) * ms};
+      sums_.upload += times_.upload, sums_.forces += times_.forces, sums_.solve += times_.solve;
+      sums_.download += times_.download;
+      ++timed_;
     }
   }
   finish_implicit_step(model, state, forces_, h, dv_.data(), translation_correction_);

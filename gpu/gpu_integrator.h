@@ -45,6 +45,9 @@ class GpuIntegrator final : public Integrator {
   void step(const ClothModel& model, ClothState& state, float h) override;
   const char* name() const override { return "gpu-pcg"; }
   const GpuStageTimes& stage_times() const { return times_; }
+  // Summed over every timed step so far, and how many (`--json`'s gpu_ms: the mean per tick).
+  const GpuStageTimes& stage_time_sums() const { return sums_; }
+  uint64_t timed_steps() const { return timed_; }
   const ComputeContext& context() const { return *ctx_; }
 
  private:
@@ -76,7 +79,8 @@ class GpuIntegrator final : public Integrator {
   float recorded_h_ = 0;
   ForceBuffers forces_;            // force (read back) and zero drag, for finish_implicit_step's correction
   std::vector<glm::vec3> dv_;      // the solved velocity change (n)
-  GpuStageTimes times_;
+  GpuStageTimes times_, sums_;
+  uint64_t timed_ = 0;
 };
 
 }  // namespace weft
