@@ -160,6 +160,8 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
   down_ = make_buffer(2 * v4 * nn + 4 * kScalarCount, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
   if (n > 0) {
     upload_once(buf_[VData], vdata.data(), 16 * n);
+    const std::vector<float> zeros(4 * kSlots * n, 0.f);  // the warm start's first dv
+    upload_once(buf_[Vecs], zeros.data(), 16 * kSlots * n);
     upload_once(buf_[CsrOff], offset.data(), 4 * (n + 1));
   }
   if (nl > 0) {
@@ -307,7 +309,7 @@ void GpuIntegrator::record(const ClothModel& model, float h) {
   stamp(1);
   vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
   if (nlink_ > 0) dispatch(LinkForces, groups_of(nlink_));
-  dispatch(Assemble, groups_);
+  dispatch(Assemble, groups_, 0, 0, options_.warm_start ? 1 : 0);
   stamp(2);
   dispatch(Spmv, groups_, kSlotDv, kSlotQ);
   dispatch(CgStart, groups_);

@@ -22,6 +22,7 @@ namespace weft {
 
 struct GpuStepOptions {
   float tolerance = 1e-4f;  // relative residual: 1e-3 left a two-hand grab 7 mm (RMS) from the CPU step after 1 s, 1e-4 0.4 mm (docs/gpu.md)
+  bool warm_start = true;   // start from last tick's dv (hanging cloth: 71 iterations instead of 100)
   int max_iterations = 150;  // recorded iterations; those after convergence are skipped by a flag on the device
 };
 

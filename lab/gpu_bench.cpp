@@ -50,7 +50,7 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
       p.position = start[h];
       world.grab(Hand(h), p, 0.05f);
     }
-    std::vector<double> upload, forces, solve, download, total, wall, iterations;
+    std::vector<double> upload, forces, solve, download, total, wall, iterations, residual;
     const int warm = 4;
     for (int k = 0; k < warm + options.steps; ++k) {
       const double t = world.state().time, dt = world.time_step();
@@ -70,6 +70,7 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
       upload.push_back(g.upload), forces.push_back(g.forces), solve.push_back(g.solve);
       download.push_back(g.download), total.push_back(g.total()), wall.push_back(ms);
       iterations.push_back(world.integrator_stats().solver_iterations);
+      residual.push_back(world.integrator_stats().residual);
     }
     nlohmann::json r = {{"size", size},
                         {"vertices", world.model().vertex_count()},
@@ -84,6 +85,7 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
                                     {"download", median(download)},
                                     {"total", median(total)}}},
                         {"pcg_iterations_median", median(iterations)},
+                        {"pcg_residual_median", median(residual)},
                         {"wall_ms_per_tick_median", median(wall)},
                         {"finite", std::all_of(world.state().position.begin(), world.state().position.end(),
                                                [](const glm::vec3& p) { return std::isfinite(p.x + p.y + p.z); })}};
@@ -91,9 +93,9 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
       r["validation_messages"] = c.validation_messages();
     std::fprintf(stderr,
                  "gpu bench %s (%zu vertices) on %s: GPU %.3f ms/tick (upload %.3f, forces %.3f, solve %.3f, "
-                 "download %.3f), %g PCG iterations, wall %.3f ms/tick\n",
+                 "download %.3f), %g PCG iterations (relative residual %.1e), wall %.3f ms/tick\n",
                  size.c_str(), world.model().vertex_count(), choice.device_name.c_str(), median(total), median(upload),
-                 median(forces), median(solve), median(download), median(iterations), median(wall));
+                 median(forces), median(solve), median(download), median(iterations), median(residual), median(wall));
     out.push_back(r);
   }
   return out;

@@ -1,7 +1,7 @@
 #version 450
 // Per vertex, gathering its links in the sim's adjacency order (no atomics): force = m g + the links';
 // W_ii = M + h^2 sum J + h n_i cd I (Kang & Cho Eq. 18, 27); its inverse (block-Jacobi preconditioner);
-// b = h f and the warm start dv = W_ii^-1 b, or the imposed dv of a kinematic vertex.
+// b = h f and the start dv (last tick's, or W_ii^-1 b), or the imposed dv of a kinematic vertex.
 #include "step_layout.glsl"
 void main() {
   uint i = gl_GlobalInvocationID.x;
@@ -32,7 +32,8 @@ void main() {
     mat3 P = inverse(W);  // symmetric: its rows are its columns
     pre[3 * i] = vec4(P[0], 0.0); pre[3 * i + 1] = vec4(P[1], 0.0); pre[3 * i + 2] = vec4(P[2], 0.0);
     vec3 b = pc.h * f;
-    vec[kDv * pc.n + i] = vec4(pre_mul(i, b), 0.0);
+    // warm start: last tick's dv (zero at first), as mg_warm_start; else the block-Jacobi guess
+    if (pc.mode == 0) vec[kDv * pc.n + i] = vec4(pre_mul(i, b), 0.0);
     vec[kB * pc.n + i] = vec4(b, 0.0);
   }
 }
