@@ -1,8 +1,10 @@
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
 #include "app/commands.h"
 #include "lab/bench_suites.h"
+#include "lab/gpu_bench.h"
 
 namespace weft::app {
 
@@ -11,6 +13,9 @@ void register_bench(CLI::App& app) {
     std::string suite = "all";
     bool json = false;
     lab::BenchOptions options;
+    std::string device = "cpu";
+    std::vector<std::string> sizes;
+    bool validation = false;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("bench", "Time simulation steps (one thread) and print the figures");
@@ -33,8 +38,26 @@ void register_bench(CLI::App& app) {
                 "Self-collision suite: one stderr line per step (detections, pairs, contacts, zones)");
   cmd->add_flag("--carry-contacts", args->options.carry_contacts,
                 "Self-collision suite: carry contacts from one tick to the next (SelfCollisionConfig::carry_contacts)");
+  cmd->add_option("--device", args->device,
+                  "cpu (the suites) | gpu | auto: the GPU step's time per tick by stage on a hanging cloth lifted by "
+                  "two hands (docs/gpu.md)")
+      ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
+  cmd->add_option("--sizes", args->sizes, "GPU bench: 16k (default), 64k, 256k (1k: a smoke test)")
+      ->check(CLI::IsMember({"1k", "16k", "64k", "256k"}));
+  cmd->add_flag("--validation", args->validation, "GPU bench: with VK_LAYER_KHRONOS_validation (counts its messages)");
   cmd->callback([args] {
     nlohmann::json out;
+    if (args->device != "cpu") {
+      lab::GpuBenchOptions g;
+      if (!args->sizes.empty()) g.sizes = args->sizes;
+      if (args->options.steps > 0) g.steps = args->options.steps;
+      if (args->options.quick) g.steps = std::min(g.steps, 5);
+      g.device = args->device;
+      g.validation = args->validation;
+      out["gpu_step"] = lab::bench_gpu_step(g);
+      if (args->json) std::cout << out.dump(2) << "\n";
+      return;
+    }
     const bool all = args->suite == "all";
     if (all || args->suite == "solvers") out["solvers"] = lab::bench_solvers(args->options);
     if (all || args->suite == "interaction") out["interaction"] = lab::bench_interaction(args->options);

@@ -22,6 +22,7 @@ struct RecordCliOptions {
   std::string scene;
   std::string solver;
   int threads = 0;
+  std::string device;
   double seconds = 0;
   double tick_hz = 0;
   std::string noise = "none";
@@ -46,6 +47,7 @@ int record(const RecordCliOptions& o) {
     ro.scene_file = o.scene;
     ro.solver = o.solver;
     ro.threads = o.threads;
+    ro.device = o.device;
     ro.tick_hz = o.tick_hz;
     ro.seconds = o.seconds;
     ro.noise = noise;
@@ -60,6 +62,7 @@ int record(const RecordCliOptions& o) {
     d.runtime.scene_file = o.scene;
     d.runtime.solver = o.solver;
     d.runtime.threads = o.threads;
+    d.runtime.device = o.device;
     d.runtime.tick_hz = o.tick_hz;
     d.record_path = o.out;
     d.noise_profile = o.noise == "none" ? "all" : o.noise;  // what J toggles; on from the start if asked
@@ -106,6 +109,8 @@ void register_record(CLI::App& app) {
   cmd->add_option("--scene", o->scene, "Scene JSON file (default: the built-in table); the stream names it")
       ->check(CLI::ExistingFile);
   cmd->add_option("--solver", o->solver, "Integrator (default: the scene's)");
+  cmd->add_option("--device", o->device, "Where the step runs: cpu | gpu | auto (default: the scene's sim.device, cpu; docs/gpu.md)")
+      ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
   cmd->add_option("--threads", o->threads, "The solver's threads, 1 or 2 (default: the scene's sim.threads); the stream names it")
       ->check(CLI::Range(1, 2));
   cmd->add_option("--tick-hz", o->tick_hz, "Simulation tick rate (default: the scene's)")->check(CLI::Range(60.0, 2000.0));

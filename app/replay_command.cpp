@@ -22,6 +22,7 @@ struct ReplayCliOptions {
   bool scene_given = false;
   std::string solver;
   int threads = 0;
+  std::string device;
   std::string noise = "none";
   uint64_t seed = 1;
   bool json = false;
@@ -99,6 +100,7 @@ int replay(const ReplayCliOptions& o) {
   options.scene_file = o.scene;
   options.solver = o.solver;
   options.threads = o.threads;
+  options.device = o.device;
   std::vector<TraceRow> trace;
   if (!o.trace.empty()) {
     trace.reserve(stream.footer.ticks + 16);
@@ -110,12 +112,14 @@ int replay(const ReplayCliOptions& o) {
                stream.footer.ticks, scene.empty() ? "the built-in table" : scene.c_str(),
                o.solver.empty() ? stream.header.solver.c_str() : o.solver.c_str());
   const ReplayResult r = replay_pose_stream(stream, options);
+  print_device_line(r.device, r.device_name, r.device_reason);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!o.trace.empty()) write_trace(o.trace, trace);
   // The recorded hash is only comparable when the replay adds nothing to the recording.
   const bool comparable = !options.noise.any() && !o.no_conditioning && !o.one_euro &&
                           (o.solver.empty() || o.solver == stream.header.solver) &&
-                          (o.threads == 0 || o.threads == stream.header.threads);
+                          (o.threads == 0 || o.threads == stream.header.threads) &&
+                          (o.device.empty() || o.device == (stream.header.device.empty() ? "cpu" : stream.header.device));
   const bool matches = r.hash == r.recorded_hash;
   if (o.json) {
     nlohmann::json j = {{"file", o.file},
@@ -133,6 +137,9 @@ int replay(const ReplayCliOptions& o) {
                         {"scene_file", r.scene_file},
                         {"solver", o.solver.empty() ? stream.header.solver : o.solver},
                         {"threads", r.threads},
+                        {"device", r.device},
+                        {"device_name", r.device_name},
+                        {"device_reason", r.device_reason},
                         {"noise_spikes", r.noise.spikes},
                         {"noise_dropped", r.noise.dropped},
                         {"mesh_check", mesh_check_summary(r.mesh_check)},
@@ -165,6 +172,9 @@ void register_replay(CLI::App& app) {
                                      "the recorded content")
       ->each([o](const std::string&) { o->scene_given = true; });
   cmd->add_option("--solver", o->solver, "Replay with another integrator (the hash then differs)");
+  cmd->add_option("--device", o->device, "Replay on this device: cpu | gpu | auto (default: the scene's sim.device; "
+                                       "another device than the recording's gives another hash)")
+      ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
   cmd->add_option("--threads", o->threads, "Replay with the solver on this many threads, 1 or 2 (default: the recorded "
                                          "number; another one may change the hash)")
       ->check(CLI::Range(1, 2));

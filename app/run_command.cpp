@@ -43,6 +43,8 @@ void register_run(CLI::App& app) {
           return std::string(e.what());
         }
       });
+  cmd->add_option("--device", opts->device, "Where the step runs: cpu | gpu | auto (default: the scene's sim.device, cpu; docs/gpu.md)")
+      ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
   cmd->add_option("--threads", opts->threads,
                   "The solver's threads (default: the scene's sim.threads, 1): 2 splits the multigrid's fine level of "
                   "meshes of 8 192 vertices or more in two regions swept by two threads")

@@ -25,6 +25,7 @@ std::unique_ptr<Runtime> make_runtime(const RunOptions& o, RuntimeOptions ro) {
   ro.scene_file = o.scene;
   ro.solver = o.solver;
   ro.threads = o.threads;
+  ro.device = o.device;
   ro.material = o.material;
   ro.tick_hz = o.tick_hz;
   ro.priority = parse_sim_priority(o.sim_priority);
@@ -51,6 +52,7 @@ int run_headless_sim(const RunOptions& options) {
   std::fprintf(stderr, "weft: headless sim of '%s' (%zu vertices, %s) at %.0f Hz, snapshots read at %.0f Hz\n",
                runtime.scene().name.c_str(), runtime.scene().vertices, runtime.scene().solver.c_str(),
                runtime.scene().tick_hz, kConsumerHz);
+  print_device_line(runtime.scene());
   TwoHandScript script = script_for(runtime.scene());
   const double tick = 1.0 / runtime.scene().tick_hz;
   FrameStats frames;

@@ -23,6 +23,7 @@ struct RunOptions {
   std::string sim_priority = "realtime";  // sim thread: realtime (SCHED_FIFO) | high (nice -10) | normal; falls back
   std::string solver;          // integrator name (empty: the scene's)
   int threads = 0;             // the solver's threads, 1 or 2 (sim.threads; 0: the scene's)
+  std::string device;          // cpu | gpu | auto (sim.device; empty: the scene's)
   std::string material;        // fabric preset name or file (empty: the scene's)
   uint32_t grid = 0;           // > 0 and no scene: a generated hanging cloth of grid x grid quads (127: 16,384 vertices)
   bool script = true;          // headless modes: drive the scene's scripted two-hand demo

@@ -59,6 +59,7 @@ int run_headless_render(const RunOptions& options) {
                runtime.scene().name.c_str(), runtime.scene().solver.c_str(), ctx.device_name().c_str(),
                static_cast<unsigned long long>(frames), options.width, options.height, out.c_str(),
                ctx.validation_enabled() ? " (validation on)" : "");
+  print_device_line(runtime.scene());
 
   // Frames sample the script (plus 1 s to settle), or --seconds of sim time, evenly whatever their number.
   const double duration = options.seconds > 0 ? options.seconds : session.duration() + 1.0;
@@ -118,6 +119,7 @@ int run_window(const RunOptions& options) {
   o.runtime.scene_file = options.scene;
   o.runtime.solver = options.solver;
   o.runtime.threads = options.threads;
+  o.runtime.device = options.device;
   o.runtime.material = options.material;
   o.runtime.tick_hz = options.tick_hz;
   o.runtime.priority = parse_sim_priority(options.sim_priority);
@@ -128,6 +130,7 @@ int run_window(const RunOptions& options) {
   DesktopApp desktop(o);
   std::fprintf(stderr, "weft: window on %s, scene '%s' (%s); press H for help\n", desktop.device_name().c_str(),
                desktop.runtime().scene().name.c_str(), desktop.runtime().scene().solver.c_str());
+  print_device_line(desktop.runtime().scene());
   print_desktop_help();
   const auto t0 = Clock::now();
   uint64_t frames = 0;

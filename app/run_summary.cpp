@@ -3,6 +3,8 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "gpu/gpu_integrator.h"
+
 namespace weft::app {
 
 std::string hex64(uint64_t v) {
@@ -81,6 +83,16 @@ nlohmann::json self_collision_summary(const TickStats& st) {
           {"capped_ticks", st.self_capped_ticks}};
 }
 
+// The GPU step's mean GPU time per tick by stage (timestamps), ms; null when the CPU stepped.
+static nlohmann::json gpu_stage_summary(const World& world) {
+  const auto* gpu = dynamic_cast<const GpuIntegrator*>(&world.integrator());
+  if (!gpu || gpu->timed_steps() == 0) return nullptr;
+  const GpuStageTimes& s = gpu->stage_time_sums();
+  const double n = double(gpu->timed_steps());
+  return {{"ticks", gpu->timed_steps()}, {"upload", s.upload / n},     {"forces", s.forces / n},
+          {"solve", s.solve / n},        {"download", s.download / n}, {"total", s.total() / n}};
+}
+
 nlohmann::json run_summary(const std::string& mode, const Runtime& runtime, const FrameStats& frames) {
   const TickStats st = runtime.stats();
   const SceneInfo& scene = runtime.scene();
@@ -93,6 +105,9 @@ nlohmann::json run_summary(const std::string& mode, const Runtime& runtime, cons
       {"scene_file", scene.file},
       {"solver", scene.solver},
       {"threads", scene.threads},
+      {"device", scene.device},
+      {"device_name", scene.device_name},
+      {"device_reason", scene.device_reason},
       {"tick_hz", scene.tick_hz},
       {"vertices", scene.vertices},
       {"sim_priority", sim_priority_name(SimPriority(st.priority))},
@@ -112,6 +127,7 @@ nlohmann::json run_summary(const std::string& mode, const Runtime& runtime, cons
   };
   out["mesh_check"] = mesh_check_summary(scene.mesh_check);
   if (runtime.world().self_collision()) out["self_collision"] = self_collision_summary(st);
+  if (scene.device == "gpu") out["gpu_ms"] = gpu_stage_summary(runtime.world());
   return out;
 }
 
@@ -159,6 +175,14 @@ void print_stream_notices(const nlohmann::json& stream) {
                  .c_str(),
              stderr);
   std::fputs(seam_notice(stream).c_str(), stderr);
+}
+
+void print_device_line(const std::string& device, const std::string& name, const std::string& reason) {
+  if (device == "gpu")
+    std::fprintf(stderr, "weft: step on gpu: %s (%s; stages 1-2 and 4-7 on the CPU, docs/gpu.md)\n", name.c_str(),
+                 reason.c_str());
+  else
+    std::fprintf(stderr, "weft: step on cpu (%s)\n", reason.c_str());
 }
 
 void print_run_summary(const nlohmann::json& j) {

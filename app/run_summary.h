@@ -27,6 +27,11 @@ std::string seam_notice(const nlohmann::json& stream);
 void print_stream_notices(const nlohmann::json& stream);
 // A short human summary of the same on stderr (the fail-safe and grasp notices included).
 void print_run_summary(const nlohmann::json& summary);
+// One stderr line: what steps the cloth and why (`device`, `device_name`, `device_reason` in --json).
+void print_device_line(const std::string& device, const std::string& name, const std::string& reason);
+inline void print_device_line(const SceneInfo& scene) {
+  print_device_line(scene.device, scene.device_name, scene.device_reason);
+}
 std::string hex64(uint64_t v);
 // `weft mesh --check`'s counts on the loaded mesh (SceneInfo::mesh_check) as {kind: count}.
 nlohmann::json mesh_check_summary(const std::vector<std::pair<std::string, size_t>>& counts);

@@ -22,6 +22,7 @@ struct StressCli {
   std::string out = "weft-stress";
   std::vector<std::string> scenarios, noises;
   uint32_t quads = 20;
+  std::string device;
   bool no_conditioning = false;
   bool no_one_euro = false;
 };
@@ -57,6 +58,7 @@ int stress(const StressCli& cli) {
   o.noises = cli.noises;
   o.quads = cli.quads;
   o.conditioning = !cli.no_conditioning;
+  o.device = cli.device;
   o.one_euro = !cli.no_one_euro;
   for (const std::string& n : o.noises) (void)noise_profile(n);  // unknown names fail before any run
   const lab::StressBounds bounds;
@@ -131,6 +133,8 @@ void register_stress(CLI::App& app) {
   auto c = std::make_shared<StressCli>();
   auto* cmd = app.add_subcommand("stress", "Noisy-tracking robustness matrix: scenarios x noise levels x seeds");
   cmd->add_flag("--json", c->json, "Print the results as JSON on stdout");
+  cmd->add_option("--device", c->device, "Where the step runs: cpu | gpu | auto (default: the scene's sim.device, cpu; docs/gpu.md)")
+      ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
   cmd->add_option("--seeds", c->seeds, "Seeds per noisy (scenario, noise) pair")->check(CLI::Range(1, 100));
   cmd->add_option("--out", c->out, "Directory for the plots (stress_<scenario>.png) and stress.json");
   cmd->add_option("--scenario", c->scenarios, "Only these scenarios (two_hand, tracker_circle, hand_sweep)")

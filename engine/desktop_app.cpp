@@ -10,7 +10,7 @@
 
 #include "engine/renderer.h"
 #include "engine/snapshot_interpolation.h"
-#include "engine/vk_check.h"
+#include "gpu/vk_check.h"
 #include "engine/vulkan_context.h"
 #include "engine/window_target.h"
 

@@ -1,6 +1,6 @@
 #include "engine/gpu_resources.h"
 
-#include "engine/vk_check.h"
+#include "gpu/vk_check.h"
 #include "engine/vulkan_context.h"
 
 namespace weft {

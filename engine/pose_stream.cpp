@@ -145,6 +145,7 @@ PoseStreamWriter::PoseStreamWriter(const std::string& path, const PoseStreamHead
                       {"scene_hash", hash},         {"solver", header.solver},
                       {"tick_hz", header.tick_hz},  {"source", header.source}};
   if (header.threads > 0) h["threads"] = header.threads;
+  if (!header.device.empty()) h["device"] = header.device;
   std::fprintf(file_, "%s\n", h.dump().c_str());
 }
 
@@ -265,6 +266,10 @@ PoseStream parse_pose_stream(std::istream& in, const std::string& name) {
         const uint64_t threads = r.count(j, "threads");
         if (threads != 1 && threads != 2) r.fail("threads must be 1 or 2");
         s.header.threads = int(threads);
+      }
+      if (j.contains("device")) {  // optional: written only for the GPU step
+        s.header.device = r.text(j, "device");
+        if (s.header.device != "gpu" && s.header.device != "cpu") r.fail("device must be cpu or gpu");
       }
       s.header.tick_hz = r.number(r.field(j, "tick_hz"), "tick_hz");
       if (!(s.header.tick_hz >= 60 && s.header.tick_hz <= 2000)) r.fail("tick_hz out of range 60..2000");

@@ -22,6 +22,7 @@ struct PoseStreamHeader {
   uint64_t scene_hash = 0;      // FNV-1a of the scene file's bytes (engine/runtime.h scene_file_hash)
   std::string solver;           // the integrator the session ran ("approx", "cg", ...)
   int threads = 0;              // the solver's threads (sim.threads); 0: not recorded (older streams): the scene's
+  std::string device;           // "gpu": recorded with the GPU step (docs/gpu.md); "": the CPU (not written)
   double tick_hz = 240;
   std::string source;           // free text: headless script, window, xr
 };

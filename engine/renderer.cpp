@@ -8,7 +8,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "engine/shader_library.h"
-#include "engine/vk_check.h"
+#include "gpu/vk_check.h"
 #include "engine/vulkan_context.h"
 
 namespace weft {

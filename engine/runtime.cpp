@@ -13,6 +13,7 @@
 #include "engine/mesh_check.h"
 #include "engine/scene_loader.h"
 #include "engine/snapshot_builder.h"
+#include "gpu/step_device.h"
 #include "sim/mesh_generators.h"
 
 namespace weft {
@@ -233,6 +234,11 @@ Runtime::Runtime(const RuntimeOptions& options, Scene scene, const std::string& 
 }
 
 void Runtime::init(Scene scene, uint64_t content_hash, const std::string& origin) {
+  // The device that steps it (gpu/step_device.h): `gpu` refuses here, naming the feature, what it cannot run.
+  if (!options_.device.empty()) scene.world.device = parse_step_device(options_.device);
+  const StepDeviceChoice device = choose_step_device(scene, options_.gpu_validation);
+  if (!device.warning.empty()) std::fprintf(stderr, "weft: warning: %s\n", device.warning.c_str());
+  use_step_device(device, scene.world);
   World world = build_world(scene);
   // What `weft mesh --check` sees, counted the same way (the same function), once at load.
   const MeshCheckReport check = check_mesh(scene.mesh);
@@ -260,6 +266,9 @@ void Runtime::init(Scene scene, uint64_t content_hash, const std::string& origin
                    scene.name.c_str(), probe.solid_count + probe.solids_left_out, ClothSnapshot::kMaxSolids);
   }
   info_ = describe(scene, world);
+  info_.device = device.gpu ? "gpu" : "cpu";
+  info_.device_name = device.device_name;
+  info_.device_reason = device.reason;
   info_.content_hash = content_hash;
   for (const MeshIssue& i : check.issues) info_.mesh_check.emplace_back(i.kind, i.count);
   const RuntimeOptions& options = options_;
@@ -315,6 +324,7 @@ PoseStreamHeader Runtime::stream_header(const std::string& source) const {
   h.scene_hash = info_.content_hash;
   h.solver = info_.solver;
   h.threads = info_.threads;
+  if (info_.device == "gpu") h.device = "gpu";
   h.tick_hz = info_.tick_hz;
   h.source = source;
   return h;

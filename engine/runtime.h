@@ -33,6 +33,8 @@ struct RuntimeOptions {
   std::string material;              // a fabric preset name or file (assets/materials); empty: the scene's
   double tick_hz = 0;                // 0: the scene's
   int threads = 0;                   // the solver's threads (sim.threads: 1 or 2); 0: the scene's
+  std::string device;                // cpu | gpu | auto (sim.device, gpu/step_device.h); empty: the scene's
+  bool gpu_validation = false;       // the GPU step's device opened with VK_LAYER_KHRONOS_validation
   bool lockstep = false;             // offline: deterministic, as fast as the CPU allows
   SimPriority priority = SimPriority::Realtime;  // falls back when not permitted
   bool condition_poses = true;       // input conditioning on the sim thread
@@ -50,6 +52,9 @@ struct SceneInfo {
   std::string solver;                // integrator name the world runs
   double tick_hz = 240;
   int threads = 1;                   // the multigrid solver's threads (sim.threads)
+  std::string device = "cpu";        // what steps it: cpu, or gpu (stage 3 on a Vulkan device, gpu/step_device.h)
+  std::string device_name = "cpu";   // the Vulkan device's name
+  std::string device_reason;         // why that device
   size_t vertices = 0;
   SceneProps props;                  // floor and table the renderer draws
   OrbitCamera camera;                // a desktop camera framing the cloth

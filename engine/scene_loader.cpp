@@ -4,6 +4,7 @@
 #include "engine/json_reader.h"
 #include "engine/material_loader.h"
 #include "engine/mesh_io.h"
+#include "gpu/step_device.h"
 
 #include <algorithm>
 #include <cmath>
@@ -45,6 +46,7 @@ constexpr JsonKey kSimKeys[] = {
     {"mg_max_iterations", T::Integer, 1, 10000},
     {"threads", T::Integer, 1, 2},
     {"failsafe", T::Boolean},
+    {"device", T::String, 0, 0, "cpu gpu auto"},
 };
 constexpr JsonObjectSpec kSim{"sim", kSimKeys};
 
@@ -559,6 +561,7 @@ void read_sim(const JsonObject& j, WorldConfig& world) {
   so.mg_max_iterations = int(j.integer("mg_max_iterations", so.mg_max_iterations));
   so.mg_threads = int(j.integer("threads", so.mg_threads));
   world.failsafe.enabled = j.boolean("failsafe", world.failsafe.enabled);
+  world.device = parse_step_device(j.string("device", step_device_name(world.device)));
   if (so.iterations % 2 == 0) j.fail("iterations", "must be odd (Kang & Cho 4.2)");
 }
 

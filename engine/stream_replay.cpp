@@ -78,6 +78,7 @@ ReplayResult replay_pose_stream(const PoseStream& stream, const ReplayOptions& o
   ro.scene_file = scene_file;
   ro.solver = options.solver.empty() ? h.solver : options.solver;
   ro.threads = options.threads > 0 ? options.threads : h.threads;
+  ro.device = options.device.empty() ? h.device : options.device;  // the recording's device unless told
   ro.tick_hz = h.tick_hz;
   ro.lockstep = true;
   ro.condition_poses = options.condition_poses;
@@ -97,6 +98,9 @@ ReplayResult replay_pose_stream(const PoseStream& stream, const ReplayOptions& o
   ReplayResult out;
   out.scene_file = scene_file;
   out.threads = runtime.scene().threads;
+  out.device = runtime.scene().device;
+  out.device_name = runtime.scene().device_name;
+  out.device_reason = runtime.scene().device_reason;
   ProgressLine progress("weft: replay", stream.footer.ticks, options.progress && stream.footer.ticks > 2400);
   runtime.start();
   size_t next = 0;
@@ -150,6 +154,7 @@ RecordResult record_scripted_session(const std::string& path, const RecordOption
   ro.scene_file = o.scene_file;
   ro.solver = o.solver;
   ro.threads = o.threads;
+  ro.device = o.device;
   ro.tick_hz = o.tick_hz;
   ro.lockstep = true;
   ro.record = true;

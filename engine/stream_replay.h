@@ -42,6 +42,7 @@ struct ReplayOptions {
   bool use_scene_override = false; // scene_file was given (it may be "" for the built-in table)
   std::string solver;              // another integrator (the hash then differs); empty: the recorded one
   int threads = 0;                 // the solver's threads (the hash may differ); 0: the recorded number
+  std::string device;              // cpu | gpu | auto (another device than the recording's: another hash); "": the scene's
   NoiseProfile noise;              // extra noise on the recorded samples ("none": exact replay)
   uint64_t seed = 0;
   bool condition_poses = true;
@@ -61,6 +62,7 @@ struct ReplayResult {
   TickStats stats;                 // the sim thread's counters and stream metrics
   std::string scene_file;          // the scene it ran on
   int threads = 1;                 // the solver's threads it ran with
+  std::string device = "cpu", device_name = "cpu", device_reason;  // what stepped it (SceneInfo's)
   std::vector<std::pair<std::string, size_t>> mesh_check;  // the load's mesh check (SceneInfo::mesh_check)
 };
 
@@ -84,6 +86,7 @@ struct RecordOptions {
   std::string scene_file;  // "": the built-in table
   std::string solver;      // "": the scene's
   int threads = 0;         // the solver's threads; 0: the scene's
+  std::string device;      // cpu | gpu | auto; "": the scene's
   double tick_hz = 0;      // 0: the scene's
   double seconds = 0;
   NoiseProfile noise;

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "engine/vk_check.h"
+#include "gpu/vk_check.h"
 
 namespace weft {
 namespace {

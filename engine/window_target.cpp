@@ -5,7 +5,7 @@
 
 #include <GLFW/glfw3.h>
 
-#include "engine/vk_check.h"
+#include "gpu/vk_check.h"
 #include "engine/vulkan_context.h"
 
 namespace weft {

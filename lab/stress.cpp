@@ -300,6 +300,7 @@ StressRun run_stress_case(const std::string& scenario, const std::string& noise_
   RuntimeOptions ro;
   ro.lockstep = true;
   ro.condition_poses = options.conditioning;
+  ro.device = options.device;
   // One Euro filter on (off by default in the runtime: it lags the scripted demos): without it every
   // jitter sample reaches the held vertices as velocity, the elastic follows v_target exactly.
   ro.conditioning.one_euro.enabled = options.one_euro;

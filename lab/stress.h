@@ -49,6 +49,7 @@ struct StressOptions {
   int seeds = 2;
   uint32_t quads = 20;                 // cloth grid quads per side
   bool conditioning = true;            // input conditioning on (off: only the World's own checks)
+  std::string device;                  // cpu | gpu | auto ("": cpu; the scenarios' floor makes gpu refuse them today)
   bool one_euro = true;                // One Euro filter in the conditioning
   bool keep_series = true;
   double recovery_deviation_m = 0.05;  // recovery_s: back within this deviation (StressBounds::deviation_m)

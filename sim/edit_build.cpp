@@ -134,7 +134,9 @@ void build_edit(const ClothEdit& e, const EditBase& base, const WorldConfig& con
   out.adjacency = build_adjacency(cloth);
   out.flat_pieces = find_flat_pieces(cloth, out.adjacency);
   lap(report.stage_ms.adjacency);
-  out.integrator = make_integrator(config.integrator, cloth, config.solver);
+  // An integrator made outside sim/ (the GPU step) owns device resources and is made and freed on the sim
+  // thread, at the landing (World::land_edit); the CPU's is built here.
+  if (!config.make_custom_integrator) out.integrator = make_integrator(config.integrator, cloth, config.solver);
   lap(report.stage_ms.integrator);
   // Pin tethers: the scene's pinned vertices and the elastic pins are the sources (World::rebuild_pin_tethers).
   TetherScratch tether;

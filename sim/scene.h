@@ -48,7 +48,7 @@ struct Scene {
   SeamSet seam_lines;                            // the seam lines' pairs, by arc length (sim/seam_line.h)
   std::vector<CreaseLine> creases;               // fold lines in material coordinates (weft_warp materials)
   std::array<Pose, 2> hand_start;                // left, right: where the hands start (for the runtime)
-  HandColliderSizes hand_colliders;              // each hand's palm and forearm (off unless enabled)
+  HandColliderSizes hand_colliders;              // each hand's palm and forearm (on unless "enabled": false)
   Body body;                                     // a mannequin or tracked body parts (none: empty)
   // The Vive tracker role (XR_HTCX_vive_tracker_interaction's name, "waist") each tracker slot is kept
   // for, "" where none: a body part following a role follows that slot's device, and XR gives the role

@@ -38,7 +38,8 @@ SeamStats measure_seams(const SeamSet& seams, const glm::vec3* x) {
 World::World(ClothModel model, const WorldConfig& config)
     : model_(make_world_model(std::move(model), config)),
       state_(make_initial_state(model_)),
-      integrator_(make_integrator(config.integrator, model_.cloth, config.solver)) {
+      integrator_(config.make_custom_integrator ? config.make_custom_integrator(model_.cloth, config.solver)
+                                                : make_integrator(config.integrator, model_.cloth, config.solver)) {
   scratch_.resize(model_.cloth);
   set_self_collision(config.self_collision);
   rebuild_pin_tethers();

@@ -159,6 +159,8 @@ class World {
   const StrainLimitStats& strain_stats() const { return stats_.strain; }
   const StepReport& step_report() const { return stats_; }
   const StepStats& integrator_stats() const { return integrator_->stats(); }
+  // The integrator stage 3 runs (the GPU step's, gpu/gpu_integrator.h, reads its stage times through it).
+  const Integrator& integrator() const { return *integrator_; }
   const CollisionStats& collision_stats() const { return stats_.collision; }
   const FailsafeStats& failsafe_stats() const { return stats_.failsafe; }
   // Null while self-collision is off.

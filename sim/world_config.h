@@ -1,6 +1,9 @@
 #pragma once
 // How a world is set up: tick, solver, and how the cloth is held, touched and limited. Part of the world's
 // model (sim/world_model.h): fixed while the world runs.
+#include <functional>
+#include <memory>
+
 #include "sim/elastic_constraint.h"
 #include "sim/grasp.h"
 #include "sim/integrator.h"
@@ -53,6 +56,15 @@ struct FailsafeConfig {
   float energy_floor = 1e-5f;      // J: a rise always accepted (round-off on a cloth at rest)
 };
 
+// Where the step runs (scene key sim.device, `--device`): cpu (the default until the GPU step covers the
+// shipped scenes), gpu (the best Vulkan device, lavapipe included) or auto (a real GPU, never lavapipe, else
+// the CPU). sim/ only carries the choice; gpu/ makes it (gpu/step_device.h).
+enum class StepDevice { Cpu, Gpu, Auto };
+
+// An integrator made outside sim/ (the GPU step, gpu/gpu_integrator.h) for this cloth, used instead of
+// make_integrator when set: by World's constructor and again after World::edit.
+using IntegratorFactory = std::function<std::unique_ptr<Integrator>(const ClothModel&, const SolverOptions&)>;
+
 struct WorldConfig {
   double tick_hz = 240;  // fixed step h = 1 / tick_hz
   // The runtime's default integrator: Kang & Cho's linearised backward Euler solved by multigrid-
@@ -61,6 +73,8 @@ struct WorldConfig {
   // Kang & Cho's few Jacobi iterations ("approx") and CG stopped at 1 % gain energy and stretch.
   IntegratorKind integrator = IntegratorKind::Multigrid;
   SolverOptions solver = runtime_solver_options();
+  StepDevice device = StepDevice::Cpu;  // as the scene asks; the runtime resolves it and sets make_custom_integrator
+  IntegratorFactory make_custom_integrator;  // empty: make_integrator(integrator, ...)
 
   // Multigrid: 0.1 % relative error of dv in the energy norm (estimated two CG steps ahead), at most 20
   // iterations, one thread (sim.threads: 2 sweeps a large mesh in two regions, a 1.7 times faster

@@ -309,8 +309,12 @@ void World::land_edit(EditBuild& build, EditReport::Landing& ms) {
   scratch_.last_contact_filter.clear();  // its entries name old vertices: cleared while its table still fits them
   scratch_.resize(cloth);
   scratch_.elastic.clear();
-  std::swap(integrator_, build.integrator);
-  retired.integrator = std::move(build.integrator);
+  if (model_.config.make_custom_integrator) {
+    integrator_ = model_.config.make_custom_integrator(cloth, model_.config.solver);
+  } else {
+    std::swap(integrator_, build.integrator);
+    retired.integrator = std::move(build.integrator);
+  }
   if (self_collision_) {
     build.self->carry_overlaps(*self_collision_, me.triangle_parent);
     build.self->set_cut_twins(cloth, twins);

@@ -38,6 +38,7 @@ TEST_CASE("pose stream: a written stream reads back exactly, NaN and Inf include
   h.scene_hash = 0x0123456789abcdefull;
   h.solver = "approx";
   h.threads = 2;
+  h.device = "gpu";
   {
     PoseStreamWriter w(path, h);
     StreamRecord r;
@@ -67,6 +68,7 @@ TEST_CASE("pose stream: a written stream reads back exactly, NaN and Inf include
   CHECK(s.header.scene_hash == 0x0123456789abcdefull);
   CHECK(s.header.solver == "approx");
   CHECK(s.header.threads == 2);
+  CHECK(s.header.device == "gpu");
   REQUIRE(s.records.size() == 4);
   const StreamRecord& r = s.records[0];
   CHECK(r.tick == 3);
@@ -126,6 +128,11 @@ TEST_CASE("pose stream: every corrupt or truncated file is reported with its lin
   CHECK(parse_pose_stream(without, "s.jsonl").header.threads == 0);
   CHECK(error_line(R"({"format":"weft-pose-stream","version":2,"scene":"table","scene_file":"","scene_hash":"ff","solver":"mg","threads":4294967297,"tick_hz":240})" "\n" + kEnd, &problem) == 1);
   CHECK(problem.find("threads") != std::string::npos);
+  // device is optional (written only for the GPU step), cpu or gpu when given.
+  std::istringstream cpu_stream(kHeader + kPose + kEnd);
+  CHECK(parse_pose_stream(cpu_stream, "s.jsonl").header.device.empty());
+  CHECK(error_line(R"({"format":"weft-pose-stream","version":2,"scene":"table","scene_file":"","scene_hash":"ff","solver":"mg","device":"tpu","tick_hz":240})" "\n" + kEnd, &problem) == 1);
+  CHECK(problem.find("device") != std::string::npos);
   // A version 1 stream (before streams named their scene) is refused with a reason.
   CHECK(error_line(R"({"format":"weft-pose-stream","version":1,"scene":"table","quads":8,"cloth_size":0.5,"tick_hz":240})" "\n" + kEnd, &problem) == 1);
   CHECK(problem.find("record it again") != std::string::npos);

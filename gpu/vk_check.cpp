@@ -1,4 +1,4 @@
-#include "engine/vk_check.h"
+#include "gpu/vk_check.h"
 
 namespace weft {
 

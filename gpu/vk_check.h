@@ -1,4 +1,5 @@
 #pragma once
+// Shared by the renderer (engine/) and the GPU step (gpu/), which the engine links.
 // Every VkResult goes through WEFT_VK_CHECK, which throws a VulkanError naming the call, the result
 // and file:line, so a failure deep in the renderer reads as one precise line.
 #include <stdexcept>

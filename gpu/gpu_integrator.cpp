@@ -1,0 +1,383 @@
+#include "gpu/gpu_integrator.h"
+
+#include <cstring>
+#include <stdexcept>
+
+#include "gpu/vk_check.h"
+#include "sim/implicit_step.h"
+
+namespace weft {
+namespace {
+
+// SPIR-V of gpu/shaders/*.comp, compiled by glslc at build time (gpu/CMakeLists.txt).
+const uint32_t kLinkForces[] = {
+#include "link_forces.comp.spv.inc"
+};
+const uint32_t kAssemble[] = {
+#include "assemble.comp.spv.inc"
+};
+const uint32_t kSpmv[] = {
+#include "spmv.comp.spv.inc"
+};
+const uint32_t kCgStart[] = {
+#include "cg_start.comp.spv.inc"
+};
+const uint32_t kCgDotDq[] = {
+#include "cg_dot_dq.comp.spv.inc"
+};
+const uint32_t kCgUpdate[] = {
+#include "cg_update.comp.spv.inc"
+};
+const uint32_t kCgDirection[] = {
+#include "cg_direction.comp.spv.inc"
+};
+const uint32_t kCgReduce[] = {
+#include "cg_reduce.comp.spv.inc"
+};
+enum Kernel { LinkForces, Assemble, Spmv, CgStart, CgDotDq, CgUpdate, CgDirection, CgReduce, kKernels };
+struct Code {
+  const uint32_t* words;
+  size_t bytes;
+};
+const Code kCode[kKernels] = {{kLinkForces, sizeof(kLinkForces)}, {kAssemble, sizeof(kAssemble)},
+                              {kSpmv, sizeof(kSpmv)},             {kCgStart, sizeof(kCgStart)},
+                              {kCgDotDq, sizeof(kCgDotDq)},       {kCgUpdate, sizeof(kCgUpdate)},
+                              {kCgDirection, sizeof(kCgDirection)}, {kCgReduce, sizeof(kCgReduce)}};
+
+// step_layout.glsl's Push, in std430 order.
+struct Push {
+  uint32_t n, nlink;
+  float h, cd;
+  float gravity[4];
+  uint32_t src, dst, mode, groups;
+  float tol;
+};
+
+// step_layout.glsl's bindings and slots.
+enum Binding { X, V, Kin, VData, Links, LinkP, LinkF, LinkJ, CsrOff, Csr, Pre, Diag, Vecs, Force, Partial, Scalars };
+constexpr uint32_t kSlots = 6, kSlotDv = 0, kSlotD = 2, kSlotQ = 3;
+constexpr uint32_t kScalarCount = 16, kScalarRes = 4, kScalarIter = 5;
+constexpr uint32_t kTimestamps = 5;
+
+uint32_t groups_of(uint32_t count) { return (count + 255) / 256; }
+
+}  // namespace
+
+GpuIntegrator::Buffer GpuIntegrator::make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, bool host) {
+  Buffer b;
+  b.size = size;
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = size;
+  info.usage = usage;
+  WEFT_VK_CHECK(vkCreateBuffer(ctx_->device(), &info, nullptr, &b.buffer));
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(ctx_->device(), b.buffer, &req);
+  VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  alloc.allocationSize = req.size;
+  alloc.memoryTypeIndex = ctx_->memory_type(
+      req.memoryTypeBits, host ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                               : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  WEFT_VK_CHECK(vkAllocateMemory(ctx_->device(), &alloc, nullptr, &b.memory));
+  WEFT_VK_CHECK(vkBindBufferMemory(ctx_->device(), b.buffer, b.memory, 0));
+  if (host) WEFT_VK_CHECK(vkMapMemory(ctx_->device(), b.memory, 0, size, 0, &b.mapped));
+  return b;
+}
+
+// Model tables go in once, through a staging buffer that is freed at once (load time only).
+void GpuIntegrator::upload_once(Buffer& dst, const void* data, VkDeviceSize size) {
+  Buffer staging = make_buffer(size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+  std::memcpy(staging.mapped, data, size);
+  VkCommandBufferAllocateInfo a{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  a.commandPool = ctx_->pool();
+  a.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  a.commandBufferCount = 1;
+  VkCommandBuffer c;
+  WEFT_VK_CHECK(vkAllocateCommandBuffers(ctx_->device(), &a, &c));
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  WEFT_VK_CHECK(vkBeginCommandBuffer(c, &begin));
+  VkBufferCopy region{0, 0, size};
+  vkCmdCopyBuffer(c, staging.buffer, dst.buffer, 1, &region);
+  WEFT_VK_CHECK(vkEndCommandBuffer(c));
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &c;
+  WEFT_VK_CHECK(vkQueueSubmit(ctx_->queue(), 1, &submit, VK_NULL_HANDLE));
+  WEFT_VK_CHECK(vkQueueWaitIdle(ctx_->queue()));
+  vkFreeCommandBuffers(ctx_->device(), ctx_->pool(), 1, &c);
+  vkDestroyBuffer(ctx_->device(), staging.buffer, nullptr);
+  vkFreeMemory(ctx_->device(), staging.memory, nullptr);
+}
+
+GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const ClothModel& model,
+                             const SolverOptions& solver, const GpuStepOptions& options)
+    : ctx_(std::move(context)),
+      options_(options),
+      translation_correction_(solver.translation_correction),
+      n_(uint32_t(model.vertex_count())),
+      nlink_(uint32_t(model.link_count_total())),
+      groups_(groups_of(n_)),
+      forces_(model),
+      dv_(model.vertex_count()) {
+  const VkDevice dev = ctx_->device();
+  const size_t n = n_, nl = nlink_;
+  // The model's tables as the kernels read them: per vertex mass and link count, per link its ends and
+  // spring, and each vertex's links in link order (the fixed gather order).
+  std::vector<float> vdata(4 * n, 0.f);
+  for (size_t i = 0; i < n; ++i) {
+    vdata[4 * i] = model.mass[i];
+    vdata[4 * i + 1] = float(model.link_count[i]);
+  }
+  std::vector<uint32_t> links(2 * nl);
+  std::vector<float> linkp(2 * nl);
+  std::vector<uint32_t> offset(n + 1, 0);
+  for (size_t l = 0; l < nl; ++l) {
+    links[2 * l] = model.link[l][0];
+    links[2 * l + 1] = model.link[l][1];
+    linkp[2 * l] = model.stiffness[l];
+    linkp[2 * l + 1] = model.rest_length[l];
+    ++offset[model.link[l][0] + 1];
+    ++offset[model.link[l][1] + 1];
+  }
+  for (size_t i = 0; i < n; ++i) offset[i + 1] += offset[i];
+  std::vector<int32_t> csr(2 * nl);
+  {
+    std::vector<uint32_t> fill(offset.begin(), offset.end() - 1);
+    for (size_t l = 0; l < nl; ++l) {
+      csr[fill[model.link[l][0]]++] = int32_t(l);
+      csr[fill[model.link[l][1]]++] = ~int32_t(l);
+    }
+  }
+  const VkBufferUsageFlags storage =
+      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+  const VkDeviceSize v4 = 16, nn = std::max<size_t>(n, 1), nnl = std::max<size_t>(nl, 1);
+  const VkDeviceSize sizes[16] = {v4 * nn,      v4 * nn,           v4 * nn,      v4 * nn,
+                                  8 * nnl,      8 * nnl,           v4 * nnl,     2 * v4 * nnl,
+                                  4 * (nn + 1), 4 * 2 * nnl,       3 * v4 * nn,  2 * v4 * nn,
+                                  kSlots * v4 * nn, v4 * nn,       16 * groups_of(uint32_t(nn)), 4 * kScalarCount};
+  for (size_t b = 0; b < buf_.size(); ++b) buf_[b] = make_buffer(sizes[b], storage, false);
+  up_ = make_buffer(3 * v4 * nn, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+  down_ = make_buffer(2 * v4 * nn + 4 * kScalarCount, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+  if (n > 0) {
+    upload_once(buf_[VData], vdata.data(), 16 * n);
+    const std::vector<float> zeros(4 * kSlots * n, 0.f);  // the warm start's first dv
+    upload_once(buf_[Vecs], zeros.data(), 16 * kSlots * n);
+    upload_once(buf_[CsrOff], offset.data(), 4 * (n + 1));
+  }
+  if (nl > 0) {
+    upload_once(buf_[Links], links.data(), 8 * nl);
+    upload_once(buf_[LinkP], linkp.data(), 8 * nl);
+    upload_once(buf_[Csr], csr.data(), 8 * nl);
+  }
+
+  VkDescriptorSetLayoutBinding bindings[16];
+  for (uint32_t b = 0; b < 16; ++b)
+    bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+  VkDescriptorSetLayoutCreateInfo sl{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  sl.bindingCount = 16;
+  sl.pBindings = bindings;
+  WEFT_VK_CHECK(vkCreateDescriptorSetLayout(dev, &sl, nullptr, &set_layout_));
+  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push)};
+  VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  pl.setLayoutCount = 1;
+  pl.pSetLayouts = &set_layout_;
+  pl.pushConstantRangeCount = 1;
+  pl.pPushConstantRanges = &range;
+  WEFT_VK_CHECK(vkCreatePipelineLayout(dev, &pl, nullptr, &layout_));
+  VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 16};
+  VkDescriptorPoolCreateInfo dp{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  dp.maxSets = 1;
+  dp.poolSizeCount = 1;
+  dp.pPoolSizes = &ps;
+  WEFT_VK_CHECK(vkCreateDescriptorPool(dev, &dp, nullptr, &descriptor_pool_));
+  VkDescriptorSetAllocateInfo da{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  da.descriptorPool = descriptor_pool_;
+  da.descriptorSetCount = 1;
+  da.pSetLayouts = &set_layout_;
+  WEFT_VK_CHECK(vkAllocateDescriptorSets(dev, &da, &set_));
+  VkDescriptorBufferInfo infos[16];
+  VkWriteDescriptorSet writes[16];
+  for (uint32_t b = 0; b < 16; ++b) {
+    infos[b] = {buf_[b].buffer, 0, VK_WHOLE_SIZE};
+    writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    writes[b].dstSet = set_;
+    writes[b].dstBinding = b;
+    writes[b].descriptorCount = 1;
+    writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[b].pBufferInfo = &infos[b];
+  }
+  vkUpdateDescriptorSets(dev, 16, writes, 0, nullptr);
+  for (const Code& c : kCode) {
+    VkShaderModuleCreateInfo sm{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    sm.codeSize = c.bytes;
+    sm.pCode = c.words;
+    VkShaderModule m;
+    WEFT_VK_CHECK(vkCreateShaderModule(dev, &sm, nullptr, &m));
+    modules_.push_back(m);
+    VkComputePipelineCreateInfo cp{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    cp.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    cp.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    cp.stage.module = m;
+    cp.stage.pName = "main";
+    cp.layout = layout_;
+    VkPipeline p;
+    WEFT_VK_CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cp, nullptr, &p));
+    pipelines_.push_back(p);
+  }
+  if (ctx_->timestamp_period_ns() > 0) {
+    VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    q.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    q.queryCount = kTimestamps;
+    WEFT_VK_CHECK(vkCreateQueryPool(dev, &q, nullptr, &queries_));
+  }
+  VkCommandBufferAllocateInfo a{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  a.commandPool = ctx_->pool();
+  a.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  a.commandBufferCount = 1;
+  WEFT_VK_CHECK(vkAllocateCommandBuffers(dev, &a, &cmd_));
+  VkFenceCreateInfo f{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  WEFT_VK_CHECK(vkCreateFence(dev, &f, nullptr, &fence_));
+}
+
+GpuIntegrator::~GpuIntegrator() {
+  const VkDevice dev = ctx_->device();
+  vkDeviceWaitIdle(dev);
+  vkDestroyFence(dev, fence_, nullptr);
+  vkFreeCommandBuffers(dev, ctx_->pool(), 1, &cmd_);
+  if (queries_) vkDestroyQueryPool(dev, queries_, nullptr);
+  for (VkPipeline p : pipelines_) vkDestroyPipeline(dev, p, nullptr);
+  for (VkShaderModule m : modules_) vkDestroyShaderModule(dev, m, nullptr);
+  vkDestroyDescriptorPool(dev, descriptor_pool_, nullptr);
+  vkDestroyPipelineLayout(dev, layout_, nullptr);
+  vkDestroyDescriptorSetLayout(dev, set_layout_, nullptr);
+  auto free_buffer = [&](Buffer& b) {
+    vkDestroyBuffer(dev, b.buffer, nullptr);
+    vkFreeMemory(dev, b.memory, nullptr);
+  };
+  for (Buffer& b : buf_) free_buffer(b);
+  free_buffer(up_);
+  free_buffer(down_);
+}
+
+// The whole stage as one command buffer: upload, forces, the PCG's recorded iterations, download.
+void GpuIntegrator::record(const ClothModel& model, float h) {
+  WEFT_VK_CHECK(vkResetCommandBuffer(cmd_, 0));
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  WEFT_VK_CHECK(vkBeginCommandBuffer(cmd_, &begin));
+  const VkCommandBuffer c = cmd_;
+  auto barrier = [&](VkPipelineStageFlags from, VkAccessFlags from_access, VkPipelineStageFlags to,
+                     VkAccessFlags to_access) {
+    VkMemoryBarrier m{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    m.srcAccessMask = from_access;
+    m.dstAccessMask = to_access;
+    vkCmdPipelineBarrier(c, from, to, 0, 1, &m, 0, nullptr, 0, nullptr);
+  };
+  auto compute_barrier = [&] {
+    barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  };
+  auto stamp = [&](uint32_t k) {
+    if (queries_) vkCmdWriteTimestamp(c, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries_, k);
+  };
+  const glm::vec3 g = model.material.gravity;
+  Push push{n_, nlink_, h, model.material.damping, {g.x, g.y, g.z, 0.f}, 0, 0, 0, groups_, options_.tolerance};
+  auto dispatch = [&](Kernel k, uint32_t groups, uint32_t src = 0, uint32_t dst = 0, uint32_t mode = 0) {
+    push.src = src;
+    push.dst = dst;
+    push.mode = mode;
+    vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_[k]);
+    vkCmdPushConstants(c, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push), &push);
+    vkCmdDispatch(c, groups, 1, 1);
+    compute_barrier();
+  };
+  // Last tick's kernels wrote what this one's transfers overwrite.
+  barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+          VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+          VK_ACCESS_TRANSFER_WRITE_BIT);
+  if (queries_) vkCmdResetQueryPool(c, queries_, 0, kTimestamps);
+  stamp(0);
+  vkCmdFillBuffer(c, buf_[Scalars].buffer, 0, VK_WHOLE_SIZE, 0);
+  const VkDeviceSize block = 16 * VkDeviceSize(n_);
+  if (n_ > 0) {
+    const VkBufferCopy x{0, 0, block}, v{block, 0, block}, k{2 * block, 0, block};
+    vkCmdCopyBuffer(c, up_.buffer, buf_[X].buffer, 1, &x);
+    vkCmdCopyBuffer(c, up_.buffer, buf_[V].buffer, 1, &v);
+    vkCmdCopyBuffer(c, up_.buffer, buf_[Kin].buffer, 1, &k);
+  }
+  barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  stamp(1);
+  vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
+  if (nlink_ > 0) dispatch(LinkForces, groups_of(nlink_));
+  dispatch(Assemble, groups_, 0, 0, options_.warm_start ? 1 : 0);
+  stamp(2);
+  dispatch(Spmv, groups_, kSlotDv, kSlotQ);
+  dispatch(CgStart, groups_);
+  dispatch(CgReduce, 1, 0, 0, 0);
+  for (int it = 0; it < options_.max_iterations; ++it) {
+    dispatch(Spmv, groups_, kSlotD, kSlotQ);
+    dispatch(CgDotDq, groups_);
+    dispatch(CgReduce, 1, 0, 0, 1);
+    dispatch(CgUpdate, groups_);
+    dispatch(CgReduce, 1, 0, 0, 2);
+    dispatch(CgDirection, groups_);
+  }
+  stamp(3);
+  barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+          VK_ACCESS_TRANSFER_READ_BIT);
+  if (n_ > 0) {
+    const VkBufferCopy dv{16 * VkDeviceSize(kSlotDv) * n_, 0, block}, f{0, block, block};
+    vkCmdCopyBuffer(c, buf_[Vecs].buffer, down_.buffer, 1, &dv);
+    vkCmdCopyBuffer(c, buf_[Force].buffer, down_.buffer, 1, &f);
+  }
+  const VkBufferCopy s{0, 2 * block, 4 * kScalarCount};
+  vkCmdCopyBuffer(c, buf_[Scalars].buffer, down_.buffer, 1, &s);
+  barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+          VK_ACCESS_HOST_READ_BIT);
+  stamp(4);
+  WEFT_VK_CHECK(vkEndCommandBuffer(c));
+  recorded_h_ = h;
+}
+
+void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
+  if (h != recorded_h_) record(model, h);  // once: h is fixed while a world runs (an edit makes a new integrator)
+  float* up = static_cast<float*>(up_.mapped);
+  const size_t n = n_;
+  for (size_t i = 0; i < n; ++i) {
+    const glm::vec3 x = state.position[i], v = state.velocity[i], k = state.kinematic_velocity[i];
+    float* px = up + 4 * i;
+    float* pv = up + 4 * (n + i);
+    float* pk = up + 4 * (2 * n + i);
+    px[0] = x.x; px[1] = x.y; px[2] = x.z; px[3] = 0.f;
+    pv[0] = v.x; pv[1] = v.y; pv[2] = v.z; pv[3] = 0.f;
+    pk[0] = k.x; pk[1] = k.y; pk[2] = k.z; pk[3] = state.kinematic[i] ? 1.f : 0.f;
+  }
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &cmd_;
+  WEFT_VK_CHECK(vkQueueSubmit(ctx_->queue(), 1, &submit, fence_));
+  WEFT_VK_CHECK(vkWaitForFences(ctx_->device(), 1, &fence_, VK_TRUE, UINT64_MAX));
+  WEFT_VK_CHECK(vkResetFences(ctx_->device(), 1, &fence_));
+  const float* down = static_cast<const float*>(down_.mapped);
+  for (size_t i = 0; i < n; ++i) {
+    dv_[i] = glm::vec3(down[4 * i], down[4 * i + 1], down[4 * i + 2]);
+    forces_.force[i] = glm::vec3(down[4 * (n + i)], down[4 * (n + i) + 1], down[4 * (n + i) + 2]);
+  }
+  const float* scalars = down + 8 * n;
+  stats_.solver_iterations = int(scalars[kScalarIter]);
+  stats_.residual = scalars[kScalarRes];
+  if (queries_) {
+    uint64_t t[kTimestamps];
+    if (vkGetQueryPoolResults(ctx_->device(), queries_, 0, kTimestamps, sizeof(t), t, sizeof(uint64_t),
+                              VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
+      const double ms = ctx_->timestamp_period_ns() * 1e-6;
+      times_ = {double(t[1] - t[0]) * ms, double(t[2] - t[1]) * ms, double(t[3] - t[2]) * ms, double(t[4] - t[3]) * ms};
+      sums_.upload += times_.upload, sums_.forces += times_.forces, sums_.solve += times_.solve;
+      sums_.download += times_.download;
+      ++timed_;
+    }
+  }
+  finish_implicit_step(model, state, forces_, h, dv_.data(), translation_correction_);
+}
+
+}  // namespace weft

@@ -1,0 +1,87 @@
+#pragma once
+// Stage 3 of the tick (sim/world_stages.h) on a Vulkan compute device: Kang & Cho's linearised backward
+// Euler over springs (stretch and bending links) with relative damping and gravity, solved by block-Jacobi
+// preconditioned CG. The first slice of issue 36: stages 1-2 and 4-7 stay on the CPU (gpu/step_device.h
+// refuses the scenes whose features this stage does not run).
+//
+// Shaped for the sim thread: every buffer and the one command buffer are made once (the command buffer at
+// the first step, which fixes h); a tick packs x, v and the kinematic velocities into a mapped buffer,
+// submits once, waits, and reads dv and the forces back; nothing is allocated. Deterministic: per-vertex
+// sums gather the links in a fixed (link) order and the dot products reduce in a fixed tree, no atomics.
+#include <array>
+#include <memory>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "gpu/compute_context.h"
+#include "sim/force_field.h"
+#include "sim/integrator.h"
+
+namespace weft {
+
+struct GpuStepOptions {
+  float tolerance = 1e-4f;  // relative residual: 1e-3 left a two-hand grab 7 mm (RMS) from the CPU step after 1 s, 1e-4 0.4 mm (docs/gpu.md)
+  bool warm_start = true;   // start from last tick's dv (hanging cloth: 71 iterations instead of 100)
+  int max_iterations = 150;  // recorded iterations; those after convergence are skipped by a flag on the device
+};
+
+// GPU time of the last step by stage (timestamps; zero when the device has none), ms.
+struct GpuStageTimes {
+  double upload = 0;    // the packed state into the device's buffers
+  double forces = 0;    // link forces and Jacobian blocks, per-vertex assembly
+  double solve = 0;     // the PCG iterations
+  double download = 0;  // dv and forces back
+  double total() const { return upload + forces + solve + download; }
+};
+
+class GpuIntegrator final : public Integrator {
+ public:
+  GpuIntegrator(std::shared_ptr<ComputeContext> context, const ClothModel& model, const SolverOptions& solver,
+                const GpuStepOptions& options = {});
+  ~GpuIntegrator() override;
+  GpuIntegrator(const GpuIntegrator&) = delete;
+  GpuIntegrator& operator=(const GpuIntegrator&) = delete;
+
+  void step(const ClothModel& model, ClothState& state, float h) override;
+  const char* name() const override { return "gpu-pcg"; }
+  const GpuStageTimes& stage_times() const { return times_; }
+  // Summed over every timed step so far, and how many (`--json`'s gpu_ms: the mean per tick).
+  const GpuStageTimes& stage_time_sums() const { return sums_; }
+  uint64_t timed_steps() const { return timed_; }
+  const ComputeContext& context() const { return *ctx_; }
+
+ private:
+  struct Buffer {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkDeviceSize size = 0;
+    void* mapped = nullptr;
+  };
+  Buffer make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, bool host);
+  void upload_once(Buffer& dst, const void* data, VkDeviceSize size);
+  void record(const ClothModel& model, float h);
+
+  std::shared_ptr<ComputeContext> ctx_;
+  GpuStepOptions options_;
+  bool translation_correction_;
+  uint32_t n_ = 0, nlink_ = 0, groups_ = 0;
+  std::array<Buffer, 16> buf_{};  // gpu/shaders/step_layout.glsl's bindings
+  Buffer up_, down_;              // mapped: x v kin in; dv, force, scalars out
+  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
+  VkDescriptorSet set_ = VK_NULL_HANDLE;
+  std::vector<VkShaderModule> modules_;
+  std::vector<VkPipeline> pipelines_;
+  VkQueryPool queries_ = VK_NULL_HANDLE;
+  VkCommandBuffer cmd_ = VK_NULL_HANDLE;
+  VkFence fence_ = VK_NULL_HANDLE;
+  float recorded_h_ = 0;
+  ForceBuffers forces_;            // force (read back) and zero drag, for finish_implicit_step's correction
+  std::vector<glm::vec3> dv_;      // the solved velocity change (n)
+  GpuStageTimes times_, sums_;
+  uint64_t timed_ = 0;
+};
+
+}  // namespace weft

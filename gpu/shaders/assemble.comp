@@ -1,0 +1,39 @@
+#version 450
+// Per vertex, gathering its links in the sim's adjacency order (no atomics): force = m g + the links';
+// W_ii = M + h^2 sum J + h n_i cd I (Kang & Cho Eq. 18, 27); its inverse (block-Jacobi preconditioner);
+// b = h f and the start dv (last tick's, or W_ii^-1 b), or the imposed dv of a kinematic vertex.
+#include "step_layout.glsl"
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i >= pc.n) return;
+  float m = vdata[i].x;
+  vec3 f = m * pc.gravity.xyz;
+  vec4 s0 = vec4(0.0), s1 = vec4(0.0);
+  for (uint k = csr_off[i]; k < csr_off[i + 1]; ++k) {
+    int e = csr[k];
+    uint l = uint(e >= 0 ? e : ~e);
+    f += e >= 0 ? link_f[l].xyz : -link_f[l].xyz;
+    s0 += link_j[2 * l];
+    s1 += link_j[2 * l + 1];
+  }
+  float h2 = pc.h * pc.h;
+  float dg = m + pc.h * vdata[i].y * pc.cd;
+  vec4 w0 = h2 * s0 + vec4(dg, 0.0, 0.0, dg);
+  vec4 w1 = h2 * s1 + vec4(0.0, dg, 0.0, 0.0);
+  wd[2 * i] = w0;
+  wd[2 * i + 1] = w1;
+  force[i] = vec4(f, 0.0);
+  mat3 W = mat3(w0.x, w0.y, w0.z, w0.y, w0.w, w1.x, w0.z, w1.x, w1.y);
+  if (kin[i].w != 0.0) {
+    pre[3 * i] = pre[3 * i + 1] = pre[3 * i + 2] = vec4(0.0);
+    vec[kDv * pc.n + i] = vec4(kin[i].xyz - v[i].xyz, 0.0);
+    vec[kB * pc.n + i] = vec4(0.0);
+  } else {
+    mat3 P = inverse(W);  // symmetric: its rows are its columns
+    pre[3 * i] = vec4(P[0], 0.0); pre[3 * i + 1] = vec4(P[1], 0.0); pre[3 * i + 2] = vec4(P[2], 0.0);
+    vec3 b = pc.h * f;
+    // warm start: last tick's dv (zero at first), as mg_warm_start; else the block-Jacobi guess
+    if (pc.mode == 0) vec[kDv * pc.n + i] = vec4(pre_mul(i, b), 0.0);
+    vec[kB * pc.n + i] = vec4(b, 0.0);
+  }
+}

@@ -1,0 +1,104 @@
+#include "lab/gpu_bench.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+
+#include "engine/runtime.h"
+#include "gpu/gpu_integrator.h"
+#include "gpu/step_device.h"
+
+namespace weft::lab {
+namespace {
+
+uint32_t quads_for(const std::string& size) {
+  if (size == "1k") return 31;     // 1 024 vertices
+  if (size == "16k") return 127;   // 16 384
+  if (size == "64k") return 255;   // 65 536
+  if (size == "256k") return 511;  // 262 144
+  throw std::invalid_argument("gpu bench size '" + size + "': expected 1k, 16k, 64k or 256k");
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const std::string& size : options.sizes) {
+    const uint32_t quads = quads_for(size);
+    Scene scene = hanging_grid_scene(quads);
+    scene.world.device = parse_step_device(options.device);
+    const StepDeviceChoice choice = choose_step_device(scene, options.validation);
+    if (!choice.gpu) throw StepDeviceRefused("gpu bench: " + choice.reason);
+    if (!choice.warning.empty()) std::fprintf(stderr, "weft: warning: %s\n", choice.warning.c_str());
+    use_step_device(choice, scene.world);
+    World world = build_world(scene);
+    const auto* gpu = dynamic_cast<const GpuIntegrator*>(&world.integrator());
+    if (!gpu) throw std::logic_error("gpu bench: the world does not run the GPU step");
+    // Two hands take the lower corners and lift them 30 cm and apart over the run.
+    const uint32_t corner[2] = {0, quads};
+    glm::vec3 start[2];
+    for (int h = 0; h < 2; ++h) {
+      start[h] = world.state().position[corner[h]];
+      Pose p;
+      p.position = start[h];
+      world.grab(Hand(h), p, 0.05f);
+    }
+    std::vector<double> upload, forces, solve, download, total, wall, iterations, residual;
+    const int warm = 4;
+    for (int k = 0; k < warm + options.steps; ++k) {
+      const double t = world.state().time, dt = world.time_step();
+      const float s = float(std::min(1.0, (t + dt) / 0.5));
+      for (int h = 0; h < 2; ++h) {
+        PoseSample sample;
+        sample.time = t + dt;
+        sample.device = hand_device(Hand(h));
+        sample.pose.position = start[h] + s * glm::vec3(h ? 0.15f : -0.15f, 0.3f, 0.f);
+        world.submit_pose(sample);
+      }
+      const auto t0 = std::chrono::steady_clock::now();
+      world.step();
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      if (k < warm) continue;
+      const GpuStageTimes& g = gpu->stage_times();
+      upload.push_back(g.upload), forces.push_back(g.forces), solve.push_back(g.solve);
+      download.push_back(g.download), total.push_back(g.total()), wall.push_back(ms);
+      iterations.push_back(world.integrator_stats().solver_iterations);
+      residual.push_back(world.integrator_stats().residual);
+    }
+    nlohmann::json r = {{"size", size},
+                        {"vertices", world.model().vertex_count()},
+                        {"links", world.model().link_count_total()},
+                        {"device", "gpu"},
+                        {"device_name", choice.device_name},
+                        {"device_is_cpu", !choice.warning.empty()},
+                        {"steps", options.steps},
+                        {"gpu_ms", {{"upload", median(upload)},
+                                    {"forces", median(forces)},
+                                    {"solve", median(solve)},
+                                    {"download", median(download)},
+                                    {"total", median(total)}}},
+                        {"pcg_iterations_median", median(iterations)},
+                        {"pcg_residual_median", median(residual)},
+                        {"wall_ms_per_tick_median", median(wall)},
+                        {"finite", std::all_of(world.state().position.begin(), world.state().position.end(),
+                                               [](const glm::vec3& p) { return std::isfinite(p.x + p.y + p.z); })}};
+    if (const ComputeContext& c = gpu->context(); options.validation)
+      r["validation_messages"] = c.validation_messages();
+    std::fprintf(stderr,
+                 "gpu bench %s (%zu vertices) on %s: GPU %.3f ms/tick (upload %.3f, forces %.3f, solve %.3f, "
+                 "download %.3f), %g PCG iterations (relative residual %.1e), wall %.3f ms/tick\n",
+                 size.c_str(), world.model().vertex_count(), choice.device_name.c_str(), median(total), median(upload),
+                 median(forces), median(solve), median(download), median(iterations), median(residual), median(wall));
+    out.push_back(r);
+  }
+  return out;
+}
+
+}  // namespace weft::lab

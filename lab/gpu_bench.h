@@ -1,0 +1,21 @@
+#pragma once
+// `weft bench --device gpu`: GPU time per tick by stage (timestamps) of the GPU step on a hanging cloth
+// lifted by two hands, at 16 k vertices (and 64 k, 256 k when asked), with the host's wall time per tick.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace weft::lab {
+
+struct GpuBenchOptions {
+  std::vector<std::string> sizes = {"16k"};  // 16k | 64k | 256k (and 1k for a smoke test)
+  int steps = 20;                            // timed ticks per size, after 4 untimed
+  std::string device = "gpu";                // gpu | auto (auto: refuses to time a CPU)
+  bool validation = false;                   // the device opened with VK_LAYER_KHRONOS_validation
+};
+
+// One entry per size; throws StepDeviceRefused when no device fits (and for auto, when it would be the CPU).
+nlohmann::json bench_gpu_step(const GpuBenchOptions& options);
+
+}  // namespace weft::lab

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Issue 36's GPU figures in one go: builds weft (Release), runs `weft bench --device gpu` at 16k, 64k and
+# 256k vertices, the GPU step's tests (parity with the CPU, one hash, validation layer) and a live headless
+# run on the GPU, and writes the figures to OUT (default gpu-bench-out/). Made for a fresh GPU machine
+# (docs/gpu.md): where no Vulkan loader is installed, the .deb files in .gl/ are unpacked first (see
+# /work/.library/device/README.md), and the NVIDIA driver's ICD is used where it is found.
+#   scripts/gpu-bench.sh [OUT] [SIZES...]      e.g. scripts/gpu-bench.sh out 16k 64k
+# Environment: BUILD (build dir, default build-gpu; an existing one is reused), STEPS (timed ticks, 20),
+# DEVICE (gpu, or auto to refuse a CPU Vulkan device), SKIP_BUILD=1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-gpu-bench-out}
+shift || true
+sizes=("$@")
+[ ${#sizes[@]} -eq 0 ] && sizes=(16k 64k 256k)
+build=${BUILD:-build-gpu}
+steps=${STEPS:-20}
+device=${DEVICE:-gpu}
+mkdir -p "$out"
+
+if ! ldconfig -p 2>/dev/null | grep -q libvulkan.so.1 && ls .gl/*.deb >/dev/null 2>&1; then
+  echo "gpu-bench: no Vulkan loader: unpacking .gl/*.deb" >&2
+  for f in .gl/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+fi
+nv=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+if [ -z "${VK_DRIVER_FILES:-}" ] && [ -f "$nv" ]; then export VK_DRIVER_FILES=$nv; fi
+
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1
+  cmake --build "$build" --target weft gpu_tests >>"$out/cmake.log" 2>&1
+fi
+
+t0=$(date +%s)
+"$build/weft" bench --device "$device" --sizes "${sizes[@]}" --steps "$steps" --json >"$out/bench.json" 2>"$out/bench.log"
+cat "$out/bench.log" >&2
+# The short validation: the parity, determinism and validation-layer tests on this device.
+"$build/tests/gpu_tests" >"$out/gpu_tests.log" 2>&1 && echo "gpu-bench: gpu_tests passed" >&2 ||
+  { echo "gpu-bench: gpu_tests FAILED (see $out/gpu_tests.log)" >&2; status=1; }
+"$build/weft" run --mode headless --no-render --device "$device" --grid 127 --seconds 4 --json \
+  >"$out/run_16k.json" 2>"$out/run_16k.log" || echo "gpu-bench: the live 16k run failed (see $out/run_16k.log)" >&2
+t1=$(date +%s)
+
+# One line per size for docs/performance.md (GPU ms per tick by stage, device name).
+python3 - "$out/bench.json" >"$out/figures.md" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))["gpu_step"]
+print("| vertices | device | upload | forces | solve | download | GPU total ms/tick | PCG iterations | wall ms/tick |")
+print("|---|---|---|---|---|---|---|---|---|")
+for r in rows:
+    g = r["gpu_ms"]
+    dev = r["device_name"] + (" (a CPU)" if r["device_is_cpu"] else "")
+    print(f"| {r['vertices']} | {dev} | {g['upload']:.3f} | {g['forces']:.3f} | {g['solve']:.3f} | {g['download']:.3f} | {g['total']:.3f} | {r['pcg_iterations_median']:g} | {r['wall_ms_per_tick_median']:.3f} |")
+PY
+cat "$out/figures.md"
+echo "gpu-bench: figures in $out/ ($((t1 - t0)) s of runs)" >&2
+exit ${status:-0}
