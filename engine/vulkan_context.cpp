@@ -68,14 +68,7 @@ VulkanContext::VulkanContext(const VulkanContextOptions& options) : options_(opt
   app.pEngineName = "weft";
   app.apiVersion = VK_API_VERSION_1_3;
 
-  VkDebugUtilsMessengerCreateInfoEXT messenger_info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-  messenger_info.messageSeverity =
-      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-  messenger_info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                               VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                               VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-  messenger_info.pfnUserCallback = &VulkanContext::on_message;
-  messenger_info.pUserData = this;
+  const VkDebugUtilsMessengerCreateInfoEXT messenger_info = debug_messenger_info(&VulkanContext::on_message, this);
 
   VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   info.pNext = validate ? &messenger_info : nullptr;  // also catches errors in vkCreate/DestroyInstance
@@ -92,10 +85,7 @@ VulkanContext::VulkanContext(const VulkanContextOptions& options) : options_(opt
   }
 
   if (validate) {
-    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-        vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
-    if (!create) throw std::runtime_error("weft: vkCreateDebugUtilsMessengerEXT is missing");
-    WEFT_VK_CHECK(create(instance_, &messenger_info, nullptr, &messenger_));
+    messenger_ = create_debug_messenger(instance_, messenger_info);
   }
 }
 
@@ -105,11 +95,7 @@ VulkanContext::~VulkanContext() {
     if (setup_pool_) vkDestroyCommandPool(device_, setup_pool_, nullptr);
     vkDestroyDevice(device_, nullptr);
   }
-  if (messenger_) {
-    auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-        vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
-    if (destroy) destroy(instance_, messenger_, nullptr);
-  }
+  destroy_debug_messenger(instance_, messenger_);
   if (instance_) vkDestroyInstance(instance_, nullptr);
 }
 

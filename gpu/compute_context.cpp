@@ -97,15 +97,7 @@ ComputeContext::ComputeContext(uint32_t index, bool validation) {
   }
   WEFT_VK_CHECK(make_instance(layers, extensions, instance_));
   if (validation) {
-    VkDebugUtilsMessengerCreateInfoEXT m{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-    m.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    m.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                    VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-    m.pfnUserCallback = &ComputeContext::on_message;
-    m.pUserData = this;
-    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-        vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
-    if (create) WEFT_VK_CHECK(create(instance_, &m, nullptr, &messenger_));
+    messenger_ = create_debug_messenger(instance_, debug_messenger_info(&ComputeContext::on_message, this));
   }
   const auto devices = physical_devices(instance_);
   if (index >= devices.size()) throw std::runtime_error("GPU step: no Vulkan device " + std::to_string(index));
@@ -146,11 +138,7 @@ ComputeContext::~ComputeContext() {
     vkDestroyCommandPool(device_, pool_, nullptr);
     vkDestroyDevice(device_, nullptr);
   }
-  if (messenger_) {
-    auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-        vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
-    if (destroy) destroy(instance_, messenger_, nullptr);
-  }
+  destroy_debug_messenger(instance_, messenger_);
   if (instance_) vkDestroyInstance(instance_, nullptr);
 }
 

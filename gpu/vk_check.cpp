@@ -23,4 +23,30 @@ void throw_vk_error(VkResult result, const char* expression, const char* file, i
                                 vk_result_name(result));
 }
 
+VkDebugUtilsMessengerCreateInfoEXT debug_messenger_info(PFN_vkDebugUtilsMessengerCallbackEXT callback, void* user) {
+  VkDebugUtilsMessengerCreateInfoEXT m{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+  m.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  m.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                  VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+  m.pfnUserCallback = callback;
+  m.pUserData = user;
+  return m;
+}
+
+VkDebugUtilsMessengerEXT create_debug_messenger(VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT& info) {
+  auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+      vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
+  if (!create) throw std::runtime_error("weft: vkCreateDebugUtilsMessengerEXT is missing");
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  WEFT_VK_CHECK(create(instance, &info, nullptr, &messenger));
+  return messenger;
+}
+
+void destroy_debug_messenger(VkInstance instance, VkDebugUtilsMessengerEXT messenger) {
+  if (!messenger) return;
+  auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+      vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+  if (destroy) destroy(instance, messenger, nullptr);
+}
+
 }  // namespace weft
