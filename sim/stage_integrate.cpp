@@ -6,6 +6,7 @@
 #include "sim/held_clearance.h"
 #include "sim/integrator.h"
 #include "sim/self_collision.h"
+#include "sim/sewn_filter.h"
 #include "sim/world_stages.h"
 
 namespace weft {
@@ -24,6 +25,10 @@ void integrate(const WorldModel& model, WorldState& state, Integrator& integrato
                           model.cloth.material.gravity, h, model.cloth.mass.data(), c.kinematic.data(),
                           c.position.data(), c.velocity.data(), scratch.last_contact_filter, c.contact_filter,
                           scratch.held_by_live ? scratch.held_by.data() : nullptr);
+  // The sewn seams too, each pair moved as one vertex by the solve (sim/sewn_filter.h).
+  c.sewn_filter.clear();
+  if (state.seams.size() && integrator.filters_contacts())
+    find_sewn_pairs(state.seams, c.kinematic.data(), c.contact_filter, c.sewn_filter);
   integrator.step(model.cloth, c, h);
   // The held-patch shift was where a surface stopped the patch, not motion it keeps.
   forget_held_shift(state.held, state.held_shift, model.is_fixed.data(), h, c.kinematic.data(), c.velocity.data());
