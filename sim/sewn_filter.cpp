@@ -10,10 +10,13 @@ void SewnFilter::resize(size_t vertex_count) {
   w.reserve(vertex_count);
   normal.reserve(vertex_count);
   dv_normal.reserve(vertex_count);
+  a.clear();  // before the marks: an old entry may name a vertex the new size lacks
   clear();
+  member.assign(vertex_count, 0);
 }
 
 void SewnFilter::clear() {
+  for (size_t k = 0; k < a.size(); ++k) member[a[k]] = member[b[k]] = member[c[k]] = 0;
   a.clear();
   b.clear();
   c.clear();
@@ -24,12 +27,16 @@ void SewnFilter::clear() {
 
 void find_sewn_pairs(const SeamSet& seams, const uint8_t* kinematic, const ContactFilter& contacts, SewnFilter& out) {
   out.clear();
+  for (uint8_t sewn : seams.sewn)
+    if (!sewn) return;  // a seam still closing: the projections alone, as before (sim/sewn_filter.h)
   const size_t n = contacts.entry_of_vertex.size();
-  for (size_t k = 0; k < seams.size() && out.size() < out.a.capacity(); ++k) {
+  for (size_t k = 0; k < seams.size() && out.size() < n; ++k) {  // within resize's capacity
     if (!seams.sewn[k]) continue;
     const uint32_t a = seams.a[k], b = seams.b[k], c = seams.c[k];
     if (a >= n || b >= n || c >= n || a == b) continue;
     if (kinematic[a] || kinematic[b] || kinematic[c]) continue;
+    if (out.member[a] || out.member[b] || out.member[c]) continue;
+    out.member[a] = out.member[b] = out.member[c] = 1;
     glm::vec3 normal(0.f);
     float dv_normal = 0.f;
     for (uint32_t i : {a, b, c}) {

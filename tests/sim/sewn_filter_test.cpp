@@ -69,17 +69,20 @@ TEST_CASE("the solve keeps the sewn pairs none of whose vertices is held, with a
   seams.add(0, 1);
   seams.add(2, 3);
   seams.add(4, 5);
-  seams.sewn = {1, 0, 1};  // the second is still open: the elastics drive it
+  seams.sewn = {1, 0, 1};  // the second is still open: the elastics drive it, and the solve keeps none yet
   std::vector<uint8_t> kinematic(6, 0);
   ContactFilter contacts;
   contacts.resize(6);
   SewnFilter out;
   out.resize(6);
   find_sewn_pairs(seams, kinematic.data(), contacts, out);
-  CHECK(out.size() == 2);
+  CHECK(out.size() == 0);
+  seams.sewn[1] = 1;
+  find_sewn_pairs(seams, kinematic.data(), contacts, out);
+  CHECK(out.size() == 3);
   kinematic[5] = 1;  // a hand holds vertex 5: its pair is the hand's
   find_sewn_pairs(seams, kinematic.data(), contacts, out);
-  REQUIRE(out.size() == 1);
+  REQUIRE(out.size() == 2);
   CHECK(out.a[0] == 0);
   CHECK(out.normal[0] == glm::vec3(0.f));
 }
