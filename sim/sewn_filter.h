@@ -5,7 +5,8 @@
 // moves each pair as one vertex. Without it every panel pulled its side of the seam toward its own interior
 // inside the solve (each seam vertex feels only its own panel's edges): on the garment scene at rest the
 // step left seam vertices 0.2-0.34 m/s apart, the projections after the step closed them again, and the
-// skirt buzzed at 1.9 cm/s RMS while at rest (docs/performance.md, garment).
+// skirt buzzed at 1.9 cm/s RMS while at rest (docs/performance.md, garment). Off with self-collision for now
+// (docs/decisions/sewn-pairs-in-solve-while-sewing.md).
 #include <cstdint>
 #include <vector>
 
