@@ -12,6 +12,7 @@ ClothState make_rest_state(const ClothModel& model) {
   state.kinematic = model.pinned;
   state.kinematic_velocity.assign(n, glm::vec3(0.f));
   state.contact_filter.resize(n);
+  state.sewn_filter.resize(n);
   if (model.material.weave.plasticity.enabled && model.weft_warp.active())
     state.hinge_rest_angle = model.weft_warp.hinge_rest_angle;
   if (model.material.weave.plasticity.in_plane && model.weft_warp.active())

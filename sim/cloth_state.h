@@ -8,6 +8,7 @@
 
 #include "sim/contact_axes.h"
 #include "sim/contact_filter.h"
+#include "sim/sewn_filter.h"
 
 namespace weft {
 
@@ -32,6 +33,8 @@ struct ClothState {
   // The collider contacts the solve keeps this step (sim/contact_filter.h), with their impulses: the next
   // step lets go of those that held the cloth down.
   ContactFilter contact_filter;
+  // The seams sewn for good that the solve keeps closed this step (sim/sewn_filter.h).
+  SewnFilter sewn_filter;
   double time = 0;                             // simulated time, s
   uint64_t step_count = 0;                     // steps taken since the state was made
 };

@@ -88,6 +88,9 @@ void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float
     diag[i] += Sym3::outer(filter.normal[k], kContactStiffness * (W.xx + W.yy + W.zz));
   }
   filter.impose(dv_nodes_.data());
+  // The sewn seams likewise (sim/sewn_filter.h): each pair's members share their dv.
+  const SewnFilter& sewn = state.sewn_filter;
+  impose_sewn(sewn, dv_nodes_.data());
   multigrid_.assemble({.blocks = &forces_.link_jacobian, .scale = -h2, .shift = -h * cd}, &team_);
   const SlicedBlockMatrix& A = multigrid_.fine();
   const auto project = [&](float* u) {
@@ -99,6 +102,7 @@ void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float
       s[1] -= d * nrm.y;
       s[2] -= d * nrm.z;
     }
+    project_sewn(sewn, u, 4, [&](uint32_t i) { return A.slot(i); });
   };
 
   // b = h f~ over the free rows; r = b - W dv (the kinematic columns carry their imposed dv).

@@ -11,7 +11,9 @@
 //                       and from stretching the cloth past its limit before the step moves them;
 //   3. integrate        the linearised implicit step over every force, the kinematic vertices filtered,
 //                       and the vertices resting on colliders kept on them with their friction inside the
-//                       solve (sim/contact_filter.h: Volino's (B), Baraff & Witkin's filter);
+//                       solve (sim/contact_filter.h: Volino's (B), Baraff & Witkin's filter), and each sewn
+//                       seam's pair moved as one vertex by the same filter once all are sewn (sim/sewn_filter.h, mg,
+//                       without self-collision);
 //   4. resolve_contacts the position corrections (Volino's (A)) right after the step, so every published
 //                       state satisfies them: tethers and the strain limiter, then the colliders (for what
 //                       arrived this tick) and rigid boxes, alternated while contacts re-stretch edges, the

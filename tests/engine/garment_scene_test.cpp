@@ -57,15 +57,17 @@ TEST_CASE("the garment scene sews itself closed within 5 s, rests on the mannequ
     deepest = std::max(deepest, w.step_report().body_penetration_m);
   }
   // At rest: the cloth moves less than 1 cm/s (measured over its last second), its stored velocities say so
-  // (under 3 cm/s RMS; 5.6 before the limiter moved sewn seams as one body, sim/sewn_weld.h) and no edge is
-  // over the strain limit + 1 % (the edge beside the top of each side seam ended at 130 % before).
+  // (under 1 cm/s RMS: 0.37 here; 5.6 before the limiter moved sewn seams as one body, sim/sewn_weld.h, and
+  // 1.9 before the solve kept the sewn seams closed, sim/sewn_filter.h) and no edge is over the strain
+  // limit + 1 % (the edge beside the top of each side seam ended at 130 % before).
   const float motion = rms_motion(w, hz);
   const float strain = max_edge_strain(w.model(), w.state().position.data());
   std::printf("at 8 s: motion %.4f m/s, velocity rms %.4f m/s, gap %.5f m, edge strain %.4f; deepest inside %.4f m\n",
               motion, rms_speed(w), w.step_report().seams.gap_max, strain, deepest);
   CHECK(motion < 0.01f);
-  CHECK(rms_speed(w) < 0.03f);
+  CHECK(rms_speed(w) < 0.01f);
   CHECK(strain <= w.config().interaction.strain.max_strain + 0.01f);
   CHECK(w.step_report().seams.gap_max <= 0.002f);
   CHECK(deepest <= 0.001f);
 }
+
