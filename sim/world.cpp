@@ -217,6 +217,11 @@ SewReport World::sew(const glm::vec3& a_from, const glm::vec3& a_to, const glm::
 
 void World::seams_changed() {
   if (self_collision_) self_collision_->set_seams(model_.cloth, state_.seams);
+  if (state_.seams.size())
+    piece_masses(model_.cloth.vertex_count(), model_.cloth.topology.edges, model_.cloth.mass.data(),
+                 model_.cloth.pinned.data(), scratch_.piece_mass);
+  else
+    scratch_.piece_mass.clear();
 }
 
 size_t World::add_collider(const Collider& collider) {
