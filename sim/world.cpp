@@ -1,5 +1,6 @@
 #include "sim/world.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -49,6 +50,12 @@ World& World::operator=(World&&) noexcept = default;
 void World::step() {
   running_ = true;
   const float h = float(time_step());
+  // An expand or shrink under way takes its next step first: the fail-safe's baseline sees the rest shape
+  // the tick runs with.
+  if (rest_ramp_.active()) {
+    if (step_rest_ramp(rest_ramp_, model_.cloth, model_.rest_scale)) rest_shape_changed();
+    energy_cached_ = false;
+  }
   // Patches whose release slide ended (sim/grasp_release.h) let go before the tick.
   for (int d = 0; d < kDeviceCount; ++d)
     if (state_.release[d].active && state_.release[d].ticks_left == 0) free_patch(d);
@@ -90,6 +97,18 @@ void World::step() {
   stats_.seams = measure_seams(state_.seams, state_.cloth.position.data());
 }
 
+int World::rest_ramp_ticks() const {
+  return std::max(1, int(std::lround(kRestRampSeconds * model_.config.tick_hz)));
+}
+
+void World::rest_shape_changed() {
+  model_.flat_pieces = find_flat_pieces(model_.cloth, model_.adjacency);
+  for (int d = 0; d < kDeviceCount; ++d)
+    if (!state_.held[d].vertex.empty()) rebuild_tethers(d);
+  rebuild_pin_tethers();
+  energy_cached_ = false;
+}
+
 void World::mark_held_vertices() {
   scratch_.held_by_live = has_followers_;
   if (!has_followers_) return;
@@ -104,6 +123,8 @@ void World::mark_held_vertices() {
 void World::reset() {
   // The cloth, the rigid world and the devices' tracks back to time 0, in place: the per-device buffers
   // keep their capacity (grabs after a reset must not allocate on the sim thread).
+  // Edits stay: a scaling under way is done.
+  if (finish_rest_ramp(rest_ramp_, model_.cloth, model_.rest_scale)) rest_shape_changed();
   state_.cloth = make_start_state(model_.cloth);
   for (int d = 0; d < kDeviceCount; ++d) {
     state_.tracks[d].clear();

@@ -18,6 +18,7 @@
 #include "sim/integrator.h"
 #include "sim/mesh_edit.h"
 #include "sim/pose.h"
+#include "sim/rest_ramp.h"
 #include "sim/rigid_body.h"
 #include "sim/self_collision.h"
 #include "sim/step_report.h"
@@ -158,6 +159,10 @@ class World {
   // After edit() replaced the cloth model: every vertex-indexed thing in the model and the state carried
   // over to the new vertices (sim/world_edit.cpp), and what derives from the cloth rebuilt.
   void remap_after_edit(const MeshEdit& edit, const ClothModel& old_cloth, EditReport::Stages& ms);
+  // After the rest shape changed (a scaling reached its target): what derives from it rebuilt (it allocates).
+  void rest_shape_changed();
+  // How many ticks an expand or shrink takes to reach its rest shape (kRestRampSeconds).
+  int rest_ramp_ticks() const;
 
   WorldModel model_;
   WorldState state_;
@@ -165,6 +170,7 @@ class World {
   std::unique_ptr<Integrator> integrator_;
   std::unique_ptr<SelfCollision> self_collision_;  // built when enabled
   StepReport stats_;  // what the last step measured
+  RestRamp rest_ramp_;  // an expand or shrink under way (sim/rest_ramp.h)
   bool running_ = false;  // a step was taken: the model is fixed
   bool energy_cached_ = false;  // stats_.failsafe.energy is the state's energy now (saves the next tick a pass)
   bool has_followers_ = false;  // some collider follows a device (held_by is kept)

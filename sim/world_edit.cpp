@@ -50,6 +50,8 @@ EditReport World::edit(const ClothEdit& e) {
   };
   if (!finite(e.from) || !finite(e.to) || !std::isfinite(e.radius) || !std::isfinite(e.factor))
     return refuse("the edit has a NaN or infinite value");
+  // A topology edit starts from the rest shape a scaling under way is going to (sim/rest_ramp.h).
+  if (e.kind != EditKind::Scale && finish_rest_ramp(rest_ramp_, model_.cloth, model_.rest_scale)) rest_shape_changed();
   const ClothModel& old = model_.cloth;
   const Mesh rest{old.rest_position, old.material_coord, old.triangle};
   const glm::vec3* x = state_.cloth.position.data();
@@ -66,13 +68,10 @@ EditReport World::edit(const ClothEdit& e) {
     // self-collision hierarchy stay.
     if (!(e.radius > 0.f)) return refuse("the brush radius must be positive");
     if (!(e.factor > 0.f)) return refuse("the scale factor must be positive");
+    // A dab during the ramp of another scales on from where that one is going (sim/rest_ramp.h).
+    if (rest_ramp_.active()) scale = rest_ramp_.target;
     if (scale_in_brush(old, x, e.from, e.radius, e.factor, scale) == 0) return refuse("nothing inside the brush");
-    rescale_rest_shape(model_.cloth, model_.rest_scale, scale);
-    model_.rest_scale = std::move(scale);
-    model_.flat_pieces = find_flat_pieces(model_.cloth, model_.adjacency);
-    for (int d = 0; d < kDeviceCount; ++d)
-      if (!state_.held[d].vertex.empty()) rebuild_tethers(d);
-    rebuild_pin_tethers();
+    start_rest_ramp(rest_ramp_, model_.rest_scale, std::move(scale), rest_ramp_ticks());
     energy_cached_ = false;
     report.applied = true;
     ++edits_applied_;
