@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numeric>
 
 namespace weft {
 
@@ -21,7 +23,7 @@ float seam_gap_max(const SeamSet& seams, const glm::vec3* x) {
 
 void apply_seams(SeamSet& seams, const float* inv_mass, uint8_t* kinematic, glm::vec3* kinematic_velocity, glm::vec3* x,
                  glm::vec3* v, float h, const glm::vec3& gravity, const ElasticParams& params, float sew_gap,
-                 std::vector<uint32_t>& driven) {
+                 std::vector<uint32_t>& driven, const float* piece_mass) {
   const float rate = -std::expm1(-h / params.tau) / h;
   const size_t first_driven = driven.size();
   for (size_t k = 0; k < seams.size(); ++k) {
@@ -37,6 +39,13 @@ void apply_seams(SeamSet& seams, const float* inv_mass, uint8_t* kinematic, glm:
     const glm::vec3 gap = x[a] - (wb * x[b] + wc * x[c]);
     if (!seams.sewn[k] && glm::length(gap) < sew_gap) seams.sewn[k] = 1;
     glm::vec3 target_rate(0.f);  // the velocity of the gap after the correction
+    float ja = ia, jb = ib, jc = ic, jdenom = denom;  // the open pair's weights: the heavier piece may stay
+    if (!seams.sewn[k] && piece_mass) {
+      const float ma = piece_mass[a], mb = std::max(piece_mass[b], piece_mass[c]);
+      if (ma > kSeamAnchorRatio * mb && ib + ic > 0.f) ja = 0.f;
+      else if (mb > kSeamAnchorRatio * ma && ia > 0.f) jb = jc = 0.f;
+      jdenom = ja + wb * wb * jb + wc * wc * jc;
+    }
     if (seams.sewn[k]) {
       const glm::vec3 s = gap / denom;
       x[a] -= ia * s;
@@ -46,10 +55,10 @@ void apply_seams(SeamSet& seams, const float* inv_mass, uint8_t* kinematic, glm:
       target_rate = cap_speed(-rate * gap, params.max_speed);
     }
     const glm::vec3 gap_rate = v[a] - (wb * v[b] + wc * v[c]);
-    const glm::vec3 s = (gap_rate - target_rate) / denom;
-    v[a] -= ia * s;
-    v[b] += wb * ib * s;
-    if (b != c) v[c] += wc * ic * s;
+    const glm::vec3 s = (gap_rate - target_rate) / jdenom;
+    v[a] -= ja * s;
+    v[b] += wb * jb * s;
+    if (b != c) v[c] += wc * jc * s;
   }
   // Then the open pairs' free vertices are driven (after every correction: a vertex in several pairs is
   // corrected by each, as a free one).
@@ -67,6 +76,23 @@ void apply_seams(SeamSet& seams, const float* inv_mass, uint8_t* kinematic, glm:
     kinematic_velocity[i] = v[i] + h * gravity;
     v[i] = kinematic_velocity[i];
   }
+}
+
+void piece_masses(size_t nvert, const std::vector<std::array<uint32_t, 2>>& edges, const float* mass,
+                  const uint8_t* pinned, std::vector<float>& out) {
+  std::vector<uint32_t> root(nvert);
+  std::iota(root.begin(), root.end(), 0u);
+  auto find = [&](uint32_t i) {
+    while (root[i] != i) i = root[i] = root[root[i]];
+    return i;
+  };
+  for (const auto& e : edges)
+    if (e[0] < nvert && e[1] < nvert) root[find(e[0])] = find(e[1]);
+  std::vector<float> sum(nvert, 0.f);
+  for (uint32_t i = 0; i < nvert; ++i)
+    sum[find(i)] += pinned && pinned[i] ? std::numeric_limits<float>::infinity() : mass[i];
+  out.resize(nvert);
+  for (uint32_t i = 0; i < nvert; ++i) out[i] = sum[find(i)];
 }
 
 void close_sewn_seams(const SeamSet& seams, const float* inv_mass, const uint8_t* kinematic, glm::vec3* x,

@@ -2,6 +2,7 @@
 // Seams (Volino 1997 Fig. 5f-g): a vertex pulled toward a point of another border, by elastics with one
 // time constant, then sewn for good once the gap has closed. Plain arrays of vertex indices and weights,
 // so that a topology edit remaps them like any vertex-indexed state.
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -41,9 +42,21 @@ float seam_gap_max(const SeamSet& seams, const glm::vec3* x);
 // whose gap is below `sew_gap` becomes sewn: positions and velocities projected onto the closed seam with
 // mass weights (momentum kept, the relative velocity removed: no kinetic energy added), then left free.
 // Vertices already kinematic (held, pinned) count as infinitely heavy.
+// piece_mass (per vertex, the mass of the piece of cloth it belongs to; null: none): an open pair between a
+// piece more than kSeamAnchorRatio times heavier than the other closes by moving the lighter piece's side
+// only, the heavier one's staying where it lies. Meeting halfway, the seam dragged the lip of a cloth lying
+// on a table 3 cm through the friction that held the rest of it: on table.json's tool session both pieces
+// buckled into ridges 2-7 cm high that self-collision, the weld and the limiter then fought (208 % strain,
+// 829 speed clamps); brought to the cloth, the strip slides (seam_slip) and nothing buckles.
+inline constexpr float kSeamAnchorRatio = 2.f;
 void apply_seams(SeamSet& seams, const float* inv_mass, uint8_t* kinematic, glm::vec3* kinematic_velocity, glm::vec3* x,
                  glm::vec3* v, float h, const glm::vec3& gravity, const ElasticParams& params, float sew_gap,
-                 std::vector<uint32_t>& driven);
+                 std::vector<uint32_t>& driven, const float* piece_mass = nullptr);
+
+// The mass of the piece (edge-connected part) each vertex belongs to, kg (nvert); a piece with a pinned vertex
+// weighs infinitely much. Allocates (at a sew or an edit).
+void piece_masses(size_t nvert, const std::vector<std::array<uint32_t, 2>>& edges, const float* mass,
+                  const uint8_t* pinned, std::vector<float>& out);
 
 // After the step's corrections: the sewn pairs' positions projected closed again, so that every published
 // state has them closed, and their relative velocity removed with the same weights: the solve's pull of

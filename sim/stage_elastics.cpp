@@ -77,7 +77,7 @@ void apply_elastics(const WorldModel& model, WorldState& state, WorldScratch& sc
   if (state.seams.size())  // the vertices the open seams drive are freed after the solve (free_seam_driven)
     apply_seams(state.seams, model.cloth.inv_mass.data(), c.kinematic.data(), c.kinematic_velocity.data(),
                 c.position.data(), c.velocity.data(), h, model.cloth.material.gravity, ic.seam, ic.sew_gap,
-                state.seam_driven);
+                state.seam_driven, scratch.piece_mass.size() == c.position.size() ? scratch.piece_mass.data() : nullptr);
 }
 
 void free_seam_driven(const WorldModel& model, WorldState& state, WorldScratch& scratch) {

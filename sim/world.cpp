@@ -74,6 +74,12 @@ World& World::operator=(World&& o) noexcept {
 void World::step() {
   running_ = true;
   const float h = float(time_step());
+  // An expand or shrink under way takes its next step first: the fail-safe's baseline sees the rest shape
+  // the tick runs with.
+  if (rest_ramp_.active()) {
+    if (step_rest_ramp(rest_ramp_, model_.cloth, model_.rest_scale)) rest_shape_changed();
+    energy_cached_ = false;
+  }
   // Patches whose release slide ended (sim/grasp_release.h) let go before the tick.
   for (int d = 0; d < kDeviceCount; ++d)
     if (state_.release[d].active && state_.release[d].ticks_left == 0) free_patch(d);
@@ -117,6 +123,18 @@ void World::step() {
   if (editor_) land_due_edits(false);
 }
 
+int World::rest_ramp_ticks() const {
+  return std::max(1, int(std::lround(kRestRampSeconds * model_.config.tick_hz)));
+}
+
+void World::rest_shape_changed() {
+  model_.flat_pieces = find_flat_pieces(model_.cloth, model_.adjacency);
+  for (int d = 0; d < kDeviceCount; ++d)
+    if (!state_.held[d].vertex.empty()) rebuild_tethers(d);
+  rebuild_pin_tethers();
+  energy_cached_ = false;
+}
+
 void World::mark_held_vertices() {
   scratch_.held_by_live = has_followers_;
   if (!has_followers_) return;
@@ -132,6 +150,8 @@ void World::reset() {
   land_queued_edits();  // edits stay across a reset (below): the queued ones too
   // The cloth, the rigid world and the devices' tracks back to time 0, in place: the per-device buffers
   // keep their capacity (grabs after a reset must not allocate on the sim thread).
+  // Edits stay: a scaling under way is done.
+  if (finish_rest_ramp(rest_ramp_, model_.cloth, model_.rest_scale)) rest_shape_changed();
   state_.cloth = make_start_state(model_.cloth);
   for (int d = 0; d < kDeviceCount; ++d) {
     state_.tracks[d].clear();
@@ -245,6 +265,11 @@ SewReport World::sew(const glm::vec3& a_from, const glm::vec3& a_to, const glm::
 
 void World::seams_changed() {
   if (self_collision_) self_collision_->set_seams(model_.cloth, state_.seams);
+  if (state_.seams.size())
+    piece_masses(model_.cloth.vertex_count(), model_.cloth.topology.edges, model_.cloth.mass.data(),
+                 model_.cloth.pinned.data(), scratch_.piece_mass);
+  else
+    scratch_.piece_mass.clear();
 }
 
 size_t World::add_collider(const Collider& collider) {

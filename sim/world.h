@@ -21,6 +21,7 @@
 #include "sim/integrator.h"
 #include "sim/mesh_edit.h"
 #include "sim/pose.h"
+#include "sim/rest_ramp.h"
 #include "sim/rigid_body.h"
 #include "sim/self_collision.h"
 #include "sim/step_report.h"
@@ -187,6 +188,10 @@ class World {
   // The queued edits due at this step_count (all: every one), landed in order.
   void land_due_edits(bool all);
   EditBase edit_base() const;
+  // After the rest shape changed (a scaling reached its target): what derives from it rebuilt (it allocates).
+  void rest_shape_changed();
+  // How many ticks an expand or shrink takes to reach its rest shape (kRestRampSeconds).
+  int rest_ramp_ticks() const;
 
   WorldModel model_;
   WorldState state_;
@@ -194,6 +199,7 @@ class World {
   std::unique_ptr<Integrator> integrator_;
   std::unique_ptr<SelfCollision> self_collision_;  // built when enabled
   StepReport stats_;  // what the last step measured
+  RestRamp rest_ramp_;  // an expand or shrink under way (sim/rest_ramp.h)
   bool running_ = false;  // a step was taken: the model is fixed
   bool energy_cached_ = false;  // stats_.failsafe.energy is the state's energy now (saves the next tick a pass)
   bool has_followers_ = false;  // some collider follows a device (held_by is kept)

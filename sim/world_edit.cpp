@@ -12,6 +12,7 @@
 #include "sim/mesh_cut.h"
 #include "sim/mesh_edit.h"
 #include "sim/mesh_remove.h"
+#include "sim/rest_ramp.h"
 #include "sim/rest_scale.h"
 #include "sim/wall_time.h"
 #include "sim/world.h"
@@ -58,6 +59,8 @@ EditReport World::edit(const ClothEdit& e) {
     return refuse("the edit has a NaN or infinite value");
   land_queued_edits();  // an edit applies to the cloth as the queued ones leave it
   if (editor_) editor_->forget_base();  // the model changes behind the worker's back
+  // A topology edit starts from the rest shape a scaling under way is going to (sim/rest_ramp.h).
+  if (e.kind != EditKind::Scale && finish_rest_ramp(rest_ramp_, model_.cloth, model_.rest_scale)) rest_shape_changed();
   if (e.kind == EditKind::Scale) {
     // Scaling changes the rest shape only: the model is rescaled in place, and of what derives from it only
     // the flat pieces and the tethers (rest path lengths) are rebuilt; the topology, masses, integrator and
@@ -65,14 +68,11 @@ EditReport World::edit(const ClothEdit& e) {
     std::vector<float> scale = model_.rest_scale;
     if (!(e.radius > 0.f)) return refuse("the brush radius must be positive");
     if (!(e.factor > 0.f)) return refuse("the scale factor must be positive");
+    // A dab during the ramp of another scales on from where that one is going (sim/rest_ramp.h).
+    if (rest_ramp_.active()) scale = rest_ramp_.target;
     if (scale_in_brush(model_.cloth, state_.cloth.position.data(), e.from, e.radius, e.factor, scale) == 0)
       return refuse("nothing inside the brush");
-    rescale_rest_shape(model_.cloth, model_.rest_scale, scale);
-    model_.rest_scale = std::move(scale);
-    model_.flat_pieces = find_flat_pieces(model_.cloth, model_.adjacency);
-    for (int d = 0; d < kDeviceCount; ++d)
-      if (!state_.held[d].vertex.empty()) rebuild_tethers(d);
-    rebuild_pin_tethers();
+    start_rest_ramp(rest_ramp_, model_.rest_scale, std::move(scale), rest_ramp_ticks());
     energy_cached_ = false;
     report.applied = true;
     ++edits_applied_;
@@ -104,6 +104,9 @@ EditReport World::queue_edit(const ClothEdit& e) {
   if (e.kind == EditKind::Scale || !finite(e.from) || !finite(e.to) || !std::isfinite(e.radius) ||
       !std::isfinite(e.factor))
     return edit(e);  // a scaling costs what a landing would (no new topology); a NaN is refused now
+  // A scaling under way reaches its rest shape first: the worker reads the model, which a ramp rewrites each
+  // tick (none starts while a job is queued: a scaling lands the queued edits first).
+  if (finish_rest_ramp(rest_ramp_, model_.cloth, model_.rest_scale)) rest_shape_changed();
   if (!editor_) editor_ = std::make_unique<EditWorker>();
   auto job = std::make_unique<EditJob>();
   job->edit = e;

@@ -39,6 +39,9 @@ struct WorldScratch {
   // release_seam_slip: the colliders keep it out without friction. A seam's pull decays with its gap, and
   // static friction held every pair of a cut sewn back on table.json 2.2 mm open (0 of 73 sewn).
   std::vector<uint8_t> seam_slip;
+  // Per vertex, the mass of the piece it belongs to (sim/seam.h piece_masses): which side of an open seam
+  // stays. Set when the seams change (World::seams_changed); empty without seams.
+  std::vector<float> piece_mass;
 
   void resize(const ClothModel& model);
 };

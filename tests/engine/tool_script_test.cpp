@@ -81,8 +81,20 @@ TEST_CASE("tool script on table.json: the cut leaves no self-contact and the sea
   const RecordResult all = record_scripted_session(path, ro);
   CHECK(all.stats.sews_applied == 1);
   CHECK(all.stats.seam_pairs >= 40);
-  CHECK(all.stats.seams_sewn == all.stats.seam_pairs);  // measured 73 of 73 by tick 610
+  CHECK(all.stats.seams_sewn == all.stats.seam_pairs);  // measured 73 of 73 by tick 523
   CHECK(all.stats.stream.nonfinite_ticks == 0);
+  // The strip brought to the cloth (sim/seam.h kSeamAnchorRatio) instead of the two lips meeting halfway,
+  // which dragged the cloth through the table's friction into ridges 2-7 cm high; the dabs ramped
+  // (sim/rest_ramp.h). Meeting halfway: every pair sewn by tick 610, 829 speed clamps and 222 energy
+  // clamps, 1 839 self-contacts a tick on average after the seam stroke (4 s session).
+  const double ticks = ro.seconds * 240.0;
+  MESSAGE("sewn by tick ", all.stats.seams_sewn_tick, ", speed clamps ", all.stats.speed_clamps, ", energy clamps ",
+          all.stats.energy_clamps, ", self-contacts max ", all.stats.self_contacts_max, " mean ",
+          double(all.stats.self_contacts_sum) / ticks, ", edge strain max ", all.stats.stream.edge_strain_max);
+  CHECK(all.stats.seams_sewn_tick > 0);
+  CHECK(all.stats.seams_sewn_tick <= 570);
+  CHECK(all.stats.speed_clamps <= 40);
+  CHECK(double(all.stats.self_contacts_sum) / ticks <= 300.0);
   std::remove(path.c_str());
 }
 

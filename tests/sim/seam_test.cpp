@@ -149,3 +149,46 @@ TEST_CASE("driven seam vertices fall with gravity, and the next pair never overf
   CHECK(kv[0].y == doctest::Approx(-0.1f));  // h g
   CHECK(kv[0].x > 0.f);                        // toward its pair
 }
+
+TEST_CASE("piece_masses: each vertex gets the mass of its edge-connected piece, a pinned piece is infinitely heavy") {
+  // two pieces: 0-1-2 and 3-4; vertex 4 pinned in the second call
+  const std::vector<std::array<uint32_t, 2>> edges = {{0, 1}, {1, 2}, {3, 4}};
+  const float mass[5] = {1.f, 2.f, 3.f, 0.5f, 0.25f};
+  std::vector<float> out;
+  piece_masses(5, edges, mass, nullptr, out);
+  REQUIRE(out.size() == 5);
+  for (int i : {0, 1, 2}) CHECK(out[i] == doctest::Approx(6.f));
+  for (int i : {3, 4}) CHECK(out[i] == doctest::Approx(0.75f));
+  const uint8_t pinned[5] = {0, 0, 0, 0, 1};
+  piece_masses(5, edges, mass, pinned, out);
+  CHECK(std::isinf(out[3]));
+  CHECK(out[0] == doctest::Approx(6.f));
+}
+
+TEST_CASE("an open seam between a heavy piece and a light one moves the light piece's side only") {
+  // vertex 0 on a piece 3x heavier than vertex 1's: the gap closes at the same rate, vertex 0 keeps its velocity
+  const float inv_mass[2] = {1.f, 1.f};
+  for (const float heavy : {3.f, 1.5f}) {
+    SeamSet seams;
+    seams.add(0, 1);
+    const float piece[2] = {heavy, 1.f};
+    uint8_t kinematic[2] = {0, 0};
+    glm::vec3 kv[2] = {};
+    std::vector<uint32_t> driven;
+    driven.reserve(2);
+    glm::vec3 x[2] = {{0, 0, 0}, {0.1f, 0, 0}};
+    glm::vec3 v[2] = {{0, 0, 0}, {0, 0, 0}};
+    const float h = 0.01f;
+    const ElasticParams params{0.05f, 10.f};
+    apply_seams(seams, inv_mass, kinematic, kv, x, v, h, glm::vec3(0.f), params, 1e-3f, driven, piece);
+    const float gap = glm::length((x[1] + h * v[1]) - (x[0] + h * v[0]));
+    CHECK(gap == doctest::Approx(0.1f * std::exp(-h / params.tau)).epsilon(1e-4));
+    if (heavy > kSeamAnchorRatio) {
+      CHECK(v[0] == glm::vec3(0.f));  // the heavy piece's side stays
+      CHECK(v[1].x < 0.f);
+    } else {  // comparable pieces meet halfway, by their vertices' masses
+      CHECK(v[0].x == doctest::Approx(-v[1].x));
+      CHECK(v[0].x > 0.f);
+    }
+  }
+}
