@@ -651,7 +651,9 @@ TEST_CASE("queued cuts chain like the same cuts applied at once, and a refused o
 
 // Determinism of the queued path: the result depends on the ticks the edits came at, not on the worker's
 // speed (a slowed worker makes the sim wait at the landing step, it does not move it).
-TEST_CASE("queued edits are deterministic: the same edits at the same ticks give the same hash, slow worker or not") {
+// "threading": also run under ThreadSanitizer (the world steps while the worker reads its model).
+TEST_SUITE("threading") {
+TEST_CASE("queued edits are deterministic: the same edits at the same ticks give the same hash with a slow worker or without") {
   auto run = [](World& w, double worker_delay_ms) {
     w.delay_edit_worker(worker_delay_ms);  // the worker still busy at the landing step: the world waits there
     for (int k = 0; k < 24; ++k) w.step();
@@ -672,6 +674,7 @@ TEST_CASE("queued edits are deterministic: the same edits at the same ticks give
   CHECK(a.topology_generation() == 3);
   CHECK(a.state_hash() == b.state_hash());
 }
+}  // TEST_SUITE("threading")
 
 // docs/performance.md's landing figures: run with -s. The same 16 k grid and edits as "rebuild time", each
 // queued (World::queue_edit) and stepped kEditLandingSteps ticks to its landing: what queue_edit cost the

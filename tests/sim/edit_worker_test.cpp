@@ -7,7 +7,10 @@
 
 using namespace weft;
 
-TEST_CASE("EditWorker: two cuts queued at once chain (the second built on the first's model), taken in order") {
+// "threading": also run under ThreadSanitizer (CMakePresets.json, preset tsan).
+TEST_SUITE("threading") {
+
+TEST_CASE("EditWorker: two cuts queued at once chain (the second built on the first's model) and are taken in order") {
   const Mesh mesh = make_grid({.width = 0.4f, .height = 0.4f, .columns = 8, .rows = 8});
   const ClothModel cloth = build_cloth_model(mesh, {}, {72, 80});
   const std::vector<float> scale(cloth.triangle_count(), 1.f);
@@ -35,3 +38,5 @@ TEST_CASE("EditWorker: two cuts queued at once chain (the second built on the fi
   worker.retire(std::move(a));  // freed on the worker
   worker.retire(std::move(b));
 }
+
+}  // TEST_SUITE("threading")
