@@ -24,16 +24,6 @@ void add_unique(std::vector<std::string>& list, const std::string& name) {
   list.push_back(name);
 }
 
-int device_type_rank(VkPhysicalDeviceType type) {
-  switch (type) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
-    default: return 4;
-  }
-}
-
 }  // namespace
 
 bool validation_requested(bool option) {

@@ -11,16 +11,6 @@ namespace {
 
 constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
 
-int type_rank(VkPhysicalDeviceType type) {
-  switch (type) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
-    default: return 4;
-  }
-}
-
 VkResult make_instance(const std::vector<const char*>& layers, const std::vector<const char*>& extensions,
                        VkInstance& out) {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
@@ -76,7 +66,7 @@ std::vector<ComputeDeviceInfo> list_compute_devices(std::string* why) {
   }
   vkDestroyInstance(instance, nullptr);
   std::stable_sort(out.begin(), out.end(), [](const ComputeDeviceInfo& a, const ComputeDeviceInfo& b) {
-    return type_rank(a.type) < type_rank(b.type);
+    return device_type_rank(a.type) < device_type_rank(b.type);
   });
   if (out.empty() && why && why->empty()) *why = "no Vulkan device with a compute queue";
   return out;

@@ -21,6 +21,9 @@ class VulkanError : public std::runtime_error {
 const char* vk_result_name(VkResult result);
 [[noreturn]] void throw_vk_error(VkResult result, const char* expression, const char* file, int line);
 
+// Preference among Vulkan devices, lower first: discrete, integrated, virtual, CPU (lavapipe), other.
+int device_type_rank(VkPhysicalDeviceType type);
+
 // The validation layer's messenger both contexts install: warnings and errors of every type, to `callback`.
 VkDebugUtilsMessengerCreateInfoEXT debug_messenger_info(PFN_vkDebugUtilsMessengerCallbackEXT callback, void* user);
 // Creates it on `instance` (throws when the extension's entry point is missing); destroy_ takes a null one.
