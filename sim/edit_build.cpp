@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <exception>
 #include <thread>
+#include <tuple>
 
 #include "sim/mesh_cut.h"
 #include "sim/mesh_remove.h"
@@ -126,6 +127,30 @@ void build_edit(const ClothEdit& e, const EditBase& base, const WorldConfig& con
       if (o.t != 0.f || out.to_new[o.a] == i) continue;
       out.next_copy[last[o.a]] = i;
       last[o.a] = i;
+    }
+  }
+  if (self) {  // the cut's twins: new vertices with one origin (the same old vertex, or point on an old edge)
+    struct Key {
+      uint32_t a, b;
+      float t;
+      uint32_t v;
+    };
+    std::vector<Key> keys;
+    keys.reserve(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      VertexOrigin o = me.origin[i];
+      if (o.t == 0.f) o.b = o.a;
+      else if (o.a > o.b) std::swap(o.a, o.b), o.t = 1.f - o.t;
+      keys.push_back({o.a, o.b, o.t, i});
+    }
+    auto less = [](const Key& l, const Key& r) { return std::tie(l.a, l.b, l.t, l.v) < std::tie(r.a, r.b, r.t, r.v); };
+    std::sort(keys.begin(), keys.end(), less);
+    for (size_t i = 0; i < keys.size();) {
+      size_t j = i + 1;
+      while (j < keys.size() && keys[j].a == keys[i].a && keys[j].b == keys[i].b && keys[j].t == keys[i].t) ++j;
+      for (size_t p = i; p < j; ++p)
+        for (size_t q = p + 1; q < j; ++q) out.twins.push_back({keys[p].v, keys[q].v});
+      i = j;
     }
   }
   out.pins = *base.pins;

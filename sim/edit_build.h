@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 // What a cut or a removal makes of the cloth model (sim/cloth_edit.h): the new model and everything that
 // depends on the topology alone (adjacency, flat pieces, pin tethers, the integrator's colouring and
 // multigrid, the self-collision hierarchy). It reads only its inputs, never the world's state, so it runs
@@ -45,6 +46,9 @@ struct EditBuild {
   Tethers pin_tethers;                 // from the scene's pins and the elastic pins
   std::unique_ptr<Integrator> integrator;
   std::unique_ptr<SelfCollision> self;  // null while self-collision is off
+  // The cut's new twins (sim/cut_twins.h): the copies of one old vertex or of one point on an old edge,
+  // found here while self-collision is on (the landing adds the old live twins carried).
+  std::vector<std::array<uint32_t, 2>> twins;
   ClothState state;  // the new cloth's rest state (make_rest_state), which the landing fills: its memory
                      // allocated and touched off the sim thread
 

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <exception>
 #include <thread>
-#include <tuple>
 
 #include "sim/mesh_cut.h"
 #include "sim/mesh_edit.h"
@@ -243,35 +242,14 @@ void World::land_edit(EditBuild& build, EditReport::Landing& ms) {
     set.weight.reserve(n);
   }
   model_.pins = std::move(build.pins);  // (carried by the build the same way)
-  // A cut's twins (sim/cut_twins.h): the copies of one old vertex or of one point on an old edge, and the
-  // old live twins carried (every copy of each side).
+  // A cut's twins (sim/cut_twins.h): the new ones the build found, and the old live twins carried (every
+  // copy of each side).
   std::vector<std::array<uint32_t, 2>> twins;
   if (self_collision_) {
     for (const auto& [p, q] : self_collision_->cut_twins().live())
       for (uint32_t u = mapped(p); u != UINT32_MAX; u = next_copy[u])
         for (uint32_t w = mapped(q); w != UINT32_MAX; w = next_copy[w]) twins.push_back({u, w});
-    struct Key {
-      uint32_t a, b;
-      float t;
-      uint32_t v;
-    };
-    std::vector<Key> keys;
-    keys.reserve(n);
-    for (uint32_t i = 0; i < n; ++i) {
-      VertexOrigin o = me.origin[i];
-      if (o.t == 0.f) o.b = o.a;
-      else if (o.a > o.b) std::swap(o.a, o.b), o.t = 1.f - o.t;
-      keys.push_back({o.a, o.b, o.t, i});
-    }
-    auto less = [](const Key& l, const Key& r) { return std::tie(l.a, l.b, l.t, l.v) < std::tie(r.a, r.b, r.t, r.v); };
-    std::sort(keys.begin(), keys.end(), less);
-    for (size_t i = 0; i < keys.size();) {
-      size_t j = i + 1;
-      while (j < keys.size() && keys[j].a == keys[i].a && keys[j].b == keys[i].b && keys[j].t == keys[i].t) ++j;
-      for (size_t p = i; p < j; ++p)
-        for (size_t q = p + 1; q < j; ++q) twins.push_back({keys[p].v, keys[q].v});
-      i = j;
-    }
+    twins.insert(twins.end(), build.twins.begin(), build.twins.end());
   }
   // Seams (the scene's in the model, those now in the state): a pair with a removed vertex goes.
   auto remap_seams = [&](SeamSet& seams) {
