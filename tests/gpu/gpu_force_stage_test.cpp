@@ -2,7 +2,8 @@
 // hanging disc with a hole (an annulus: no rows or columns, edges at every angle to the weave), lifted by two
 // hands: after 1 s the RMS position difference is at most 1 mm and the hands hold as many vertices. One case
 // per feature: every fabric preset of assets/materials (the weft/warp model on four, springs on one),
-// Volino's triangles, air drag and lift, the plasticity of the weft/warp model.
+// Volino's triangles, air drag and lift, the plasticity of the weft/warp model. And, tighter, the forces at
+// a step's start against evaluate_forces and one tightly solved step against the CPU's CG (the blocks).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -204,6 +205,25 @@ TEST_CASE("gpu forces: the plastic rest state yields as on the CPU step") {
   CHECK(angle_gpu == doctest::Approx(angle_cpu).epsilon(0.05));
 }
 
+TEST_CASE("gpu forces: two runs of a weft/warp scene in wind give one hash") {
+  auto ctx = open_device(false);
+  WEFT_SKIP_IF(!ctx, "no Vulkan device");
+  Material m = preset("cotton");
+  m.drag = 2.f;
+  m.lift = 1.f;
+  const Scene s = disc_scene(m);
+  auto run = [&] {
+    World w = gpu_world(s, ctx);
+    const std::array<uint32_t, 2> corner = {extreme(s.mesh, -0.5f, -1.f), extreme(s.mesh, 0.5f, -1.f)};
+    const std::array<glm::vec3, 2> at = {w.state().position[corner[0]], w.state().position[corner[1]]};
+    for (int k = 0; k < 90; ++k) two_hand_tick(w, k, corner, at);
+    return w.state_hash();
+  };
+  const uint64_t first = run(), second = run();
+  CHECK(first == second);
+  CHECK(first != build_world(s).state_hash());
+}
+
 TEST_CASE("gpu forces: the Vulkan validation layer says nothing about the force kernels") {
   const auto devices = list_compute_devices();
   WEFT_SKIP_IF(devices.empty(), "no Vulkan device");
@@ -256,6 +276,26 @@ void force_case(const Material& m, const char* what, double tolerance) {
   CHECK(largest > 0);
   CHECK(worst <= tolerance * largest);
   CHECK(worst_drag <= 1e-5 * std::max(largest_drag, 1e-6));
+
+  // The Jacobian blocks through the solve: one step from the same state, both solved tightly (CG to 1e-6 on
+  // the CPU, the GPU's PCG to 1e-6), the velocity changes compared.
+  SolverOptions tight = s.world.solver;
+  tight.cg_tolerance = 1e-6f;
+  tight.cg_max_iterations = 2000;
+  tight.translation_correction = false;
+  ClothState a = w.state(), b = w.state();
+  make_integrator(IntegratorKind::ConjugateGradient, model, tight)->step(model, a, h);
+  GpuStepOptions go;
+  go.tolerance = 1e-6f;
+  go.max_iterations = 1000;
+  GpuIntegrator(ctx, model, tight, go).step(model, b, h);
+  double dv_diff = 0, dv_largest = 0;
+  for (size_t i = 0; i < model.vertex_count(); ++i) {
+    dv_diff = std::max(dv_diff, double(glm::length(a.velocity[i] - b.velocity[i])));
+    dv_largest = std::max(dv_largest, double(glm::length(a.velocity[i] - w.state().velocity[i])));
+  }
+  MESSAGE(std::string(what) << ": largest dv " << dv_largest << " m/s, largest difference " << dv_diff);
+  CHECK(dv_diff <= 1e-3 * dv_largest);
 }
 
 TEST_CASE("gpu forces: the forces at a step's start match evaluate_forces vertex by vertex") {
