@@ -13,6 +13,7 @@
 #include "gpu/gpu_integrator.h"
 #include "gpu/step_device.h"
 #include "sim/mesh_generators.h"
+#include "tests/allocation_counter.h"
 #include "tests/skip.h"
 
 using namespace weft;
@@ -222,6 +223,21 @@ TEST_CASE("gpu forces: two runs of a weft/warp scene in wind give one hash") {
   const uint64_t first = run(), second = run();
   CHECK(first == second);
   CHECK(first != build_world(s).state_hash());
+}
+
+TEST_CASE("gpu forces: a weft/warp tick in wind allocates nothing once the command buffer is recorded") {
+  auto ctx = open_device(false);
+  WEFT_SKIP_IF(!ctx, "no Vulkan device");
+  Material m = preset("cotton");  // plasticity on: the rest state is packed every tick
+  m.drag = 2.f;
+  const Scene s = disc_scene(m);
+  World w = gpu_world(s, ctx);
+  const std::array<uint32_t, 2> corner = {extreme(s.mesh, -0.5f, -1.f), extreme(s.mesh, 0.5f, -1.f)};
+  const std::array<glm::vec3, 2> at = {w.state().position[corner[0]], w.state().position[corner[1]]};
+  for (int k = 0; k < 62; ++k) two_hand_tick(w, k, corner, at);  // recorded at the first tick; grabbed at 60
+  const uint64_t before = test::allocation_count();
+  for (int k = 62; k < 80; ++k) two_hand_tick(w, k, corner, at);
+  CHECK(test::allocation_count() - before == 0);
 }
 
 TEST_CASE("gpu forces: the Vulkan validation layer says nothing about the force kernels") {
