@@ -1,7 +1,7 @@
 #pragma once
 // Stage 3 of the tick (sim/world_stages.h) on a Vulkan compute device: Kang & Cho's linearised backward
-// Euler over springs (stretch and bending links) with relative damping and gravity, solved by block-Jacobi
-// preconditioned CG. The first slice of issue 36: stages 1-2 and 4-7 stay on the CPU (gpu/step_device.h
+// Euler over springs (stretch and bending links) with relative damping and gravity, plus Volino's
+// triangles, the weft/warp model and air (gpu/gpu_force_stage.h), solved by block-Jacobi preconditioned CG. The first slice of issue 36: stages 1-2 and 4-7 stay on the CPU (gpu/step_device.h
 // refuses the scenes whose features this stage does not run).
 //
 // Shaped for the sim thread: every buffer and the one command buffer are made once (the command buffer at
