@@ -3,6 +3,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "gpu/gpu_force_stage.h"
 #include "gpu/vk_check.h"
 #include "sim/implicit_step.h"
 
@@ -177,10 +178,12 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
   sl.bindingCount = 16;
   sl.pBindings = bindings;
   WEFT_VK_CHECK(vkCreateDescriptorSetLayout(dev, &sl, nullptr, &set_layout_));
+  force_stage_ = std::make_unique<GpuForceStage>(*this, model);
+  const VkDescriptorSetLayout set_layouts[2] = {set_layout_, force_stage_->set_layout()};
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push)};
   VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  pl.setLayoutCount = 1;
-  pl.pSetLayouts = &set_layout_;
+  pl.setLayoutCount = 2;
+  pl.pSetLayouts = set_layouts;
   pl.pushConstantRangeCount = 1;
   pl.pPushConstantRanges = &range;
   WEFT_VK_CHECK(vkCreatePipelineLayout(dev, &pl, nullptr, &layout_));
@@ -224,6 +227,7 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
     WEFT_VK_CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cp, nullptr, &p));
     pipelines_.push_back(p);
   }
+  force_stage_->make_pipelines(layout_);
   if (ctx_->timestamp_period_ns() > 0) {
     VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     q.queryType = VK_QUERY_TYPE_TIMESTAMP;
@@ -281,14 +285,17 @@ void GpuIntegrator::record(const ClothModel& model, float h) {
   };
   const glm::vec3 g = model.material.gravity;
   Push push{n_, nlink_, h, model.material.damping, {g.x, g.y, g.z, 0.f}, 0, 0, 0, groups_, options_.tolerance};
+  auto run = [&](VkPipeline p, uint32_t groups) {
+    vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, p);
+    vkCmdPushConstants(c, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push), &push);
+    vkCmdDispatch(c, groups, 1, 1);
+    compute_barrier();
+  };
   auto dispatch = [&](Kernel k, uint32_t groups, uint32_t src = 0, uint32_t dst = 0, uint32_t mode = 0) {
     push.src = src;
     push.dst = dst;
     push.mode = mode;
-    vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_[k]);
-    vkCmdPushConstants(c, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push), &push);
-    vkCmdDispatch(c, groups, 1, 1);
-    compute_barrier();
+    run(pipelines_[k], groups);
   };
   // Last tick's kernels wrote what this one's transfers overwrite.
   barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
@@ -304,11 +311,15 @@ void GpuIntegrator::record(const ClothModel& model, float h) {
     vkCmdCopyBuffer(c, up_.buffer, buf_[V].buffer, 1, &v);
     vkCmdCopyBuffer(c, up_.buffer, buf_[Kin].buffer, 1, &k);
   }
+  force_stage_->record_upload(c);
   barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   stamp(1);
-  vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
+  const VkDescriptorSet sets[2] = {set_, force_stage_->set()};
+  vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 2, sets, 0, nullptr);
+  force_stage_->record_before_links(run);
   if (nlink_ > 0) dispatch(LinkForces, groups_of(nlink_));
+  force_stage_->record_after_links(run);
   dispatch(Assemble, groups_, 0, 0, options_.warm_start ? 1 : 0);
   stamp(2);
   dispatch(Spmv, groups_, kSlotDv, kSlotQ);
@@ -352,6 +363,7 @@ void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
     pv[0] = v.x; pv[1] = v.y; pv[2] = v.z; pv[3] = 0.f;
     pk[0] = k.x; pk[1] = k.y; pk[2] = k.z; pk[3] = state.kinematic[i] ? 1.f : 0.f;
   }
+  force_stage_->pack(state);
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &cmd_;
@@ -362,6 +374,7 @@ void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
   for (size_t i = 0; i < n; ++i) {
     dv_[i] = glm::vec3(down[4 * i], down[4 * i + 1], down[4 * i + 2]);
     forces_.force[i] = glm::vec3(down[4 * (n + i)], down[4 * (n + i) + 1], down[4 * (n + i) + 2]);
+    forces_.drag_coefficient[i] = down[4 * (n + i) + 3];  // air's (assemble.comp): the translation correction's
   }
   const float* scalars = down + 8 * n;
   stats_.solver_iterations = int(scalars[kScalarIter]);
