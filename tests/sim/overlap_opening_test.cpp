@@ -32,7 +32,7 @@ Doubled doubled_grid() {
 
 }  // namespace
 
-TEST_CASE("open_overlaps draws coincident layers a gap apart along their sides; pinned vertices stay") {
+TEST_CASE("open_overlaps draws coincident layers a gap apart along their sides and pinned vertices stay") {
   const Doubled d = doubled_grid();
   const float gap = 0.004f;
   for (const bool pin : {false, true}) {
