@@ -1,6 +1,8 @@
 // World::open_loaded_overlaps: a mesh loaded with layers lying on each other gets the thickness's room
 // before its first tick (sim/overlap_opening.h).
 
+#include <stdexcept>
+
 #include "sim/grasp.h"
 #include "sim/integrator.h"
 #include "sim/overlap_opening.h"
@@ -29,7 +31,13 @@ void World::open_loaded_overlaps() {
   std::vector<uint32_t> pins;
   for (uint32_t i = 0; i < old.vertex_count(); ++i)
     if (old.pinned[i]) pins.push_back(i);
-  model_.cloth = build_cloth_model(mesh, old.material, pins, old.creases);
+  ClothModel opened_cloth;
+  try {
+    opened_cloth = build_cloth_model(mesh, old.material, pins, old.creases);
+  } catch (const std::invalid_argument&) {
+    return;  // an opening the model cannot take (two linked vertices met): the ticks draw the layers apart instead
+  }
+  model_.cloth = std::move(opened_cloth);
   model_.adjacency = build_adjacency(model_.cloth);
   integrator_ = model_.config.make_custom_integrator
                     ? model_.config.make_custom_integrator(model_.cloth, model_.config.solver)
