@@ -475,16 +475,8 @@ size_t SelfCollision::add_overlapping_pairs(const ClothModel& model, const glm::
   return taken;
 }
 
-// Centroid of a relative to b's, along a's normal turned to a's side (0 where they lie on each other).
 float SelfCollision::overlap_gap(const ClothModel& model, const glm::vec3* x, uint32_t k) const {
-  const OverlapPair& o = overlaps_[k];
-  const auto& ta = model.triangle[o.pair.a];
-  const auto& tb = model.triangle[o.pair.b];
-  const glm::vec3 n = glm::cross(x[ta[1]] - x[ta[0]], x[ta[2]] - x[ta[0]]);
-  const float len = glm::length(n);
-  if (!(len > 0.f)) return 0.f;
-  const glm::vec3 d = (x[ta[0]] + x[ta[1]] + x[ta[2]] - x[tb[0]] - x[tb[1]] - x[tb[2]]) / 3.f;
-  return o.side * glm::dot(d, n) / len;
+  return weft::overlap_gap(model, x, overlaps_[k]);
 }
 
 size_t SelfCollision::arm_overlaps(const ClothModel& model, const glm::vec3* x, float within) {

@@ -34,6 +34,7 @@
 #include "sim/cloth_state.h"
 #include "sim/contour_untangle.h"
 #include "sim/cut_twins.h"
+#include "sim/overlap_opening.h"
 #include "sim/seam.h"
 #include "sim/seam_neighbours.h"
 
@@ -184,6 +185,11 @@ class SelfCollision {
   // lying on each other are drawn apart again from the next step. It allocates.
   void carry_overlaps(const SelfCollision& old, const std::vector<uint32_t>& triangle_parent);
   size_t overlap_pairs() const { return overlaps_.size(); }
+  // The overlapping pairs with their sides (add_overlapping_pairs), for the load's opening (sim/overlap_opening.h).
+  const std::vector<OverlapPair>& overlaps() const { return overlaps_; }
+  // After the load drew the layers apart at positions x (nvert): only the pairs still within half a thickness
+  // are drawn apart tick by tick; the load's count (tangled_at_scan) stays. Returns those.
+  size_t rearm_overlaps(const ClothModel& model, const glm::vec3* x) { return arm_overlaps(model, x, 0.5f * config_.thickness); }
   // Overlapping pairs being drawn apart now.
   size_t overlaps_separating() const { return separating_.size(); }
   // Triangle pairs found crossing (and overlapping pairs taken) by the last scan, and how many scans were made.
@@ -287,10 +293,6 @@ class SelfCollision {
   // Overlapping pairs (add_overlapping_pairs), each with its side: a moves along side x its normal, b
   // against it. separating_: those being drawn apart (indices into overlaps_), until each vertex could have
   // moved kOverlapTravel thicknesses; overlap_held_ (ntri): their triangles, kept in tangled_ while they are.
-  struct OverlapPair {
-    TrianglePair pair;
-    float side = 1.f;
-  };
   std::vector<OverlapPair> overlaps_;
   std::vector<uint32_t> separating_;
   std::vector<uint8_t> overlap_held_;

@@ -204,7 +204,9 @@ void World::set_self_collision(const SelfCollisionConfig& config) {
 size_t World::add_overlapping_pairs(const std::vector<std::array<uint32_t, 2>>& pairs) {
   assembling("add_overlapping_pairs");
   if (!self_collision_) return 0;
-  return self_collision_->add_overlapping_pairs(model_.cloth, state_.cloth.position.data(), pairs);
+  const size_t taken = self_collision_->add_overlapping_pairs(model_.cloth, state_.cloth.position.data(), pairs);
+  if (taken > 0) open_loaded_overlaps();
+  return taken;
 }
 
 void World::add_pin(uint32_t vertex, const glm::vec3& target) {

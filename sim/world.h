@@ -59,8 +59,9 @@ class World {
   // Turns self-collision on or off or changes its settings (builds the hierarchy).
   void set_self_collision(const SelfCollisionConfig& config);
   // Triangle pairs lying flat on each other at load (engine/mesh_check.h's overlaps, which no crossing test
-  // sees), handed to self-collision to draw apart (SelfCollision::add_overlapping_pairs). Returns the pairs
-  // taken: 0 while self-collision is off.
+  // sees), handed to self-collision to draw apart (SelfCollision::add_overlapping_pairs): drawn a thickness
+  // apart now, the rest shape taken from there (sim/overlap_opening.h), and those that could not be drawn
+  // apart left to the ticks. Returns the pairs taken: 0 while self-collision is off.
   size_t add_overlapping_pairs(const std::vector<std::array<uint32_t, 2>>& pairs);
 
   // Advances one fixed tick of 1 / tick_hz seconds: the stages of sim/world_stages.h, in its order; then
@@ -190,6 +191,8 @@ class World {
   EditBase edit_base() const;
   // After the rest shape changed (a scaling reached its target): what derives from it rebuilt (it allocates).
   void rest_shape_changed();
+  // add_overlapping_pairs: the layers drawn apart and the cloth rebuilt at rest there (sim/world_overlaps.cpp).
+  void open_loaded_overlaps();
   // How many ticks an expand or shrink takes to reach its rest shape (kRestRampSeconds).
   int rest_ramp_ticks() const;
 

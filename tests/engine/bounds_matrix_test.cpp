@@ -253,33 +253,19 @@ void check_tangle(const Cell& c) {
 // The cells that fail today, class by class (issue 34), with what they measured on an EPYC VM, Release.
 // `engine_tests --no-skip -tc="bounds*fail today*"` runs them.
 constexpr Cell kSpeedFails[] = {
-    {Untuned::FoldedDisc, "isotropic", "5.44 m/s"},
-    {Untuned::FoldedDisc, "silk", "5.46 m/s, but on: speed clamps"},
+    {Untuned::FoldedDisc, "isotropic", "5.14 m/s"},
     {Untuned::Annulus, "isotropic", "6.98 m/s, but on: energy clamps and speed clamps"},
     {Untuned::Annulus, "silk", "4.57 m/s, but on: energy clamps and speed clamps"}};
 constexpr Cell kStrainFails[] = {
-    {Untuned::FoldedDisc, "cotton", "11.01 %"},
-    {Untuned::FoldedDisc, "denim", "11.05 %"},
-    {Untuned::FoldedDisc, "silk", "10.10 %, but on: speed clamps"},
     {Untuned::Annulus, "isotropic", "10.01 %, but on: energy clamps and speed clamps"},
     {Untuned::Annulus, "silk", "10.15 %, but on: energy clamps and speed clamps"}};
 constexpr Cell kEnergyFails[] = {
-    {Untuned::FoldedDisc, "isotropic", "1.02 x the budget"},
-    {Untuned::FoldedDisc, "silk", "1.17 x the budget, but on: speed clamps"},
+    {Untuned::FoldedDisc, "silk", "2.93 x the budget"},
     {Untuned::Annulus, "denim", "1.07 x the budget"},
     {Untuned::Annulus, "isotropic", "1.76 x the budget, but on: energy clamps and speed clamps"},
     {Untuned::Annulus, "silk", "1.18 x the budget, but on: energy clamps and speed clamps"},
     {Untuned::Strip, "denim", "2.54 x the budget"},
     {Untuned::PinnedDisc, "silk", "1.38 x the budget"}};
-constexpr Cell kRestFails[] = {
-    {Untuned::FoldedDisc, "denim", "RMS 0.51 cm/s at 3 s, but on: energy clamps"},
-    {Untuned::FoldedDisc, "isotropic", "RMS 48.50 cm/s at 3 s, but on: speed clamps"},
-    {Untuned::FoldedDisc, "silk", "RMS 4.34 cm/s at 3 s, but on: energy clamps and speed clamps"}};
-constexpr Cell kTangleFails[] = {
-    {Untuned::FoldedDisc, "denim", "warned, but on: energy clamps"},
-    {Untuned::FoldedDisc, "isotropic", "warned, but on: speed clamps"},
-    {Untuned::FoldedDisc, "silk", "warned, but on: energy clamps and speed clamps"}};
-
 void run_failing(std::span<const Cell> cells, void (*check)(const Cell&)) {
   for (const Cell& c : cells) {
     MESSAGE(label(c) << " measured " << std::string(c.fails));
@@ -299,10 +285,10 @@ TEST_CASE("bounds (c) energy: after two hands let go, no kinetic energy the hand
   for (const Cell& c : cells_except(kEnergyFails)) check_energy(c);
 }
 TEST_CASE("bounds (d) rest: dropped on a table with self-collision, at rest (RMS under 1 cm/s) within 3 s") {
-  for (const Cell& c : cells_except(kRestFails)) check_rest(c);
+  for (const Cell& c : cells_except({})) check_rest(c);
 }
 TEST_CASE("bounds (e) tangle: a tangled mesh is warned at load with mesh --check's count, a clean one not") {
-  for (const Cell& c : cells_except(kTangleFails)) check_tangle(c);
+  for (const Cell& c : cells_except({})) check_tangle(c);
 }
 
 // A case of cells that fail today: left out of the default suite (doctest::skip); its description names the bar
@@ -317,10 +303,4 @@ TEST_CASE("bounds (b) strain: cells that fail today" * WEFT_FAILS_TODAY("an edge
 }
 TEST_CASE("bounds (c) energy: cells that fail today" * WEFT_FAILS_TODAY("kinetic energy past its budget, or the fail-safe engaging")) {
   run_failing(kEnergyFails, check_energy);
-}
-TEST_CASE("bounds (d) rest: cells that fail today" * WEFT_FAILS_TODAY("RMS speed 1 cm/s or more at 3 s, or the fail-safe engaging")) {
-  run_failing(kRestFails, check_rest);
-}
-TEST_CASE("bounds (e) tangle: cells that fail today" * WEFT_FAILS_TODAY("the fail-safe engaging in the tangled disc's first second")) {
-  run_failing(kTangleFails, check_tangle);
 }
