@@ -45,6 +45,8 @@ class GpuIntegrator final : public Integrator {
 
   void step(const ClothModel& model, ClothState& state, float h) override;
   const char* name() const override { return "gpu-pcg"; }
+  // The collider contacts are kept in the solve as mg keeps them (gpu/shaders/contact_friction.glsl).
+  bool filters_contacts() const override { return true; }
   const GpuStageTimes& stage_times() const { return times_; }
   // Summed over every timed step so far, and how many (`--json`'s gpu_ms: the mean per tick).
   const GpuStageTimes& stage_time_sums() const { return sums_; }
@@ -66,7 +68,7 @@ class GpuIntegrator final : public Integrator {
   GpuStepOptions options_;
   bool translation_correction_;
   uint32_t n_ = 0, nlink_ = 0, groups_ = 0;
-  std::array<Buffer, 16> buf_{};  // gpu/shaders/step_layout.glsl's bindings
+  std::array<Buffer, 18> buf_{};  // gpu/shaders/step_layout.glsl's bindings
   Buffer up_, down_;              // mapped: x v kin in; dv, force, scalars out
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;

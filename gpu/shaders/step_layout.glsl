@@ -19,6 +19,10 @@ layout(std430, binding = 12) buffer Vecs { vec4 vec[]; };      // the solve's ve
 layout(std430, binding = 13) buffer Force { vec4 force[]; };   // total force (n), N
 layout(std430, binding = 14) buffer Partial { float partial[]; };  // per workgroup: 4 partial sums
 layout(std430, binding = 15) buffer Scalars { float sc[]; };   // the solve's scalars (kScalar* below)
+// The collider contacts the solve keeps (sim/contact_filter.h), one slot per vertex, zero where none:
+// outward unit normal and the dv along it the solve must give | slip velocity and the friction's h c, kg (2n)
+layout(std430, binding = 16) readonly buffer Contact { vec4 con[]; };
+layout(std430, binding = 17) buffer ContactOut { vec4 con_out[]; };  // after the solve: work N s, impulse per unit mass (n)
 
 layout(push_constant) uniform Push {
   uint n;        // vertices
@@ -40,6 +44,11 @@ const uint kDelta = 0, kBNorm = 1, kAlpha = 2, kBeta = 3, kRes = 4, kIter = 5, k
 
 vec3 sym_mul(vec4 a, vec4 b, vec3 p) {  // (xx xy xz yy | yz zz) times p
   return vec3(a.x * p.x + a.y * p.y + a.z * p.z, a.y * p.x + a.w * p.y + b.x * p.z, a.z * p.x + b.x * p.y + b.y * p.z);
+}
+// p less its component along vertex i's contact normal (Baraff & Witkin's filter; unchanged without a contact).
+vec3 contact_project(uint i, vec3 p) {
+  vec3 nrm = con[2 * i].xyz;
+  return p - dot(p, nrm) * nrm;
 }
 vec3 pre_mul(uint i, vec3 p) { return vec3(dot(pre[3 * i].xyz, p), dot(pre[3 * i + 1].xyz, p), dot(pre[3 * i + 2].xyz, p)); }
 
