@@ -131,7 +131,7 @@ void table_tick(World& w, int k, float lift, bool hold = false) {
 
 }  // namespace
 
-TEST_CASE("gpu step: a cloth dropped on a table, and lifted by one hand, keeps the CPU step's contacts after 1 s") {
+TEST_CASE("gpu step: a cloth dropped on a table and lifted by one hand keeps the CPU step's contacts after 1 s") {
   auto ctx = open_device(false);
   WEFT_SKIP_IF(!ctx, "no Vulkan device");
   struct Case {
@@ -175,7 +175,7 @@ TEST_CASE("gpu step: a cloth dropped on a table, and lifted by one hand, keeps t
   }
 }
 
-TEST_CASE("gpu step: sliding on a slope as on the CPU; a hand pressing the cloth on the table within mg's own spread") {
+TEST_CASE("gpu step: sliding on a slope as on the CPU and a hand pressing the cloth on the table within mg's own spread") {
   auto ctx = open_device(false);
   WEFT_SKIP_IF(!ctx, "no Vulkan device");
   // The floor tilted 35 degrees about z through the table's top (tan 0.70 over its mu_s 0.6), the cloth laid
