@@ -26,7 +26,7 @@ void register_bench(CLI::App& app) {
   cmd->add_option("--steps", args->options.steps, "Steps per timing run (default: per suite)");
   cmd->add_option("--solver", args->options.solver,
                   "Interaction suite: time only this solver (mg, gs, approx, cg, ...); self-collision fold: cg or mg");
-  cmd->add_option("--material", args->options.material, "Interaction suite: fabric preset (assets/materials/NAME.json)");
+  cmd->add_option("--material", args->options.material, "Interaction suite and GPU bench: fabric preset (assets/materials/NAME.json)");
   cmd->add_flag("--only-16k", args->options.only_16k, "Interaction suite: skip the 64k-vertex run");
   cmd->add_option("--threads", args->options.threads,
                   "Interaction and self-collision suites: 2 splits the multigrid solver's fine level of meshes of "
@@ -54,6 +54,7 @@ void register_bench(CLI::App& app) {
       if (args->options.quick) g.steps = std::min(g.steps, 5);
       g.device = args->device;
       g.validation = args->validation;
+      g.material = args->options.material;
       out["gpu_step"] = lab::bench_gpu_step(g);
       if (args->json) std::cout << out.dump(2) << "\n";
       return;

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "gpu/gpu_force_stage.h"
 #include "gpu/vk_check.h"
 #include "sim/implicit_step.h"
 
@@ -60,10 +61,10 @@ struct Push {
 // step_layout.glsl's bindings and slots.
 enum Binding {
   X, V, Kin, VData, Links, LinkP, LinkF, LinkJ, CsrOff, Csr, Pre, Diag, Vecs, Force, Partial, Scalars,
-  ContactIn, ContactOut,  // the collider contacts the solve keeps (contact_friction.glsl, contact_impulse.comp)
   kBindings
 };
-constexpr uint32_t kSlots = 6, kSlotDv = 0, kSlotD = 2, kSlotQ = 3;
+// Slots 6-8: the contacts in and their impulses out (step_layout.glsl's kCon0, kCon1, kConOut).
+constexpr uint32_t kSlots = 9, kSlotDv = 0, kSlotD = 2, kSlotQ = 3, kSlotCon0 = 6, kSlotConOut = 8;
 constexpr uint32_t kScalarCount = 16, kScalarRes = 4, kScalarIter = 5;
 constexpr uint32_t kTimestamps = 5;
 
@@ -162,8 +163,7 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
   const VkDeviceSize sizes[kBindings] = {v4 * nn,      v4 * nn,           v4 * nn,      v4 * nn,
                                          8 * nnl,      8 * nnl,           v4 * nnl,     2 * v4 * nnl,
                                          4 * (nn + 1), 4 * 2 * nnl,       3 * v4 * nn,  2 * v4 * nn,
-                                         kSlots * v4 * nn, v4 * nn,       16 * groups_of(uint32_t(nn)), 4 * kScalarCount,
-                                         2 * v4 * nn,  v4 * nn};
+                                         kSlots * v4 * nn, v4 * nn,       16 * groups_of(uint32_t(nn)), 4 * kScalarCount};
   static_assert(std::tuple_size_v<decltype(buf_)> == kBindings);
   for (size_t b = 0; b < buf_.size(); ++b) buf_[b] = make_buffer(sizes[b], storage, false);
   up_ = make_buffer(5 * v4 * nn, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);  // x v kin | contacts (2)
@@ -187,10 +187,12 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
   sl.bindingCount = kBindings;
   sl.pBindings = bindings;
   WEFT_VK_CHECK(vkCreateDescriptorSetLayout(dev, &sl, nullptr, &set_layout_));
+  force_stage_ = std::make_unique<GpuForceStage>(*this, model);
+  const VkDescriptorSetLayout set_layouts[2] = {set_layout_, force_stage_->set_layout()};
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push)};
   VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  pl.setLayoutCount = 1;
-  pl.pSetLayouts = &set_layout_;
+  pl.setLayoutCount = 2;
+  pl.pSetLayouts = set_layouts;
   pl.pushConstantRangeCount = 1;
   pl.pPushConstantRanges = &range;
   WEFT_VK_CHECK(vkCreatePipelineLayout(dev, &pl, nullptr, &layout_));
@@ -234,6 +236,7 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
     WEFT_VK_CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cp, nullptr, &p));
     pipelines_.push_back(p);
   }
+  force_stage_->make_pipelines(layout_);
   if (ctx_->timestamp_period_ns() > 0) {
     VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     q.queryType = VK_QUERY_TYPE_TIMESTAMP;
@@ -291,14 +294,17 @@ void GpuIntegrator::record(const ClothModel& model, float h) {
   };
   const glm::vec3 g = model.material.gravity;
   Push push{n_, nlink_, h, model.material.damping, {g.x, g.y, g.z, 0.f}, 0, 0, 0, groups_, options_.tolerance};
+  auto run = [&](VkPipeline p, uint32_t groups) {
+    vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, p);
+    vkCmdPushConstants(c, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push), &push);
+    vkCmdDispatch(c, groups, 1, 1);
+    compute_barrier();
+  };
   auto dispatch = [&](Kernel k, uint32_t groups, uint32_t src = 0, uint32_t dst = 0, uint32_t mode = 0) {
     push.src = src;
     push.dst = dst;
     push.mode = mode;
-    vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_[k]);
-    vkCmdPushConstants(c, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push), &push);
-    vkCmdDispatch(c, groups, 1, 1);
-    compute_barrier();
+    run(pipelines_[k], groups);
   };
   // Last tick's kernels wrote what this one's transfers overwrite.
   barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
@@ -313,14 +319,18 @@ void GpuIntegrator::record(const ClothModel& model, float h) {
     vkCmdCopyBuffer(c, up_.buffer, buf_[X].buffer, 1, &x);
     vkCmdCopyBuffer(c, up_.buffer, buf_[V].buffer, 1, &v);
     vkCmdCopyBuffer(c, up_.buffer, buf_[Kin].buffer, 1, &k);
-    const VkBufferCopy contacts{3 * block, 0, 2 * block};
-    vkCmdCopyBuffer(c, up_.buffer, buf_[ContactIn].buffer, 1, &contacts);
+    const VkBufferCopy contacts{3 * block, kSlotCon0 * block, 2 * block};
+    vkCmdCopyBuffer(c, up_.buffer, buf_[Vecs].buffer, 1, &contacts);
   }
+  force_stage_->record_upload(c);
   barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   stamp(1);
-  vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
+  const VkDescriptorSet sets[2] = {set_, force_stage_->set()};
+  vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 2, sets, 0, nullptr);
+  force_stage_->record_before_links(run);
   if (nlink_ > 0) dispatch(LinkForces, groups_of(nlink_));
+  force_stage_->record_after_links(run);
   dispatch(Assemble, groups_, 0, 0, options_.warm_start ? 1 : 0);
   stamp(2);
   dispatch(Spmv, groups_, kSlotDv, kSlotQ);
@@ -346,8 +356,8 @@ void GpuIntegrator::record(const ClothModel& model, float h) {
   const VkBufferCopy s{0, 2 * block, 4 * kScalarCount};
   vkCmdCopyBuffer(c, buf_[Scalars].buffer, down_.buffer, 1, &s);
   if (n_ > 0) {
-    const VkBufferCopy contacts{0, 2 * block + 4 * kScalarCount, block};
-    vkCmdCopyBuffer(c, buf_[ContactOut].buffer, down_.buffer, 1, &contacts);
+    const VkBufferCopy contacts{kSlotConOut * block, 2 * block + 4 * kScalarCount, block};
+    vkCmdCopyBuffer(c, buf_[Vecs].buffer, down_.buffer, 1, &contacts);
   }
   barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
           VK_ACCESS_HOST_READ_BIT);
@@ -374,11 +384,13 @@ void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
   float* pc = up + 4 * 3 * n;
   std::memset(pc, 0, 2 * 16 * n);
   for (size_t k = 0; k < filter.size(); ++k) {
-    float* e = pc + 8 * size_t(filter.vertex[k]);
+    float* e = pc + 4 * size_t(filter.vertex[k]);  // kCon0
+    float* f = e + 4 * n;                          // kCon1
     const glm::vec3 nrm = filter.normal[k], slip = filter.slip[k];
     e[0] = nrm.x; e[1] = nrm.y; e[2] = nrm.z; e[3] = filter.dv_normal[k];
-    e[4] = slip.x; e[5] = slip.y; e[6] = slip.z; e[7] = filter.friction[k];
+    f[0] = slip.x; f[1] = slip.y; f[2] = slip.z; f[3] = filter.friction[k];
   }
+  force_stage_->pack(state);
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &cmd_;
@@ -389,6 +401,7 @@ void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
   for (size_t i = 0; i < n; ++i) {
     dv_[i] = glm::vec3(down[4 * i], down[4 * i + 1], down[4 * i + 2]);
     forces_.force[i] = glm::vec3(down[4 * (n + i)], down[4 * (n + i) + 1], down[4 * (n + i) + 2]);
+    forces_.drag_coefficient[i] = down[4 * (n + i) + 3];  // air's (assemble.comp): the translation correction's
   }
   const float* scalars = down + 8 * n;
   stats_.solver_iterations = int(scalars[kScalarIter]);

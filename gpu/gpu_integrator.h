@@ -1,7 +1,9 @@
 #pragma once
 // Stage 3 of the tick (sim/world_stages.h) on a Vulkan compute device: Kang & Cho's linearised backward
-// Euler over springs (stretch and bending links) with relative damping and gravity, solved by block-Jacobi
-// preconditioned CG, the collider contacts and their friction kept in the solve as mg keeps them. The first slice of issue 36: stages 1-2 and 4-7 stay on the CPU (gpu/step_device.h
+// Euler over springs (stretch and bending links) with relative damping and gravity, plus Volino's
+// triangles, the weft/warp model and air (gpu/gpu_force_stage.h), solved by block-Jacobi preconditioned CG,
+// the collider contacts and their friction kept in the solve as mg keeps them. The first slice of issue 36:
+// stages 1-2 and 4-7 stay on the CPU (gpu/step_device.h
 // refuses the scenes whose features this stage does not run).
 //
 // Shaped for the sim thread: every buffer and the one command buffer are made once (the command buffer at
@@ -19,6 +21,8 @@
 #include "sim/integrator.h"
 
 namespace weft {
+
+class GpuForceStage;
 
 struct GpuStepOptions {
   float tolerance = 1e-4f;  // relative residual: 1e-3 left a two-hand grab 7 mm (RMS) from the CPU step after 1 s, 1e-4 0.4 mm (docs/gpu.md)
@@ -52,8 +56,11 @@ class GpuIntegrator final : public Integrator {
   const GpuStageTimes& stage_time_sums() const { return sums_; }
   uint64_t timed_steps() const { return timed_; }
   const ComputeContext& context() const { return *ctx_; }
+  // The last step's forces at its start state as read back (force; air's drag_coefficient), for tests.
+  const ForceBuffers& forces() const { return forces_; }
 
  private:
+  friend class GpuForceStage;  // builds its buffers with make_buffer and upload_once
   struct Buffer {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceMemory memory = VK_NULL_HANDLE;
@@ -68,7 +75,7 @@ class GpuIntegrator final : public Integrator {
   GpuStepOptions options_;
   bool translation_correction_;
   uint32_t n_ = 0, nlink_ = 0, groups_ = 0;
-  std::array<Buffer, 18> buf_{};  // gpu/shaders/step_layout.glsl's bindings
+  std::array<Buffer, 16> buf_{};  // gpu/shaders/step_layout.glsl's bindings
   Buffer up_, down_;              // mapped: x v kin in; dv, force, scalars out
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
@@ -84,6 +91,7 @@ class GpuIntegrator final : public Integrator {
   std::vector<glm::vec3> dv_;      // the solved velocity change (n)
   GpuStageTimes times_, sums_;
   uint64_t timed_ = 0;
+  std::unique_ptr<GpuForceStage> force_stage_;  // Volino, weft/warp, air (set 1); last: destroyed first
 };
 
 }  // namespace weft

@@ -28,9 +28,9 @@ const char* gpu_unsupported_feature(const Scene& scene) {
     case IntegratorKind::ApproximateImplicit: break;  // the linearised implicit step: the GPU solves it by PCG
     default: return "an explicit or higher-order integrator (sim.solver: the GPU step is the linearised implicit one)";
   }
-  if (m.stretch_model == StretchModel::Volino) return "Volino's elastic triangles (stretch model volino)";
-  if (m.stretch_model == StretchModel::WeftWarp) return "the weft/warp fabric model (and its plasticity)";
-  if (m.drag > 0.f || m.lift > 0.f) return "air drag and lift";
+  // Volino's triangles, the weft/warp model with its plasticity, and air run on the GPU (gpu/gpu_force_stage.h)
+  if (m.stretch_model == StretchModel::WeftWarp && m.weave.membrane == Membrane::Isotropic)
+    return "the isotropic membrane (weave membrane isotropic)";
   if (!scene.creases.empty()) return "crease lines";
   if (w.self_collision.enabled) return "self-collision";
   if (!scene.rigid_boxes.empty()) return "rigid boxes";

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "engine/material_loader.h"
 #include "engine/runtime.h"
 #include "gpu/gpu_integrator.h"
 #include "gpu/step_device.h"
@@ -33,6 +34,8 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
   for (const std::string& size : options.sizes) {
     const uint32_t quads = quads_for(size);
     Scene scene = hanging_grid_scene(quads);
+    if (!options.material.empty()) scene.material = load_material_preset(options.material);
+    scene.hand_colliders.enabled = false;  // on by default since issue 37; the GPU step has no colliders yet
     scene.world.device = parse_step_device(options.device);
     const StepDeviceChoice choice = choose_step_device(scene, options.validation);
     if (!choice.gpu) throw StepDeviceRefused("gpu bench: " + choice.reason);
@@ -73,6 +76,7 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
       residual.push_back(world.integrator_stats().residual);
     }
     nlohmann::json r = {{"size", size},
+                        {"material", options.material.empty() ? "springs" : options.material},
                         {"vertices", world.model().vertex_count()},
                         {"links", world.model().link_count_total()},
                         {"device", "gpu"},
@@ -92,9 +96,10 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
     if (const ComputeContext& c = gpu->context(); options.validation)
       r["validation_messages"] = c.validation_messages();
     std::fprintf(stderr,
-                 "gpu bench %s (%zu vertices) on %s: GPU %.3f ms/tick (upload %.3f, forces %.3f, solve %.3f, "
+                 "gpu bench %s (%zu vertices, %s) on %s: GPU %.3f ms/tick (upload %.3f, forces %.3f, solve %.3f, "
                  "download %.3f), %g PCG iterations (relative residual %.1e), wall %.3f ms/tick\n",
-                 size.c_str(), world.model().vertex_count(), choice.device_name.c_str(), median(total), median(upload),
+                 size.c_str(), world.model().vertex_count(), options.material.empty() ? "springs" : options.material.c_str(),
+                 choice.device_name.c_str(), median(total), median(upload),
                  median(forces), median(solve), median(download), median(iterations), median(residual), median(wall));
     out.push_back(r);
   }

@@ -13,6 +13,7 @@ struct GpuBenchOptions {
   int steps = 20;                            // timed ticks per size, after 4 untimed
   std::string device = "gpu";                // gpu | auto (auto: refuses to time a CPU)
   bool validation = false;                   // the device opened with VK_LAYER_KHRONOS_validation
+  std::string material;                      // fabric preset (assets/materials) for the cloth; empty: springs
 };
 
 // One entry per size; throws StepDeviceRefused when no device fits (and for auto, when it would be the CPU).

@@ -28,6 +28,11 @@ void edge_strains(const ClothModel& model, const glm::vec3* x, std::vector<float
 
 }  // namespace
 
+double shake_offset(double t, const InteractionTimeline& tl) {
+  if (t <= tl.pull_end || t >= tl.shake_end) return 0;
+  return tl.shake_amplitude * (1 - std::cos(2 * M_PI * tl.shake_hz * (t - tl.pull_end)));
+}
+
 InteractionResult run_interaction(const InteractionSetup& setup, const InteractionTimeline& tl) {
   // The table scene's cloth and material (assets/scenes/table.json), on a table deep enough that it lies flat.
   const float size = 0.8f, table_top = 0.75f;
@@ -78,7 +83,7 @@ InteractionResult run_interaction(const InteractionSetup& setup, const Interacti
     half += (0.5 * together - 0.5 * rest_apart) * ease(t / tl.lift_end);
     half += (0.5 * apart - 0.5 * together) * ease((t - tl.lift_end) / (tl.pull_end - tl.lift_end));
     double y = start[hnd].y + 0.4 * ease(t / tl.lift_end);
-    if (t > tl.pull_end && t < tl.shake_end) y += 0.04 * std::sin(2 * M_PI * 2.0 * (t - tl.pull_end));
+    y += shake_offset(t, tl);
     return glm::vec3(float(mid + sign * half), float(y), start[hnd].z);
   };
 

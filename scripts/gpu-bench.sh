@@ -34,6 +34,10 @@ fi
 t0=$(date +%s)
 "$build/weft" bench --device "$device" --sizes "${sizes[@]}" --steps "$steps" --json >"$out/bench.json" 2>"$out/bench.log"
 cat "$out/bench.log" >&2
+# The weft/warp model (cotton: triangles, hinges, plasticity) at the first size: the force stage's cost.
+"$build/weft" bench --device "$device" --sizes "${sizes[0]}" --material cotton --steps "$steps" --json \
+  >"$out/bench_cotton.json" 2>>"$out/bench.log" && tail -1 "$out/bench.log" >&2 ||
+  echo "gpu-bench: the cotton bench failed (see $out/bench.log)" >&2
 # The short validation: the parity, determinism and validation-layer tests on this device.
 "$build/tests/gpu_tests" >"$out/gpu_tests.log" 2>&1 && echo "gpu-bench: gpu_tests passed" >&2 ||
   { echo "gpu-bench: gpu_tests FAILED (see $out/gpu_tests.log)" >&2; status=1; }
@@ -42,15 +46,17 @@ cat "$out/bench.log" >&2
 t1=$(date +%s)
 
 # One line per size for docs/performance.md (GPU ms per tick by stage, device name).
-python3 - "$out/bench.json" >"$out/figures.md" <<'PY'
-import json, sys
+python3 - "$out/bench.json" "$out/bench_cotton.json" >"$out/figures.md" <<'PY'
+import json, os, sys
 rows = json.load(open(sys.argv[1]))["gpu_step"]
-print("| vertices | device | upload | forces | solve | download | GPU total ms/tick | PCG iterations | wall ms/tick |")
-print("|---|---|---|---|---|---|---|---|---|")
+if os.path.exists(sys.argv[2]) and os.path.getsize(sys.argv[2]) > 0:
+    rows += json.load(open(sys.argv[2]))["gpu_step"]
+print("| vertices | material | device | upload | forces | solve | download | GPU total ms/tick | PCG iterations | wall ms/tick |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 for r in rows:
     g = r["gpu_ms"]
     dev = r["device_name"] + (" (a CPU)" if r["device_is_cpu"] else "")
-    print(f"| {r['vertices']} | {dev} | {g['upload']:.3f} | {g['forces']:.3f} | {g['solve']:.3f} | {g['download']:.3f} | {g['total']:.3f} | {r['pcg_iterations_median']:g} | {r['wall_ms_per_tick_median']:.3f} |")
+    print(f"| {r['vertices']} | {r.get('material', 'springs')} | {dev} | {g['upload']:.3f} | {g['forces']:.3f} | {g['solve']:.3f} | {g['download']:.3f} | {g['total']:.3f} | {r['pcg_iterations_median']:g} | {r['wall_ms_per_tick_median']:.3f} |")
 PY
 cat "$out/figures.md"
 echo "gpu-bench: figures in $out/ ($((t1 - t0)) s of runs)" >&2

@@ -7,9 +7,9 @@
 void main() {
   uint i = gl_GlobalInvocationID.x;
   if (i >= pc.n) return;
-  vec3 nrm = con[2 * i].xyz;
+  vec3 nrm = con0(i).xyz;
   if (nrm == vec3(0.0) || kin[i].w != 0.0) {
-    con_out[i] = vec4(0.0);
+    vec[kConOut * pc.n + i] = vec4(0.0);
     return;
   }
   vec3 q = sym_mul(wd[2 * i], wd[2 * i + 1], vec[kDv * pc.n + i].xyz);
@@ -23,6 +23,6 @@ void main() {
   }
   float jn = dot(q - pc.h * force[i].xyz, nrm);
   vec3 d = vec[kDv * pc.n + i].xyz;
-  vec3 work = jn * nrm - con[2 * i + 1].w * (con[2 * i + 1].xyz + d - dot(d, nrm) * nrm);
-  con_out[i] = vec4(work, jn / vdata[i].x);
+  vec3 work = jn * nrm - con1(i).w * (con1(i).xyz + d - dot(d, nrm) * nrm);
+  vec[kConOut * pc.n + i] = vec4(work, jn / vdata[i].x);
 }

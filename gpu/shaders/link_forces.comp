@@ -2,7 +2,9 @@
 // Per link: spring force and Jacobian block, as sim/force_field.cpp's link pass (Kang & Cho Eq. 1, 21-22,
 // 26 and 13): tension k (l - l0); J = k u u^T + max(T, 0)/l (I - u u^T) (the stabilised derivative drops a
 // compressed spring's transverse term); relative damping cd (v_j - v_i) and viscosity h J (v_j - v_i).
+// Volino's triangles give their edges' tension instead (volino_triangles.comp), summed in triangle order.
 #include "step_layout.glsl"
+#include "force_layout.glsl"
 void main() {
   uint l = gl_GlobalInvocationID.x;
   if (l >= pc.nlink) return;
@@ -12,6 +14,10 @@ void main() {
   float inv = len > 1e-12 ? 1.0 / len : 0.0;
   vec3 u = d * inv;
   float t = linkp[l].x * (len - linkp[l].y);
+  if ((fp.flags & kVolino) != 0u && l < fp.nedge) {
+    t = 0.0;
+    for (uint k = lg_off[l]; k < lg_off[l + 1]; ++k) t += elem_force[lg[k]].x;
+  }
   vec3 dvel = v[j].xyz - v[i].xyz;
   vec3 f = t * u + pc.cd * dvel;
   float tr = t > 0.0 ? t * inv : 0.0;

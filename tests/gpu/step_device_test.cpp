@@ -64,8 +64,17 @@ TEST_CASE("step device: a feature the GPU step lacks is refused for gpu by name 
   CHECK(c.reason.find("self-collision") != std::string::npos);
 
   Scene m = hanging_scene();
-  m.material.stretch_model = StretchModel::WeftWarp;
-  CHECK(std::string(gpu_unsupported_feature(m)).find("weft/warp") != std::string::npos);
+  m.material.stretch_model = StretchModel::WeftWarp;  // runs on the GPU (gpu/gpu_force_stage.h) ...
+  CHECK(gpu_unsupported_feature(m) == nullptr);
+  m.material.weave.membrane = Membrane::Isotropic;  // ... but not its isotropic membrane
+  CHECK(std::string(gpu_unsupported_feature(m)).find("isotropic membrane") != std::string::npos);
+  for (StretchModel sm : {StretchModel::Volino, StretchModel::Springs}) {
+    Scene a = hanging_scene();
+    a.material.stretch_model = sm;
+    a.material.drag = 0.5f;
+    a.material.lift = 0.2f;
+    CHECK(gpu_unsupported_feature(a) == nullptr);
+  }
   Scene e = hanging_scene();
   e.world.integrator = IntegratorKind::RungeKutta4;
   CHECK(gpu_unsupported_feature(e) != nullptr);

@@ -1,0 +1,270 @@
+#include "gpu/gpu_force_stage.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "gpu/vk_check.h"
+
+namespace weft {
+namespace {
+
+// SPIR-V of the stage's kernels (gpu/CMakeLists.txt compiles every gpu/shaders/*.comp).
+const uint32_t kVolinoTriangles[] = {
+#include "volino_triangles.comp.spv.inc"
+};
+const uint32_t kWeaveTriangles[] = {
+#include "weave_triangles.comp.spv.inc"
+};
+const uint32_t kWeaveHinges[] = {
+#include "weave_hinges.comp.spv.inc"
+};
+const uint32_t kWeaveLinks[] = {
+#include "weave_links.comp.spv.inc"
+};
+const uint32_t kAirForces[] = {
+#include "air_forces.comp.spv.inc"
+};
+
+// force_layout.glsl's ForceParams, std430.
+struct Params {
+  uint32_t ntri, nhinge, nedge, flags;
+  float alpha, min_det, drag, lift;
+  float wind[4];
+  uint32_t curve_off[4], curve_n[4];
+  float viscosity[4];
+};
+constexpr uint32_t kVolino = 1, kGeneralMass = 2, kWeftWarp = 4, kAir = 8;
+enum Binding { P, Tri, TriCoef, Hinge, HingeK, Plastic, Curves, ElemForce, ElemBlock, VgOff, Vg, LgOff, Lg, Air, VArea };
+
+uint32_t groups_of(uint32_t count) { return (count + 255) / 256; }
+
+// A table of entries per owner (vertex or link) in the order they are added: offsets (owners + 1), entries.
+struct Gather {
+  std::vector<uint32_t> offset, entry;
+  std::vector<std::pair<uint32_t, uint32_t>> added;  // (owner, entry) in element order
+  void add(uint32_t owner, uint32_t e) { added.push_back({owner, e}); }
+  void build(size_t owners) {
+    offset.assign(owners + 1, 0);
+    for (const auto& [o, e] : added) ++offset[o + 1];
+    for (size_t i = 0; i < owners; ++i) offset[i + 1] += offset[i];
+    entry.resize(added.size());
+    std::vector<uint32_t> fill(offset.begin(), offset.end() - 1);
+    for (const auto& [o, e] : added) entry[fill[o]++] = e;  // stable: element order within each owner
+  }
+};
+
+}  // namespace
+
+GpuForceStage::GpuForceStage(GpuIntegrator& owner, const ClothModel& model)
+    : owner_(owner),
+      n_(uint32_t(model.vertex_count())),
+      nlink_(uint32_t(model.link_count_total())),
+      ntri_(uint32_t(model.triangle_count())) {
+  const Material& m = model.material;
+  const WeftWarpModel& w = model.weft_warp;
+  volino_ = m.stretch_model == StretchModel::Volino;
+  weave_ = w.active();
+  air_ = m.drag > 0.f || m.lift > 0.f;
+  nhinge_ = weave_ ? uint32_t(w.hinge_count()) : 0;
+
+  Params p{};
+  p.ntri = ntri_;
+  p.nhinge = nhinge_;
+  p.nedge = uint32_t(model.edge_count);
+  p.flags = (volino_ ? kVolino : 0) | (m.volino_general_mass ? kGeneralMass : 0) | (weave_ ? kWeftWarp : 0) |
+            (air_ ? kAir : 0);
+  p.alpha = m.alpha;
+  p.min_det = m.volino_min_determinant;
+  p.drag = m.drag;
+  p.lift = m.lift;
+  p.wind[0] = m.wind.x, p.wind[1] = m.wind.y, p.wind[2] = m.wind.z;
+  std::vector<float> curves;
+  if (weave_) {
+    const StressCurve* c[3] = {&m.weave.weft, &m.weave.warp, &m.weave.shear};
+    for (int k = 0; k < 3; ++k) {
+      p.curve_off[k] = uint32_t(curves.size());
+      p.curve_n[k] = uint32_t(c[k]->strains().size());
+      for (const auto* list : {&c[k]->strains(), &c[k]->stresses(), &c[k]->slopes()})
+        curves.insert(curves.end(), list->begin(), list->end());
+    }
+    p.viscosity[0] = m.weave.weft_viscosity, p.viscosity[1] = m.weave.warp_viscosity;
+    p.viscosity[2] = m.weave.shear_viscosity;
+  }
+
+  // Triangles and their coefficients: Volino's rest edges and strengths, or the weave's R_u, R_v and area.
+  std::vector<uint32_t> tri(4 * ntri_);
+  std::vector<float> coef(8 * ntri_, 0.f);
+  for (uint32_t t = 0; t < ntri_; ++t) {
+    for (int k = 0; k < 3; ++k) {
+      tri[4 * t + k] = model.triangle[t][k];
+      if (weave_) {
+        coef[8 * t + k] = w.ru[t][k];
+        coef[8 * t + 4 + k] = w.rv[t][k];
+      } else {
+        coef[8 * t + k] = model.triangle_rest_edge[t][k];
+        coef[8 * t + 4 + k] = model.triangle_strength[t][k];
+      }
+    }
+    if (weave_) coef[8 * t + 3] = w.area[t];
+  }
+  std::vector<uint32_t> hinge(4 * nhinge_);
+  std::vector<float> hinge_k(nhinge_);
+  for (uint32_t e = 0; e < nhinge_; ++e) {
+    for (int q = 0; q < 4; ++q) hinge[4 * e + q] = w.hinge[e][q];
+    hinge_k[e] = w.hinge_stiffness[e];
+  }
+  // The plastic rest state until a state has one: the model's rest angles, no plastic strain.
+  const size_t nplastic = nhinge_ + (weave_ ? 3 * size_t(ntri_) : 0);
+  std::vector<float> plastic(nplastic, 0.f);
+  for (uint32_t e = 0; e < nhinge_; ++e) plastic[e] = w.hinge_rest_angle[e];
+
+  // Gathers: each vertex's triangle corners (air's normals, the weave's forces) then hinge corners; each
+  // link's Volino tensions or weave pair blocks, in element order as the CPU adds them.
+  Gather vg, lg;
+  if (weave_ || air_)
+    for (uint32_t t = 0; t < ntri_; ++t)
+      for (uint32_t k = 0; k < 3; ++k) vg.add(model.triangle[t][k], 3 * t + k);
+  for (uint32_t e = 0; e < nhinge_; ++e)
+    for (uint32_t q = 0; q < 4; ++q) vg.add(w.hinge[e][q], 3 * ntri_ + 4 * e + q);
+  if (volino_)
+    for (uint32_t t = 0; t < ntri_; ++t)
+      for (uint32_t k = 0; k < 3; ++k) lg.add(model.triangle_edge[t][k], 3 * t + k);
+  if (weave_) {
+    for (uint32_t t = 0; t < ntri_; ++t)
+      for (uint32_t q = 0; q < 3; ++q) lg.add(w.pair_link[t][q], 3 * t + q);
+    for (uint32_t e = 0; e < nhinge_; ++e)
+      for (uint32_t q = 0; q < 6; ++q) lg.add(w.hinge_link[e][q], 3 * ntri_ + 6 * e + q);
+  }
+  vg.build(n_);
+  lg.build(nlink_);
+
+  const VkBufferUsageFlags storage =
+      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+  auto one = [](size_t count) { return VkDeviceSize(std::max<size_t>(count, 1)); };
+  const size_t elem_forces = 3 * size_t(ntri_) + 4 * size_t(nhinge_), elem_pairs = 3 * size_t(ntri_) + 6 * size_t(nhinge_);
+  const VkDeviceSize sizes[kBindings] = {sizeof(Params),          16 * one(ntri_),          32 * one(ntri_),
+                                         16 * one(nhinge_),       4 * one(nhinge_),         4 * one(nplastic),
+                                         4 * one(curves.size()),  16 * one(elem_forces),    32 * one(elem_pairs),
+                                         4 * (one(n_) + 1),       4 * one(vg.entry.size()), 4 * (one(nlink_) + 1),
+                                         4 * one(lg.entry.size()), 16 * one(n_),            4 * one(n_)};
+  for (uint32_t b = 0; b < kBindings; ++b) buf_[b] = owner_.make_buffer(sizes[b], storage, false);
+  plastic_up_ = owner_.make_buffer(sizes[Plastic], VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+  auto put = [&](Binding b, const auto& v) {
+    if (!v.empty()) owner_.upload_once(buf_[b], v.data(), VkDeviceSize(v.size() * sizeof(v[0])));
+  };
+  owner_.upload_once(buf_[P], &p, sizeof(p));
+  put(Tri, tri);
+  put(TriCoef, coef);
+  put(Hinge, hinge);
+  put(HingeK, hinge_k);
+  put(Plastic, plastic);
+  put(Curves, curves);
+  put(VgOff, vg.offset);
+  put(Vg, vg.entry);
+  put(LgOff, lg.offset);
+  put(Lg, lg.entry);
+  put(VArea, model.vertex_area);
+  if (!plastic.empty()) std::memcpy(plastic_up_.mapped, plastic.data(), 4 * plastic.size());
+
+  const VkDevice dev = owner_.ctx_->device();
+  VkDescriptorSetLayoutBinding bindings[kBindings];
+  for (uint32_t b = 0; b < kBindings; ++b)
+    bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+  VkDescriptorSetLayoutCreateInfo sl{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  sl.bindingCount = kBindings;
+  sl.pBindings = bindings;
+  WEFT_VK_CHECK(vkCreateDescriptorSetLayout(dev, &sl, nullptr, &set_layout_));
+  VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kBindings};
+  VkDescriptorPoolCreateInfo dp{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  dp.maxSets = 1;
+  dp.poolSizeCount = 1;
+  dp.pPoolSizes = &ps;
+  WEFT_VK_CHECK(vkCreateDescriptorPool(dev, &dp, nullptr, &pool_));
+  VkDescriptorSetAllocateInfo da{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  da.descriptorPool = pool_;
+  da.descriptorSetCount = 1;
+  da.pSetLayouts = &set_layout_;
+  WEFT_VK_CHECK(vkAllocateDescriptorSets(dev, &da, &set_));
+  VkDescriptorBufferInfo infos[kBindings];
+  VkWriteDescriptorSet writes[kBindings];
+  for (uint32_t b = 0; b < kBindings; ++b) {
+    infos[b] = {buf_[b].buffer, 0, VK_WHOLE_SIZE};
+    writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    writes[b].dstSet = set_;
+    writes[b].dstBinding = b;
+    writes[b].descriptorCount = 1;
+    writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[b].pBufferInfo = &infos[b];
+  }
+  vkUpdateDescriptorSets(dev, kBindings, writes, 0, nullptr);
+}
+
+void GpuForceStage::make_pipelines(VkPipelineLayout layout) {
+  const VkDevice dev = owner_.ctx_->device();
+  struct Code {
+    const uint32_t* words;
+    size_t bytes;
+  };
+  const Code code[kKernels] = {{kVolinoTriangles, sizeof(kVolinoTriangles)},
+                               {kWeaveTriangles, sizeof(kWeaveTriangles)},
+                               {kWeaveHinges, sizeof(kWeaveHinges)},
+                               {kWeaveLinks, sizeof(kWeaveLinks)},
+                               {kAirForces, sizeof(kAirForces)}};
+  for (int k = 0; k < kKernels; ++k) {
+    VkShaderModuleCreateInfo sm{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    sm.codeSize = code[k].bytes;
+    sm.pCode = code[k].words;
+    WEFT_VK_CHECK(vkCreateShaderModule(dev, &sm, nullptr, &modules_[k]));
+    VkComputePipelineCreateInfo cp{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    cp.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    cp.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    cp.stage.module = modules_[k];
+    cp.stage.pName = "main";
+    cp.layout = layout;
+    WEFT_VK_CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cp, nullptr, &pipelines_[k]));
+  }
+}
+
+GpuForceStage::~GpuForceStage() {
+  const VkDevice dev = owner_.ctx_->device();
+  for (int k = 0; k < kKernels; ++k) {
+    if (pipelines_[k]) vkDestroyPipeline(dev, pipelines_[k], nullptr);
+    if (modules_[k]) vkDestroyShaderModule(dev, modules_[k], nullptr);
+  }
+  vkDestroyDescriptorPool(dev, pool_, nullptr);
+  vkDestroyDescriptorSetLayout(dev, set_layout_, nullptr);
+  auto free_buffer = [&](Buf& b) {
+    vkDestroyBuffer(dev, b.buffer, nullptr);
+    vkFreeMemory(dev, b.memory, nullptr);
+  };
+  for (Buf& b : buf_) free_buffer(b);
+  free_buffer(plastic_up_);
+}
+
+void GpuForceStage::record_upload(VkCommandBuffer c) const {
+  if (!weave_) return;
+  const VkBufferCopy all{0, 0, plastic_up_.size};
+  vkCmdCopyBuffer(c, plastic_up_.buffer, buf_[Plastic].buffer, 1, &all);
+}
+
+void GpuForceStage::record_before_links(const Dispatch& dispatch) const {
+  if (volino_ && ntri_ > 0) dispatch(pipelines_[VolinoTriangles], groups_of(ntri_));
+  if (weave_ && ntri_ > 0) dispatch(pipelines_[WeaveTriangles], groups_of(ntri_));
+  if (weave_ && nhinge_ > 0) dispatch(pipelines_[WeaveHinges], groups_of(nhinge_));
+  if (air_ && n_ > 0) dispatch(pipelines_[AirForces], groups_of(n_));
+}
+
+void GpuForceStage::record_after_links(const Dispatch& dispatch) const {
+  if (weave_ && nlink_ > 0) dispatch(pipelines_[WeaveLinks], groups_of(nlink_));
+}
+
+void GpuForceStage::pack(const ClothState& state) {
+  if (!weave_) return;
+  float* p = static_cast<float*>(plastic_up_.mapped);
+  if (state.hinge_rest_angle.size() == nhinge_ && nhinge_ > 0)
+    std::memcpy(p, state.hinge_rest_angle.data(), 4 * size_t(nhinge_));
+  if (state.plastic_strain.size() == ntri_ && ntri_ > 0)
+    std::memcpy(p + nhinge_, state.plastic_strain.data(), 12 * size_t(ntri_));
+}
+
+}  // namespace weft
