@@ -167,7 +167,8 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
   static_assert(std::tuple_size_v<decltype(buf_)> == kBindings);
   for (size_t b = 0; b < buf_.size(); ++b) buf_[b] = make_buffer(sizes[b], storage, false);
   up_ = make_buffer(5 * v4 * nn, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);  // x v kin | contacts (2)
-  down_ = make_buffer(3 * v4 * nn + 4 * kScalarCount, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);  // dv force scalars | contacts
+  // dv force scalars | contacts
+  down_ = make_buffer(3 * v4 * nn + 4 * kScalarCount, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
   if (n > 0) {
     upload_once(buf_[VData], vdata.data(), 16 * n);
     const std::vector<float> zeros(4 * kSlots * n, 0.f);  // the warm start's first dv
