@@ -35,7 +35,10 @@ const uint32_t kCgDirection[] = {
 const uint32_t kCgReduce[] = {
 #include "cg_reduce.comp.spv.inc"
 };
-enum Kernel { LinkForces, Assemble, Spmv, CgStart, CgDotDq, CgUpdate, CgDirection, CgReduce, kKernels };
+const uint32_t kContactImpulse[] = {
+#include "contact_impulse.comp.spv.inc"
+};
+enum Kernel { LinkForces, Assemble, Spmv, CgStart, CgDotDq, CgUpdate, CgDirection, CgReduce, ContactImpulse, kKernels };
 struct Code {
   const uint32_t* words;
   size_t bytes;
@@ -43,7 +46,8 @@ struct Code {
 const Code kCode[kKernels] = {{kLinkForces, sizeof(kLinkForces)}, {kAssemble, sizeof(kAssemble)},
                               {kSpmv, sizeof(kSpmv)},             {kCgStart, sizeof(kCgStart)},
                               {kCgDotDq, sizeof(kCgDotDq)},       {kCgUpdate, sizeof(kCgUpdate)},
-                              {kCgDirection, sizeof(kCgDirection)}, {kCgReduce, sizeof(kCgReduce)}};
+                              {kCgDirection, sizeof(kCgDirection)}, {kCgReduce, sizeof(kCgReduce)},
+                              {kContactImpulse, sizeof(kContactImpulse)}};
 
 // step_layout.glsl's Push, in std430 order.
 struct Push {
@@ -55,8 +59,12 @@ struct Push {
 };
 
 // step_layout.glsl's bindings and slots.
-enum Binding { X, V, Kin, VData, Links, LinkP, LinkF, LinkJ, CsrOff, Csr, Pre, Diag, Vecs, Force, Partial, Scalars };
-constexpr uint32_t kSlots = 6, kSlotDv = 0, kSlotD = 2, kSlotQ = 3;
+enum Binding {
+  X, V, Kin, VData, Links, LinkP, LinkF, LinkJ, CsrOff, Csr, Pre, Diag, Vecs, Force, Partial, Scalars,
+  kBindings
+};
+// Slots 6-8: the contacts in and their impulses out (step_layout.glsl's kCon0, kCon1, kConOut).
+constexpr uint32_t kSlots = 9, kSlotDv = 0, kSlotD = 2, kSlotQ = 3, kSlotCon0 = 6, kSlotConOut = 8;
 constexpr uint32_t kScalarCount = 16, kScalarRes = 4, kScalarIter = 5;
 constexpr uint32_t kTimestamps = 5;
 
@@ -152,13 +160,15 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
   const VkBufferUsageFlags storage =
       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
   const VkDeviceSize v4 = 16, nn = std::max<size_t>(n, 1), nnl = std::max<size_t>(nl, 1);
-  const VkDeviceSize sizes[16] = {v4 * nn,      v4 * nn,           v4 * nn,      v4 * nn,
-                                  8 * nnl,      8 * nnl,           v4 * nnl,     2 * v4 * nnl,
-                                  4 * (nn + 1), 4 * 2 * nnl,       3 * v4 * nn,  2 * v4 * nn,
-                                  kSlots * v4 * nn, v4 * nn,       16 * groups_of(uint32_t(nn)), 4 * kScalarCount};
+  const VkDeviceSize sizes[kBindings] = {v4 * nn,      v4 * nn,           v4 * nn,      v4 * nn,
+                                         8 * nnl,      8 * nnl,           v4 * nnl,     2 * v4 * nnl,
+                                         4 * (nn + 1), 4 * 2 * nnl,       3 * v4 * nn,  2 * v4 * nn,
+                                         kSlots * v4 * nn, v4 * nn,       16 * groups_of(uint32_t(nn)), 4 * kScalarCount};
+  static_assert(std::tuple_size_v<decltype(buf_)> == kBindings);
   for (size_t b = 0; b < buf_.size(); ++b) buf_[b] = make_buffer(sizes[b], storage, false);
-  up_ = make_buffer(3 * v4 * nn, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
-  down_ = make_buffer(2 * v4 * nn + 4 * kScalarCount, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+  up_ = make_buffer(5 * v4 * nn, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);  // x v kin | contacts (2)
+  // dv force scalars | contacts
+  down_ = make_buffer(3 * v4 * nn + 4 * kScalarCount, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
   if (n > 0) {
     upload_once(buf_[VData], vdata.data(), 16 * n);
     const std::vector<float> zeros(4 * kSlots * n, 0.f);  // the warm start's first dv
@@ -171,11 +181,11 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
     upload_once(buf_[Csr], csr.data(), 8 * nl);
   }
 
-  VkDescriptorSetLayoutBinding bindings[16];
-  for (uint32_t b = 0; b < 16; ++b)
+  VkDescriptorSetLayoutBinding bindings[kBindings];
+  for (uint32_t b = 0; b < kBindings; ++b)
     bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
   VkDescriptorSetLayoutCreateInfo sl{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  sl.bindingCount = 16;
+  sl.bindingCount = kBindings;
   sl.pBindings = bindings;
   WEFT_VK_CHECK(vkCreateDescriptorSetLayout(dev, &sl, nullptr, &set_layout_));
   force_stage_ = std::make_unique<GpuForceStage>(*this, model);
@@ -187,7 +197,7 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
   pl.pushConstantRangeCount = 1;
   pl.pPushConstantRanges = &range;
   WEFT_VK_CHECK(vkCreatePipelineLayout(dev, &pl, nullptr, &layout_));
-  VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 16};
+  VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kBindings};
   VkDescriptorPoolCreateInfo dp{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   dp.maxSets = 1;
   dp.poolSizeCount = 1;
@@ -198,9 +208,9 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
   da.descriptorSetCount = 1;
   da.pSetLayouts = &set_layout_;
   WEFT_VK_CHECK(vkAllocateDescriptorSets(dev, &da, &set_));
-  VkDescriptorBufferInfo infos[16];
-  VkWriteDescriptorSet writes[16];
-  for (uint32_t b = 0; b < 16; ++b) {
+  VkDescriptorBufferInfo infos[kBindings];
+  VkWriteDescriptorSet writes[kBindings];
+  for (uint32_t b = 0; b < kBindings; ++b) {
     infos[b] = {buf_[b].buffer, 0, VK_WHOLE_SIZE};
     writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     writes[b].dstSet = set_;
@@ -209,7 +219,7 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
     writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     writes[b].pBufferInfo = &infos[b];
   }
-  vkUpdateDescriptorSets(dev, 16, writes, 0, nullptr);
+  vkUpdateDescriptorSets(dev, kBindings, writes, 0, nullptr);
   for (const Code& c : kCode) {
     VkShaderModuleCreateInfo sm{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     sm.codeSize = c.bytes;
@@ -310,6 +320,8 @@ void GpuIntegrator::record(const ClothModel& model, float h) {
     vkCmdCopyBuffer(c, up_.buffer, buf_[X].buffer, 1, &x);
     vkCmdCopyBuffer(c, up_.buffer, buf_[V].buffer, 1, &v);
     vkCmdCopyBuffer(c, up_.buffer, buf_[Kin].buffer, 1, &k);
+    const VkBufferCopy contacts{3 * block, kSlotCon0 * block, 2 * block};
+    vkCmdCopyBuffer(c, up_.buffer, buf_[Vecs].buffer, 1, &contacts);
   }
   force_stage_->record_upload(c);
   barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
@@ -333,6 +345,7 @@ void GpuIntegrator::record(const ClothModel& model, float h) {
     dispatch(CgReduce, 1, 0, 0, 2);
     dispatch(CgDirection, groups_);
   }
+  dispatch(ContactImpulse, groups_);
   stamp(3);
   barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
           VK_ACCESS_TRANSFER_READ_BIT);
@@ -343,6 +356,10 @@ void GpuIntegrator::record(const ClothModel& model, float h) {
   }
   const VkBufferCopy s{0, 2 * block, 4 * kScalarCount};
   vkCmdCopyBuffer(c, buf_[Scalars].buffer, down_.buffer, 1, &s);
+  if (n_ > 0) {
+    const VkBufferCopy contacts{kSlotConOut * block, 2 * block + 4 * kScalarCount, block};
+    vkCmdCopyBuffer(c, buf_[Vecs].buffer, down_.buffer, 1, &contacts);
+  }
   barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
           VK_ACCESS_HOST_READ_BIT);
   stamp(4);
@@ -363,6 +380,17 @@ void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
     pv[0] = v.x; pv[1] = v.y; pv[2] = v.z; pv[3] = 0.f;
     pk[0] = k.x; pk[1] = k.y; pk[2] = k.z; pk[3] = state.kinematic[i] ? 1.f : 0.f;
   }
+  // The contacts the solve keeps (found on the CPU by stage 3's find_resting_contacts): zero but theirs.
+  const ContactFilter& filter = state.contact_filter;
+  float* pc = up + 4 * 3 * n;
+  std::memset(pc, 0, 2 * 16 * n);
+  for (size_t k = 0; k < filter.size(); ++k) {
+    float* e = pc + 4 * size_t(filter.vertex[k]);  // kCon0
+    float* f = e + 4 * n;                          // kCon1
+    const glm::vec3 nrm = filter.normal[k], slip = filter.slip[k];
+    e[0] = nrm.x; e[1] = nrm.y; e[2] = nrm.z; e[3] = filter.dv_normal[k];
+    f[0] = slip.x; f[1] = slip.y; f[2] = slip.z; f[3] = filter.friction[k];
+  }
   force_stage_->pack(state);
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.commandBufferCount = 1;
@@ -379,6 +407,16 @@ void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
   const float* scalars = down + 8 * n;
   stats_.solver_iterations = int(scalars[kScalarIter]);
   stats_.residual = scalars[kScalarRes];
+  // Each contact's impulse (next tick's N, the lift-off test) and work (the translation correction), as
+  // record_contact_impulses makes them on the CPU.
+  ContactFilter& contacts = state.contact_filter;
+  const float* out = scalars + kScalarCount;
+  contacts.work.resize(contacts.size());  // within the capacity reserved for every vertex
+  for (size_t k = 0; k < contacts.size(); ++k) {
+    const float* e = out + 4 * size_t(contacts.vertex[k]);
+    contacts.work[k] = glm::vec3(e[0], e[1], e[2]);
+    contacts.impulse[k] = e[3];
+  }
   if (queries_) {
     uint64_t t[kTimestamps];
     if (vkGetQueryPoolResults(ctx_->device(), queries_, 0, kTimestamps, sizeof(t), t, sizeof(uint64_t),
@@ -390,7 +428,7 @@ void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
       ++timed_;
     }
   }
-  finish_implicit_step(model, state, forces_, h, dv_.data(), translation_correction_);
+  apply_implicit_step(model, state, forces_, h, dv_.data(), translation_correction_);
 }
 
 }  // namespace weft

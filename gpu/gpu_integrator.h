@@ -1,13 +1,16 @@
 #pragma once
 // Stage 3 of the tick (sim/world_stages.h) on a Vulkan compute device: Kang & Cho's linearised backward
 // Euler over springs (stretch and bending links) with relative damping and gravity, plus Volino's
-// triangles, the weft/warp model and air (gpu/gpu_force_stage.h), solved by block-Jacobi preconditioned CG. The first slice of issue 36: stages 1-2 and 4-7 stay on the CPU (gpu/step_device.h
-// refuses the scenes whose features this stage does not run).
+// triangles, the weft/warp model and air (gpu/gpu_force_stage.h), solved by block-Jacobi preconditioned CG,
+// the collider contacts and their friction kept in the solve as mg keeps them. The first slice of issue 36:
+// stages 1-2 and 4-7 stay on the CPU (gpu/step_device.h refuses the scenes whose features this stage does
+// not run).
 //
 // Shaped for the sim thread: every buffer and the one command buffer are made once (the command buffer at
-// the first step, which fixes h); a tick packs x, v and the kinematic velocities into a mapped buffer,
-// submits once, waits, and reads dv and the forces back; nothing is allocated. Deterministic: per-vertex
-// sums gather the links in a fixed (link) order and the dot products reduce in a fixed tree, no atomics.
+// the first step, which fixes h); a tick packs x, v, the kinematic velocities and the contacts into a mapped
+// buffer, submits once, waits, and reads dv, the forces and the contacts' impulses back; nothing is
+// allocated. Deterministic: per-vertex sums gather the links in a fixed (link) order and the dot products
+// reduce in a fixed tree, no atomics.
 #include <array>
 #include <memory>
 #include <vector>
@@ -47,6 +50,8 @@ class GpuIntegrator final : public Integrator {
 
   void step(const ClothModel& model, ClothState& state, float h) override;
   const char* name() const override { return "gpu-pcg"; }
+  // The collider contacts are kept in the solve as mg keeps them (gpu/shaders/contact_friction.glsl).
+  bool filters_contacts() const override { return true; }
   const GpuStageTimes& stage_times() const { return times_; }
   // Summed over every timed step so far, and how many (`--json`'s gpu_ms: the mean per tick).
   const GpuStageTimes& stage_time_sums() const { return sums_; }

@@ -33,10 +33,8 @@ const char* gpu_unsupported_feature(const Scene& scene) {
     return "the isotropic membrane (weave membrane isotropic)";
   if (!scene.creases.empty()) return "crease lines";
   if (w.self_collision.enabled) return "self-collision";
-  if (!scene.colliders.empty()) return "colliders (contacts in the solve, Coulomb friction)";
   if (!scene.rigid_boxes.empty()) return "rigid boxes";
   if (!scene.body.parts.empty()) return "a body";
-  if (scene.hand_colliders.enabled) return "hand colliders";
   if (!scene.seams.empty() || scene.seam_lines.size() > 0) return "seams";
   return nullptr;
 }

@@ -33,12 +33,12 @@ inline Sym3 implicit_coupling(const ClothModel& model, const ForceBuffers& force
   return B;
 }
 
-// Applies the solved velocity change dv (corrected first when translation_correction) and advances the clock.
-// The contacts the solve kept get their impulses from the solved dv first (sim/contact_filter.h), and keep
-// their normal velocity through the correction.
-inline void finish_implicit_step(const ClothModel& model, ClothState& state, const ForceBuffers& forces, float h,
-                                 glm::vec3* dv, bool translation_correction) {
-  record_contact_impulses(model, forces, h, dv, state.contact_filter);
+// Applies the solved velocity change dv (corrected first when translation_correction) and advances the clock,
+// once the contacts the solve kept have their impulses and work in the filter; the contacts keep their
+// normal velocity through the correction. For a solver that computes the impulses itself (the GPU step's,
+// whose ForceBuffers hold no Jacobian blocks); the others call finish_implicit_step.
+inline void apply_implicit_step(const ClothModel& model, ClothState& state, const ForceBuffers& forces, float h,
+                                glm::vec3* dv, bool translation_correction) {
   if (translation_correction && correct_free_translation(model, state, forces, h, dv)) state.contact_filter.impose(dv);
   glm::vec3* v = state.velocity.data();
   glm::vec3* x = state.position.data();
@@ -48,6 +48,13 @@ inline void finish_implicit_step(const ClothModel& model, ClothState& state, con
   }
   state.time += h;
   ++state.step_count;
+}
+
+// apply_implicit_step after the contacts' impulses from the solved dv (sim/contact_filter.h).
+inline void finish_implicit_step(const ClothModel& model, ClothState& state, const ForceBuffers& forces, float h,
+                                 glm::vec3* dv, bool translation_correction) {
+  record_contact_impulses(model, forces, h, dv, state.contact_filter);
+  apply_implicit_step(model, state, forces, h, dv, translation_correction);
 }
 
 }  // namespace weft

@@ -1,11 +1,13 @@
 #version 450
 // Per vertex, gathering its links in the sim's adjacency order (no atomics): force = m g + the links';
 // W_ii = M + h^2 sum J + h n_i cd I (Kang & Cho Eq. 18, 27); its inverse (block-Jacobi preconditioner);
-// b = h f and the start dv (last tick's, or W_ii^-1 b), or the imposed dv of a kinematic vertex.
+// b = h f and the start dv (last tick's, or W_ii^-1 b), or the imposed dv of a kinematic vertex; a vertex
+// resting on a collider gets its friction and its filter (contact_friction.glsl).
 // Then, as evaluate_forces adds them after the links: the weft/warp corners' forces (their blocks are in
 // the links' by then: weave_links.comp) and air (its drag coefficient c adds h c I to W_ii; force.w = c).
 #include "step_layout.glsl"
 #include "force_layout.glsl"
+#include "contact_friction.glsl"
 void main() {
   uint i = gl_GlobalInvocationID.x;
   if (i >= pc.n) return;
@@ -39,11 +41,17 @@ void main() {
     vec[kDv * pc.n + i] = vec4(kin[i].xyz - v[i].xyz, 0.0);
     vec[kB * pc.n + i] = vec4(0.0);
   } else {
-    mat3 P = inverse(W);  // symmetric: its rows are its columns
-    pre[3 * i] = vec4(P[0], 0.0); pre[3 * i + 1] = vec4(P[1], 0.0); pre[3 * i + 2] = vec4(P[2], 0.0);
     vec3 b = pc.h * f;
-    // warm start: last tick's dv (zero at first), as mg_warm_start; else the block-Jacobi guess
-    if (pc.mode == 0) vec[kDv * pc.n + i] = vec4(pre_mul(i, b), 0.0);
-    vec[kB * pc.n + i] = vec4(b, 0.0);
+    // A resting contact (contact_friction.glsl): its friction on W_ii and b, the preconditioner filtered.
+    vec3 nrm = con0(i).xyz;
+    mat3 P = contact_preconditioner(i, W, w0, w1, b);
+    wd[2 * i] = w0;
+    wd[2 * i + 1] = w1;
+    pre[3 * i] = vec4(P[0], 0.0); pre[3 * i + 1] = vec4(P[1], 0.0); pre[3 * i + 2] = vec4(P[2], 0.0);
+    // warm start: last tick's dv (zero at first), as mg_warm_start; else the block-Jacobi guess; a contact's
+    // normal component is the one it imposes
+    vec3 dv = pc.mode == 0 ? pre_mul(i, b) : vec[kDv * pc.n + i].xyz;
+    vec[kDv * pc.n + i] = vec4(dv + (con0(i).w - dot(dv, nrm)) * nrm, 0.0);
+    vec[kB * pc.n + i] = vec4(contact_project(i, b), 0.0);
   }
 }

@@ -1,6 +1,7 @@
 #version 450
 // vec[dst] = W vec[src], W_ij = -(h^2 J_l + h cd I) per link l = (i, j), gathered in adjacency order;
-// zero on kinematic vertices (the filter: constrained directions carry no residual).
+// zero on kinematic vertices, and without the normal component on a resting contact (the filter:
+// constrained directions carry no residual).
 #include "step_layout.glsl"
 void main() {
   uint i = gl_GlobalInvocationID.x;
@@ -15,5 +16,5 @@ void main() {
     vec3 po = vec[pc.src * pc.n + o].xyz;
     q -= h2 * sym_mul(link_j[2 * l], link_j[2 * l + 1], po) + pc.h * pc.cd * po;
   }
-  vec[pc.dst * pc.n + i] = vec4(kin[i].w != 0.0 ? vec3(0.0) : q, 0.0);
+  vec[pc.dst * pc.n + i] = vec4(kin[i].w != 0.0 ? vec3(0.0) : contact_project(i, q), 0.0);
 }

@@ -35,11 +35,24 @@ layout(push_constant) uniform Push {
 
 // vector slots in `vec`
 const uint kDv = 0, kR = 1, kD = 2, kQ = 3, kS = 4, kB = 5;
+// The collider contacts the solve keeps (sim/contact_filter.h), in slots of `vec` rather than bindings of
+// their own (the force stage's set and this one hold 31 of the 32 storage buffers a stage may have on
+// lavapipe), zero where none: kCon0 outward unit normal and the dv along it the solve must give; kCon1 slip
+// velocity and the friction's h c, kg; kConOut after the solve: the contact's impulse N s, its normal
+// impulse per unit mass m/s.
+const uint kCon0 = 6, kCon1 = 7, kConOut = 8;
+vec4 con0(uint i) { return vec[kCon0 * pc.n + i]; }
+vec4 con1(uint i) { return vec[kCon1 * pc.n + i]; }
 // scalars in `sc`
 const uint kDelta = 0, kBNorm = 1, kAlpha = 2, kBeta = 3, kRes = 4, kIter = 5, kDone = 6, kDq = 7;
 
 vec3 sym_mul(vec4 a, vec4 b, vec3 p) {  // (xx xy xz yy | yz zz) times p
   return vec3(a.x * p.x + a.y * p.y + a.z * p.z, a.y * p.x + a.w * p.y + b.x * p.z, a.z * p.x + b.x * p.y + b.y * p.z);
+}
+// p less its component along vertex i's contact normal (Baraff & Witkin's filter; unchanged without a contact).
+vec3 contact_project(uint i, vec3 p) {
+  vec3 nrm = con0(i).xyz;
+  return p - dot(p, nrm) * nrm;
 }
 vec3 pre_mul(uint i, vec3 p) { return vec3(dot(pre[3 * i].xyz, p), dot(pre[3 * i + 1].xyz, p), dot(pre[3 * i + 2].xyz, p)); }
 

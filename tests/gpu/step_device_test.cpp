@@ -19,7 +19,6 @@ Scene hanging_scene() {
   g.columns = g.rows = 4;
   s.mesh = make_grid(g);
   s.pins = {20, 24};
-  s.hand_colliders.enabled = false;  // on by default; the GPU step has no colliders yet
   return s;
 }
 
@@ -45,11 +44,8 @@ TEST_CASE("step device: cpu is the default and opens no device") {
 
 TEST_CASE("step device: a feature the GPU step lacks is refused for gpu by name and auto says why it took the CPU") {
   Scene s = hanging_scene();
+  CHECK(s.hand_colliders.enabled);  // the default: every hand carries a palm and a forearm, kept in the GPU solve
   CHECK(gpu_unsupported_feature(s) == nullptr);
-  s.hand_colliders.enabled = true;  // the default: every hand carries a palm and a forearm
-  REQUIRE(gpu_unsupported_feature(s) != nullptr);
-  CHECK(std::string(gpu_unsupported_feature(s)) == "hand colliders");
-  s.hand_colliders.enabled = false;
   s.world.self_collision.enabled = true;
   REQUIRE(gpu_unsupported_feature(s) != nullptr);
   CHECK(std::string(gpu_unsupported_feature(s)) == "self-collision");
@@ -83,8 +79,10 @@ TEST_CASE("step device: a feature the GPU step lacks is refused for gpu by name 
   e.world.integrator = IntegratorKind::RungeKutta4;
   CHECK(gpu_unsupported_feature(e) != nullptr);
   Scene c2 = hanging_scene();
-  c2.colliders.push_back(Collider{});
-  CHECK(std::string(gpu_unsupported_feature(c2)).find("colliders") != std::string::npos);
+  c2.colliders.push_back(Collider{});  // contacts and friction in the GPU solve (gpu/shaders/contact_friction.glsl)
+  CHECK(gpu_unsupported_feature(c2) == nullptr);
+  c2.rigid_boxes.push_back(RigidBox{});
+  CHECK(std::string(gpu_unsupported_feature(c2)) == "rigid boxes");
 }
 
 TEST_CASE("step device: auto never takes a CPU Vulkan device") {
