@@ -22,7 +22,7 @@ void integrate(const WorldModel& model, WorldState& state, Integrator& integrato
     find_resting_contacts(state.colliders.data(), state.colliders.size(), model.config.interaction.thickness,
                           model.cloth.material.gravity, h, model.cloth.mass.data(), c.kinematic.data(),
                           c.position.data(), c.velocity.data(), scratch.last_contact_filter, c.contact_filter,
-                          scratch.held_by_live ? scratch.held_by.data() : nullptr, scratch.x_prev.data());
+                          scratch.held_by_live ? scratch.held_by.data() : nullptr);
   std::memcpy(scratch.x_prev.data(), c.position.data(), scratch.x_prev.size() * sizeof(glm::vec3));
   if (self) self->begin_step(c);
   // The sewn seams too, each pair moved as one vertex by the solve (sim/sewn_filter.h); not yet with
