@@ -72,10 +72,8 @@ void find_resting_contacts(const Collider* colliders, size_t ncollider, float th
       const uint32_t e = last.entry_of_vertex[i];
       // A contact that had to hold the vertex down last step lets it go (the cloth is lifting off).
       if (e != ContactFilter::kNone && last.impulse[e] < 0.f) continue;
-      // A vertex that just landed is held too: left to the pass after the step, the cloth still falling
-      // behind it pushed it through the floor in the solve (an annulus landing at 4.3 m/s: 2.6 cm deep at
-      // 6.3 m/s), and the pass, lifting it back under its neighbours, crushed their edges (4-31 J of
-      // elastic energy a tick in a 28 g cloth) which the next solve threw at 7-11 m/s.
+      // A vertex that just landed is found here too; sim/landing_filter.h then keeps it only where the cloth
+      // comes down onto it.
       const glm::vec3 rel = v[i] - collider_point_velocity(col, p);
       const float vn = glm::dot(rel, nrm);
       if (vn > kLeaving) continue;

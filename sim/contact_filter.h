@@ -16,7 +16,8 @@
 // impulse the constraint took last step, read from the solve (gravity's share on first contact); a contact
 // that had to pull (the cloth lifting off) is let go. Along the normal a static collider does no work, and
 // the friction is a damping: the constraint adds no energy. A vertex arriving from above meets the
-// collider pass after the step as before (sim/collider.h), and is kept by the filter from the next step on.
+// collider pass after the step as before (sim/collider.h); the step after, sim/landing_filter.h decides
+// whether the filter holds it yet.
 #include <cstdint>
 #include <vector>
 
