@@ -45,7 +45,7 @@ void ContactFilter::clear() {
 void find_resting_contacts(const Collider* colliders, size_t ncollider, float thickness, const glm::vec3& gravity,
                            float h, const float* mass, const uint8_t* kinematic, const glm::vec3* x,
                            const glm::vec3* v, const ContactFilter& last, ContactFilter& out,
-                           const uint8_t* held_by, const glm::vec3* x_last) {
+                           const uint8_t* held_by) {
   out.clear();
   const size_t n = out.entry_of_vertex.size();
   const float reach = kReach * thickness;
@@ -78,11 +78,8 @@ void find_resting_contacts(const Collider* colliders, size_t ncollider, float th
       const uint32_t e = last.entry_of_vertex[i];
       // A contact that had to hold the vertex down last step lets it go (the cloth is lifting off).
       if (e != ContactFilter::kNone && last.impulse[e] < 0.f) continue;
-      // A vertex that came more than the thickness toward the collider last step has just landed: the
-      // pass after this step keeps it, as it does any arrival. Held here instead, while the cloth behind
-      // it still falls at several m/s, the solve pivoted the edges behind it under the floor (a silk strip
-      // landing at 4.7 m/s ended its solve with 10 times its elastic energy).
-      if (x_last && !col.follows && glm::dot(p - x_last[i], nrm) < -thickness) continue;
+      // A vertex that just landed is found here too; sim/landing_filter.h then keeps it only where the cloth
+      // comes down onto it.
       const glm::vec3 rel = v[i] - collider_point_velocity(col, p);
       const float vn = glm::dot(rel, nrm);
       if (vn > kLeaving) continue;

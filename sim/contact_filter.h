@@ -16,8 +16,8 @@
 // impulse the constraint took last step, read from the solve (gravity's share on first contact); a contact
 // that had to pull (the cloth lifting off) is let go. Along the normal a static collider does no work, and
 // the friction is a damping: the constraint adds no energy. A vertex arriving from above meets the
-// collider pass after the step as before (sim/collider.h); one that came more than the thickness toward
-// the collider last step (it just landed) is left to that pass once more, and kept by the filter from then on.
+// collider pass after the step as before (sim/collider.h); the step after, sim/landing_filter.h decides
+// whether the filter holds it yet.
 #include <cstdint>
 #include <vector>
 
@@ -74,8 +74,7 @@ struct ContactFilter {
 void find_resting_contacts(const Collider* colliders, size_t ncollider, float thickness, const glm::vec3& gravity,
                            float h, const float* mass, const uint8_t* kinematic, const glm::vec3* x,
                            const glm::vec3* v, const ContactFilter& last, ContactFilter& out,
-                           const uint8_t* held_by = nullptr,  // CollisionPassIo::held_by
-                           const glm::vec3* x_last = nullptr);  // last step's start positions: who just landed
+                           const uint8_t* held_by = nullptr);  // CollisionPassIo::held_by
 
 // After the solve: each contact's normal impulse per unit mass, n . (W dv - h f)_i / m_i, with W the
 // implicit step's matrix (Kang & Cho Eq. 14 with relative damping: M - h^2 J + h C_d, the drag on the

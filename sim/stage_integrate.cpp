@@ -5,6 +5,7 @@
 #include "sim/contact_filter.h"
 #include "sim/held_clearance.h"
 #include "sim/integrator.h"
+#include "sim/landing_filter.h"
 #include "sim/self_collision.h"
 #include "sim/sewn_filter.h"
 #include "sim/world_stages.h"
@@ -22,7 +23,11 @@ void integrate(const WorldModel& model, WorldState& state, Integrator& integrato
     find_resting_contacts(state.colliders.data(), state.colliders.size(), model.config.interaction.thickness,
                           model.cloth.material.gravity, h, model.cloth.mass.data(), c.kinematic.data(),
                           c.position.data(), c.velocity.data(), scratch.last_contact_filter, c.contact_filter,
-                          scratch.held_by_live ? scratch.held_by.data() : nullptr, scratch.x_prev.data());
+                          scratch.held_by_live ? scratch.held_by.data() : nullptr);
+  if (!c.contact_filter.empty())  // x_prev still has last step's start
+    leave_flat_landings(model.cloth, state.colliders.data(), state.colliders.size(), c.kinematic.data(),
+                        c.position.data(), scratch.x_prev.data(), model.config.interaction.thickness,
+                        c.contact_filter);
   std::memcpy(scratch.x_prev.data(), c.position.data(), scratch.x_prev.size() * sizeof(glm::vec3));
   if (self) self->begin_step(c);
   // The sewn seams too, each pair moved as one vertex by the solve (sim/sewn_filter.h); not yet with

@@ -169,13 +169,18 @@ DropRun run_table_drop(const Cell& cell, bool failsafe) {
 std::string label(const Cell& c) { return std::string(untuned_name(c.mesh)) + ", " + c.fabric; }
 
 // Each check: the cell with the fail-safe off against the bound, then with it on: no clamp.
-void check_speed(const Cell& c) {
+void check_speed_off(const Cell& c) {
   INFO(label(c));
   const HandsRun off = run_two_hands(c, false);
   MESSAGE("(a) " << label(c) << ": fastest vertex " << off.fastest << " m/s at " << off.fastest_at << " s (bound " << off.speed_bound
                  << ")");
   CHECK(off.finite);
   CHECK(off.fastest <= off.speed_bound);
+}
+
+void check_speed(const Cell& c) {
+  check_speed_off(c);
+  INFO(label(c));
   const HandsRun on = run_two_hands(c, true);
   CHECK(on.failsafe.speed == 0);
   CHECK(on.failsafe.energy == 0);
@@ -253,17 +258,17 @@ void check_tangle(const Cell& c) {
 // The cells that fail today, class by class (issue 34), with what they measured on an EPYC VM, Release.
 // `engine_tests --no-skip -tc="bounds*fail today*"` runs them.
 constexpr Cell kSpeedFails[] = {
-    {Untuned::FoldedDisc, "isotropic", "5.14 m/s"},
-    {Untuned::Annulus, "isotropic", "6.98 m/s, but on: energy clamps and speed clamps"},
-    {Untuned::Annulus, "silk", "4.57 m/s, but on: energy clamps and speed clamps"}};
+    {Untuned::FoldedDisc, "isotropic", "5.11 m/s"},
+    {Untuned::Annulus, "isotropic", "4.46 m/s, but on: speed clamps (4, 3 at the release tick)"}};
+// Of those, the cells within the bound with the fail-safe off: that half runs in the default suite.
+constexpr Cell kSpeedFailsafeOnly[] = {{Untuned::Annulus, "isotropic"}};
 constexpr Cell kStrainFails[] = {
-    {Untuned::Annulus, "isotropic", "10.01 %, but on: energy clamps and speed clamps"},
-    {Untuned::Annulus, "silk", "10.15 %, but on: energy clamps and speed clamps"}};
+    {Untuned::Annulus, "isotropic", "9.90 %, but on: speed clamps (4, 3 at the release tick)"}};
 constexpr Cell kEnergyFails[] = {
     {Untuned::FoldedDisc, "silk", "2.93 x the budget"},
     {Untuned::Annulus, "denim", "1.07 x the budget"},
-    {Untuned::Annulus, "isotropic", "1.76 x the budget, but on: energy clamps and speed clamps"},
-    {Untuned::Annulus, "silk", "1.18 x the budget, but on: energy clamps and speed clamps"},
+    {Untuned::Annulus, "isotropic", "1.76 x the budget, but on: speed clamps (4, 3 at the release tick)"},
+    {Untuned::Annulus, "silk", "1.18 x the budget"},
     {Untuned::Strip, "denim", "2.54 x the budget"},
     {Untuned::PinnedDisc, "silk", "1.38 x the budget"}};
 void run_failing(std::span<const Cell> cells, void (*check)(const Cell&)) {
@@ -277,6 +282,10 @@ void run_failing(std::span<const Cell> cells, void (*check)(const Cell&)) {
 
 TEST_CASE("bounds (a) speed: two hands lift, pull, shake and let go, and no vertex passes 5 m/s but for a hand or a fall") {
   for (const Cell& c : cells_except(kSpeedFails)) check_speed(c);
+}
+// The fail-safe off, the cells whose fail-safe still clamps (kSpeedFailsafeOnly) land within the bound too.
+TEST_CASE("bounds (a) speed with the fail-safe off: the cells whose fail-safe still clamps land under 5 m/s") {
+  for (const Cell& c : kSpeedFailsafeOnly) check_speed_off(c);
 }
 TEST_CASE("bounds (b) strain: two hands lift, pull, shake and let go, and no edge passes the limit + 1 % at any tick") {
   for (const Cell& c : cells_except(kStrainFails)) check_strain(c);

@@ -1,0 +1,67 @@
+#include "sim/landing_filter.h"
+
+#include "sim/cloth_model.h"
+#include "sim/collider.h"
+#include "sim/contact_filter.h"
+
+namespace weft {
+namespace {
+
+constexpr float kSteep = 0.5f;  // sin 30 degrees: a link rising more than this off the collider is "onto"
+constexpr float kReach = 1.02f;  // the filter's reach, in thicknesses (sim/contact_filter.cpp)
+
+}  // namespace
+
+void leave_flat_landings(const ClothModel& model, const Collider* colliders, size_t ncollider,
+                         const uint8_t* kinematic, const glm::vec3* x, const glm::vec3* x_last, float thickness,
+                         ContactFilter& filter) {
+  // Marks in `distance` (a scratch while building): 1 for a just-landed entry, 2 once a steep link holds it.
+  bool any = false;
+  for (size_t k = 0; k < filter.size(); ++k) {
+    const uint32_t i = filter.vertex[k];
+    const bool landed = glm::dot(x[i] - x_last[i], filter.normal[k]) < -thickness;
+    filter.distance[k] = landed ? 1.f : 0.f;
+    any = any || landed;
+  }
+  if (!any) return;
+  for (size_t l = 0; l < model.link_count_total(); ++l) {
+    for (int s = 0; s < 2; ++s) {
+      const uint32_t i = model.link[l][s], j = model.link[l][1 - s];
+      const uint32_t k = filter.entry_of_vertex[i];
+      if (k == ContactFilter::kNone || filter.distance[k] != 1.f) continue;
+      if (kinematic[j] || filter.entry_of_vertex[j] != ContactFilter::kNone) continue;  // a free neighbour
+      const glm::vec3 d = x[j] - x[i];
+      if (glm::dot(d, filter.normal[k]) > kSteep * glm::length(d)) filter.distance[k] = 2.f;
+    }
+  }
+  for (size_t k = 0; k < filter.size(); ++k) {
+    if (filter.distance[k] != 1.f) continue;
+    for (size_t c = 0; c < ncollider; ++c) {
+      glm::vec3 n;
+      if (colliders[c].follows && collider_distance(colliders[c], x[filter.vertex[k]], n) < kReach * thickness)
+        filter.distance[k] = 2.f;
+    }
+  }
+  size_t kept = 0;
+  for (size_t k = 0; k < filter.size(); ++k) {
+    const uint32_t i = filter.vertex[k];
+    if (filter.distance[k] == 1.f) {
+      filter.entry_of_vertex[i] = ContactFilter::kNone;
+      continue;
+    }
+    filter.vertex[kept] = i;
+    filter.normal[kept] = filter.normal[k];
+    filter.dv_normal[kept] = filter.dv_normal[k];
+    filter.friction[kept] = filter.friction[k];
+    filter.slip[kept] = filter.slip[k];
+    filter.impulse[kept] = filter.impulse[k];
+    filter.distance[kept] = filter.distance[k];
+    filter.entry_of_vertex[i] = uint32_t(kept);
+    ++kept;
+  }
+  for (auto* u : {&filter.dv_normal, &filter.friction, &filter.impulse, &filter.distance}) u->resize(kept);
+  for (auto* u : {&filter.normal, &filter.slip}) u->resize(kept);
+  filter.vertex.resize(kept);
+}
+
+}  // namespace weft
