@@ -23,17 +23,18 @@ double kinetic_and_height(const float* mass, const glm::vec3* x, const glm::vec3
 }  // namespace
 
 float recoil_scale(const float* mass, const uint8_t* kinematic, const glm::vec3* v0, const glm::vec3* v, size_t n,
-                   glm::vec3 gravity, float h, double over, double max_taken) {
+                   glm::vec3 gravity, float h, double over, double max_taken, glm::vec3 shift) {
   double a = 0, b = 0, c = over;
   const glm::dvec3 hg = double(h) * glm::dvec3(gravity);
   for (size_t i = 0; i < n; ++i) {
     if (kinematic[i]) continue;
     const double m = mass[i];
     const glm::dvec3 start(v0[i]);
-    const glm::dvec3 d = glm::dvec3(v[i]) - start;
+    const glm::dvec3 base = start + glm::dvec3(shift);
+    const glm::dvec3 d = glm::dvec3(v[i]) - base;
     a += 0.5 * m * glm::dot(d, d);
-    b += m * glm::dot(start, d);
-    c -= m * glm::dot(hg, glm::dvec3(v[i]));
+    b += m * glm::dot(base, d);
+    c += 0.5 * m * (glm::dot(base, base) - glm::dot(start, start)) - m * glm::dot(hg, glm::dvec3(v[i]));
   }
   const double excess = a + b + c;
   if (excess <= 0.0 || !(max_taken > 0.0)) return 1.f;  // the step keeps the budget, or nothing may be taken
@@ -89,12 +90,27 @@ float end_release_recoil(const WorldModel& model, WorldState& state, const World
   // Only what the stretch gave up this step: where the step stored elastic energy instead (the released
   // patches sliding in compress the cloth next to them), a cloth slowed down would only store more.
   const double released = state.recoil.elastic_start - compute_energy(model.cloth, c.position.data(), c.velocity.data()).elastic;
+  // Once no patch slides, nothing but the cloth itself, gravity and the colliders acts on it: the scale then
+  // keeps the mean of the change (the cloth's momentum: a throw keeps it, `weft validate grasp`) and takes
+  // only the recoil about it.
+  bool sliding = false;
+  for (const GraspRelease& r : state.release) sliding = sliding || r.active;
+  glm::dvec3 mean(0.0);
+  double free_mass = 0;
+  if (!sliding)
+    for (size_t i = 0; i < n; ++i)
+      if (!c.kinematic[i]) {
+        mean += double(mass[i]) * glm::dvec3(c.velocity[i] - scratch.v_start[i]);
+        free_mass += mass[i];
+      }
+  const glm::vec3 shift = free_mass > 0 ? glm::vec3(mean / free_mass) : glm::vec3(0.f);
   const float s = recoil_scale(mass, c.kinematic.data(), scratch.v_start.data(), c.velocity.data(), n, g, h,
-                               now - state.recoil.budget, released);
+                               now - state.recoil.budget, released, shift);
   if (s >= 1.f) return 1.f;
   for (size_t i = 0; i < n; ++i) {
     if (c.kinematic[i]) continue;
-    c.velocity[i] = scratch.v_start[i] + s * (c.velocity[i] - scratch.v_start[i]);
+    const glm::vec3 base = scratch.v_start[i] + shift;
+    c.velocity[i] = base + s * (c.velocity[i] - base);
   }
   return s;
 }

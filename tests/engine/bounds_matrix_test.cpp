@@ -262,7 +262,8 @@ constexpr Cell kStrainFails[] = {
     {Untuned::FoldedDisc, "silk", "10.10 %, but on: speed clamps"},
     {Untuned::Annulus, "isotropic", "10.03 %, but on: speed clamps"}};
 constexpr Cell kEnergyFails[] = {
-    {Untuned::FoldedDisc, "silk", "1.01 x the budget, but on: speed clamps"},
+    {Untuned::FoldedDisc, "isotropic", "1.03 x the budget"},
+    {Untuned::FoldedDisc, "silk", "1.12 x the budget, but on: speed clamps"},
     {Untuned::Annulus, "isotropic", "1.00 x the budget, but on: speed clamps"}};
 constexpr Cell kRestFails[] = {
     {Untuned::FoldedDisc, "denim", "RMS 0.51 cm/s at 3 s, but on: energy clamps"},
