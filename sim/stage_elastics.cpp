@@ -1,6 +1,8 @@
 // Stage 2 of the tick (sim/world_stages.h): Volino's elastics. Grasps, trackers and pins demand a
 // velocity toward their target with one time constant and are made kinematic (B); seams correct
 // velocities (A) and drive their vertices (B) until they close, then keep them sewn.
+#include <algorithm>
+
 #include "sim/grasp_release.h"
 #include "sim/grasp_saturation.h"
 #include "sim/held_clearance.h"
@@ -41,6 +43,12 @@ void apply_elastics(const WorldModel& model, WorldState& state, WorldScratch& sc
       // down 5 cm up): the crushed fold burst out at 8-21 m/s when freed (33 speed and all 6 energy
       // clamps of the matrix). Once freed, the solve lets the patch fall against what is under it.
       from = r.pose;
+      // Rising, it slows at g like a thrown patch, to the top of its arc and no farther: going up at the
+      // hand's speed for the whole slide, it lifted the cloth it held (a silk disc pinned at its rim, let go
+      // at 0.3 m/s upward: kinetic energy 1.38 x what the release and the fall account for).
+      const glm::vec3 g = model.cloth.material.gravity;
+      const float rise = glm::dot(r.velocity, -g) / glm::dot(g, g);  // s until the rise stops
+      if (rise > 0.f) r.velocity += std::min(h, rise) * g;
       r.pose.position += h * r.velocity;
       to = r.pose;
     }

@@ -9,6 +9,7 @@
 #include "sim/failsafe.h"
 #include "sim/grasp_saturation.h"
 #include "sim/plasticity.h"
+#include "sim/release_recoil.h"
 #include "sim/seam_line.h"
 #include "sim/sewn_weld.h"
 #include "sim/wall_time.h"
@@ -91,7 +92,10 @@ void World::step() {
   move_solids(model_, state_, h);
   apply_elastics(model_, state_, scratch_, h, stats_);
   const auto t1 = WallClock::now();
+  // After a release the solve would throw what the grip held; the release window takes it (sim/release_recoil.h).
+  const bool recoil = begin_release_recoil(model_, state_, scratch_);
   integrate(model_, state_, *integrator_, self_collision_.get(), scratch_, h);
+  if (recoil) end_release_recoil(model_, state_, scratch_, h);
   if (guard) failsafe_after_solve(model_, state_, baseline);
   free_seam_driven(model_, state_, scratch_);
   close_seams(model_, state_);  // sewn seams closed again before the contacts, which then act on the closed pair
@@ -437,6 +441,7 @@ void World::detach(Device device) {
                                        c.position.data(), c.kinematic.data());
   r.ticks_left = stretch > ic.release_stretch ? uint32_t(std::lround(double(ic.release_time) * model_.config.tick_hz)) : 0;
   r.active = true;
+  open_release_recoil(model_, state_);
   if (r.ticks_left == 0) free_patch(d);
   energy_cached_ = false;
 }
@@ -450,6 +455,7 @@ void World::free_patch(int d) {
   state_.held[d].clear();
   state_.tethers[d].active = false;
   state_.release[d] = GraspRelease{};
+  open_release_recoil(model_, state_);
   energy_cached_ = false;
 }
 

@@ -11,6 +11,7 @@ void WorldScratch::resize(const ClothModel& model) {
   tether.resize(model);
   strain.resize(model);
   x_prev.resize(n);
+  v_start.resize(n);
   collider_contact.resize(n);
   collider_moved.resize(n);
   last_contact_filter.resize(n);

@@ -23,6 +23,7 @@ struct WorldScratch {
   TetherScratch tether;                 // tether builds on grab and attach
   StrainLimitScratch strain;            // the limiter's worklists
   std::vector<glm::vec3> x_prev;        // positions at the start of the step (nvert)
+  std::vector<glm::vec3> v_start;       // velocities the solve starts from, kept during a release slide (nvert)
   std::vector<uint8_t> collider_contact;  // 1 where a vertex touched a collider this tick (nvert)
   VertexSet collider_moved;             // what the last collider pass moved
   ContactFilter last_contact_filter;    // the previous step's filter while this step's is built

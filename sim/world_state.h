@@ -14,6 +14,7 @@
 #include "sim/kinematic_safety.h"
 #include "sim/pose.h"
 #include "sim/pose_track.h"
+#include "sim/release_recoil.h"
 #include "sim/rigid_body.h"
 #include "sim/seam.h"
 #include "sim/tether.h"
@@ -37,6 +38,7 @@ struct WorldState {
   std::array<SafeTarget, kDeviceCount> safe;         // its target after the kinematic safety layer
   std::array<glm::vec3, kDeviceCount> held_shift{};  // this tick's held-patch shift (sim/held_clearance.h)
   std::array<GraspRelease, kDeviceCount> release{};  // a release under way: the patch sliding out (sim/grasp_release.h)
+  ReleaseRecoil recoil;  // the window after a release in which the cloth is not thrown (sim/release_recoil.h)
 
   std::vector<uint32_t> elastic_held;  // vertices the elastics made kinematic last tick (capacity nvert)
   std::vector<uint32_t> seam_driven;   // vertices the open seams drive through this tick's solve (capacity nvert)
