@@ -57,7 +57,10 @@ bool begin_release_recoil(const WorldModel& model, WorldState& state, WorldScrat
   if (r.ticks_left > 0) --r.ticks_left;
   bool holding = !state.seam_driven.empty();
   for (int d = 0; d < kDeviceCount; ++d) holding = holding || (!state.held[d].vertex.empty() && !state.release[d].active);
-  if (holding) {  // a hand or an open seam does work: the budget is taken again once it stops
+  // A moving rigid box does work on the cloth too (its energy is not in the cloth's budget).
+  for (const RigidBox& b : state.boxes)
+    holding = holding || glm::dot(b.linear_velocity, b.linear_velocity) + glm::dot(b.angular_velocity, b.angular_velocity) > 0.f;
+  if (holding) {  // a hand, an open seam or a moving box does work: the budget is taken again once it stops
     r.rebase = true;
     return false;
   }
