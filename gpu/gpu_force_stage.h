@@ -41,6 +41,8 @@ class GpuForceStage {
   void record_after_links(const Dispatch& dispatch) const;
   // Per tick, before the submit: the state's plastic rest state (when it has one) into the mapped buffer.
   void pack(const ClothState& state);
+  // Bytes record_upload copies in each tick (the plastic rest state; 0 without the weft/warp model).
+  uint64_t upload_bytes() const { return weave_ ? uint64_t(plastic_up_.size) : 0; }
 
  private:
   GpuIntegrator& owner_;

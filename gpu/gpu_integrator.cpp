@@ -367,6 +367,8 @@ void GpuIntegrator::record(const ClothModel& model, float h) {
   recorded_h_ = h;
 }
 
+uint64_t GpuIntegrator::tick_upload_bytes() const { return up_.size + force_stage_->upload_bytes(); }
+
 void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
   if (h != recorded_h_) record(model, h);  // once: h is fixed while a world runs (an edit makes a new integrator)
   float* up = static_cast<float*>(up_.mapped);

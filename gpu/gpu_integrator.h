@@ -57,6 +57,11 @@ class GpuIntegrator final : public Integrator {
   const GpuStageTimes& stage_time_sums() const { return sums_; }
   uint64_t timed_steps() const { return timed_; }
   const ComputeContext& context() const { return *ctx_; }
+  // Bytes the recorded command buffer copies in and out each tick: the whole state (x, v, the kinematic
+  // velocities, the contacts; the plastic rest state) in, dv, the forces, the contacts' impulses and the
+  // scalars out, because stages 1-2 and 4-7 run on the CPU between submits (docs/gpu.md).
+  uint64_t tick_upload_bytes() const;
+  uint64_t tick_download_bytes() const { return down_.size; }
   // The last step's forces at its start state as read back (force; air's drag_coefficient), for tests.
   const ForceBuffers& forces() const { return forces_; }
 

@@ -54,6 +54,7 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
       world.grab(Hand(h), p, 0.05f);
     }
     std::vector<double> upload, forces, solve, download, total, wall, iterations, residual;
+    std::vector<double> elastics, integrate, corrections;  // the world's own stage timing (StepTiming), CPU wall ms
     const int warm = 4;
     for (int k = 0; k < warm + options.steps; ++k) {
       const double t = world.state().time, dt = world.time_step();
@@ -72,6 +73,8 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
       const GpuStageTimes& g = gpu->stage_times();
       upload.push_back(g.upload), forces.push_back(g.forces), solve.push_back(g.solve);
       download.push_back(g.download), total.push_back(g.total()), wall.push_back(ms);
+      const StepTiming& st = world.step_report().timing;
+      elastics.push_back(st.elastic_ms), integrate.push_back(st.integrator_ms), corrections.push_back(st.correction_ms);
       iterations.push_back(world.integrator_stats().solver_iterations);
       residual.push_back(world.integrator_stats().residual);
     }
@@ -88,6 +91,12 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
                                     {"solve", median(solve)},
                                     {"download", median(download)},
                                     {"total", median(total)}}},
+                        // What still runs on the CPU between the submits (stages 1-2: the grasps' elastics;
+                        // stage 3's wall, the GPU's wait included; stages 4-7), and what crosses the bus for it.
+                        {"cpu_ms", {{"elastics", median(elastics)},
+                                    {"integrate_wall", median(integrate)},
+                                    {"corrections", median(corrections)}}},
+                        {"bytes_per_tick", {{"up", gpu->tick_upload_bytes()}, {"down", gpu->tick_download_bytes()}}},
                         {"pcg_iterations_median", median(iterations)},
                         {"pcg_residual_median", median(residual)},
                         {"wall_ms_per_tick_median", median(wall)},
@@ -97,10 +106,13 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
       r["validation_messages"] = c.validation_messages();
     std::fprintf(stderr,
                  "gpu bench %s (%zu vertices, %s) on %s: GPU %.3f ms/tick (upload %.3f, forces %.3f, solve %.3f, "
-                 "download %.3f), %g PCG iterations (relative residual %.1e), wall %.3f ms/tick\n",
+                 "download %.3f), %g PCG iterations (relative residual %.1e), wall %.3f ms/tick (CPU: elastics %.3f, "
+                 "stage 3 %.3f, corrections %.3f; %.1f kB up, %.1f kB down a tick)\n",
                  size.c_str(), world.model().vertex_count(), options.material.empty() ? "springs" : options.material.c_str(),
                  choice.device_name.c_str(), median(total), median(upload),
-                 median(forces), median(solve), median(download), median(iterations), median(residual), median(wall));
+                 median(forces), median(solve), median(download), median(iterations), median(residual), median(wall),
+                 median(elastics), median(integrate), median(corrections), gpu->tick_upload_bytes() / 1e3,
+                 gpu->tick_download_bytes() / 1e3);
     out.push_back(r);
   }
   return out;

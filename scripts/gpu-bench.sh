@@ -56,7 +56,14 @@ print("|---|---|---|---|---|---|---|---|---|---|")
 for r in rows:
     g = r["gpu_ms"]
     dev = r["device_name"] + (" (a CPU)" if r["device_is_cpu"] else "")
-    print(f"| {r['vertices']} | {r.get('material', 'springs')} | {dev} | {g['upload']:.3f} | {g['forces']:.3f} | {g['solve']:.3f} | {g['download']:.3f} | {g['total']:.3f} | {r['pcg_iterations_median']:g} | {r['wall_ms_per_tick_median']:.3f} |")
+    print(f"| {r['vertices']} | {r.get('material', 'springs')} | {dev} | {g['upload']:.3f} | {g['forces']:.3f} | {g['solve']:.3f} | {g['download']:.3f} | {g['total']:.3f} | {r['pcg_iterations_median']:g} | {r['wall_ms_per_tick_median']:.3f} |")# What stays on the CPU a tick and the bytes it moves across the bus (issue 36 build 3).
+print()
+print("| vertices | material | stages 1-2 CPU ms | stage 3 wall ms | stages 4-7 CPU ms | up / down kB a tick |")
+print("|---|---|---|---|---|---|")
+for r in rows:
+    c, b = r.get("cpu_ms"), r.get("bytes_per_tick")
+    if c and b:
+        print(f"| {r['vertices']} | {r.get('material', 'springs')} | {c['elastics']:.3f} | {c['integrate_wall']:.3f} | {c['corrections']:.3f} | {b['up'] / 1e3:.1f} / {b['down'] / 1e3:.1f} |")
 PY
 cat "$out/figures.md"
 echo "gpu-bench: figures in $out/ ($((t1 - t0)) s of runs)" >&2

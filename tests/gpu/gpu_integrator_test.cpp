@@ -318,6 +318,19 @@ TEST_CASE("gpu step: a tick allocates nothing once the command buffer is recorde
   CHECK(test::allocation_count() - on_table == 0);
 }
 
+TEST_CASE("gpu step: a tick moves the whole state across the bus (what stages 2 and 4-7 on the GPU would save)") {
+  auto ctx = open_device(false);
+  WEFT_SKIP_IF(!ctx, "no Vulkan device");
+  World w = gpu_world(hanging_scene(), ctx);
+  const auto* gpu = dynamic_cast<const GpuIntegrator*>(&w.integrator());
+  REQUIRE(gpu);
+  const uint64_t n = w.model().vertex_count();  // 289, springs: no plastic rest state
+  // In: x, v, the kinematic velocities (16 bytes each) and the contacts (32); out: dv, force, the contacts'
+  // impulses (16 each) and 16 float scalars. Two hands' poses would be 2 x 2 x 32 bytes.
+  CHECK(gpu->tick_upload_bytes() == 80 * n);
+  CHECK(gpu->tick_download_bytes() == 48 * n + 64);
+}
+
 TEST_CASE("gpu step: the Vulkan validation layer says nothing") {
   const auto devices = list_compute_devices();
   WEFT_SKIP_IF(devices.empty(), "no Vulkan device");
