@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "gpu/storage_set.h"
 #include "gpu/vk_check.h"
 
 namespace weft {
@@ -167,36 +168,10 @@ GpuForceStage::GpuForceStage(GpuIntegrator& owner, const ClothModel& model)
   if (!plastic.empty()) std::memcpy(plastic_up_.mapped, plastic.data(), 4 * plastic.size());
 
   const VkDevice dev = owner_.ctx_->device();
-  VkDescriptorSetLayoutBinding bindings[kBindings];
-  for (uint32_t b = 0; b < kBindings; ++b)
-    bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-  VkDescriptorSetLayoutCreateInfo sl{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  sl.bindingCount = kBindings;
-  sl.pBindings = bindings;
-  WEFT_VK_CHECK(vkCreateDescriptorSetLayout(dev, &sl, nullptr, &set_layout_));
-  VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kBindings};
-  VkDescriptorPoolCreateInfo dp{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  dp.maxSets = 1;
-  dp.poolSizeCount = 1;
-  dp.pPoolSizes = &ps;
-  WEFT_VK_CHECK(vkCreateDescriptorPool(dev, &dp, nullptr, &pool_));
-  VkDescriptorSetAllocateInfo da{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-  da.descriptorPool = pool_;
-  da.descriptorSetCount = 1;
-  da.pSetLayouts = &set_layout_;
-  WEFT_VK_CHECK(vkAllocateDescriptorSets(dev, &da, &set_));
-  VkDescriptorBufferInfo infos[kBindings];
-  VkWriteDescriptorSet writes[kBindings];
-  for (uint32_t b = 0; b < kBindings; ++b) {
-    infos[b] = {buf_[b].buffer, 0, VK_WHOLE_SIZE};
-    writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    writes[b].dstSet = set_;
-    writes[b].dstBinding = b;
-    writes[b].descriptorCount = 1;
-    writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    writes[b].pBufferInfo = &infos[b];
-  }
-  vkUpdateDescriptorSets(dev, kBindings, writes, 0, nullptr);
+  set_layout_ = make_storage_set_layout(dev, kBindings);
+  VkBuffer buffers[kBindings];
+  for (uint32_t b = 0; b < kBindings; ++b) buffers[b] = buf_[b].buffer;
+  make_storage_set(dev, set_layout_, buffers, kBindings, pool_, set_);
 }
 
 void GpuForceStage::make_pipelines(VkPipelineLayout layout) {

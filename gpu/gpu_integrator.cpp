@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "gpu/gpu_force_stage.h"
+#include "gpu/storage_set.h"
 #include "gpu/vk_check.h"
 #include "sim/implicit_step.h"
 
@@ -181,13 +182,7 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
     upload_once(buf_[Csr], csr.data(), 8 * nl);
   }
 
-  VkDescriptorSetLayoutBinding bindings[kBindings];
-  for (uint32_t b = 0; b < kBindings; ++b)
-    bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-  VkDescriptorSetLayoutCreateInfo sl{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  sl.bindingCount = kBindings;
-  sl.pBindings = bindings;
-  WEFT_VK_CHECK(vkCreateDescriptorSetLayout(dev, &sl, nullptr, &set_layout_));
+  set_layout_ = make_storage_set_layout(dev, kBindings);
   force_stage_ = std::make_unique<GpuForceStage>(*this, model);
   const VkDescriptorSetLayout set_layouts[2] = {set_layout_, force_stage_->set_layout()};
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push)};
@@ -197,29 +192,9 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
   pl.pushConstantRangeCount = 1;
   pl.pPushConstantRanges = &range;
   WEFT_VK_CHECK(vkCreatePipelineLayout(dev, &pl, nullptr, &layout_));
-  VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kBindings};
-  VkDescriptorPoolCreateInfo dp{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  dp.maxSets = 1;
-  dp.poolSizeCount = 1;
-  dp.pPoolSizes = &ps;
-  WEFT_VK_CHECK(vkCreateDescriptorPool(dev, &dp, nullptr, &descriptor_pool_));
-  VkDescriptorSetAllocateInfo da{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-  da.descriptorPool = descriptor_pool_;
-  da.descriptorSetCount = 1;
-  da.pSetLayouts = &set_layout_;
-  WEFT_VK_CHECK(vkAllocateDescriptorSets(dev, &da, &set_));
-  VkDescriptorBufferInfo infos[kBindings];
-  VkWriteDescriptorSet writes[kBindings];
-  for (uint32_t b = 0; b < kBindings; ++b) {
-    infos[b] = {buf_[b].buffer, 0, VK_WHOLE_SIZE};
-    writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    writes[b].dstSet = set_;
-    writes[b].dstBinding = b;
-    writes[b].descriptorCount = 1;
-    writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    writes[b].pBufferInfo = &infos[b];
-  }
-  vkUpdateDescriptorSets(dev, kBindings, writes, 0, nullptr);
+  VkBuffer buffers[kBindings];
+  for (uint32_t b = 0; b < kBindings; ++b) buffers[b] = buf_[b].buffer;
+  make_storage_set(dev, set_layout_, buffers, kBindings, descriptor_pool_, set_);
   for (const Code& c : kCode) {
     VkShaderModuleCreateInfo sm{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     sm.codeSize = c.bytes;
