@@ -14,9 +14,13 @@
 #include "gpu/step_device.h"
 #include "sim/mesh_generators.h"
 #include "tests/allocation_counter.h"
+#include "tests/gpu/gpu_world.h"
 #include "tests/skip.h"
 
 using namespace weft;
+using weft::test::gpu_world;
+using weft::test::open_device;
+using weft::test::rms_difference;
 
 TEST_SUITE_BEGIN("gpu");
 
@@ -50,30 +54,6 @@ Scene disc_scene(const Material& material) {
 }
 
 Material preset(const char* name) { return load_material_preset(name, WEFT_SOURCE_DIR "/assets/materials"); }
-
-std::shared_ptr<ComputeContext> open_device(bool validation) {
-  const auto devices = list_compute_devices();
-  if (devices.empty()) return nullptr;
-  return std::make_shared<ComputeContext>(devices.front().index, validation);
-}
-
-World gpu_world(Scene s, std::shared_ptr<ComputeContext> ctx) {
-  s.world.make_custom_integrator = [ctx](const ClothModel& m, const SolverOptions& o) {
-    return std::make_unique<GpuIntegrator>(ctx, m, o);
-  };
-  return build_world(s);
-}
-
-double rms_difference(const World& a, const World& b) {
-  double s = 0;
-  const auto& x = a.state().position;
-  const auto& y = b.state().position;
-  for (size_t i = 0; i < x.size(); ++i) {
-    const glm::vec3 d = x[i] - y[i];
-    s += double(glm::dot(d, d));
-  }
-  return std::sqrt(s / double(x.size()));
-}
 
 // Both hands take the two lowest vertices at t = 0.25 s and lift them 20 cm and apart over 0.5 s.
 void two_hand_tick(World& w, int k, const std::array<uint32_t, 2>& corner, const std::array<glm::vec3, 2>& at) {

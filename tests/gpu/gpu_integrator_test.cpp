@@ -12,9 +12,13 @@
 #include "sim/mesh_generators.h"
 #include "sim/strain_limit.h"
 #include "tests/allocation_counter.h"
+#include "tests/gpu/gpu_world.h"
 #include "tests/skip.h"
 
 using namespace weft;
+using weft::test::gpu_world;
+using weft::test::open_device;
+using weft::test::rms_difference;
 
 TEST_SUITE_BEGIN("gpu");
 
@@ -31,30 +35,6 @@ Scene hanging_scene() {
   for (glm::vec3& p : s.mesh.positions) p = glm::vec3(p.x - 0.3f, 1.2f + p.y * 0.8f, -0.6f * p.y * 0.6f + 0.1f * p.x);
   s.pins = {16 * 17, 16 * 17 + 16};
   return s;
-}
-
-std::shared_ptr<ComputeContext> open_device(bool validation) {
-  const auto devices = list_compute_devices();
-  if (devices.empty()) return nullptr;
-  return std::make_shared<ComputeContext>(devices.front().index, validation);
-}
-
-World gpu_world(Scene s, std::shared_ptr<ComputeContext> ctx) {
-  s.world.make_custom_integrator = [ctx](const ClothModel& m, const SolverOptions& o) {
-    return std::make_unique<GpuIntegrator>(ctx, m, o);
-  };
-  return build_world(s);
-}
-
-double rms_difference(const World& a, const World& b) {
-  double s = 0;
-  const auto& x = a.state().position;
-  const auto& y = b.state().position;
-  for (size_t i = 0; i < x.size(); ++i) {
-    const glm::vec3 d = x[i] - y[i];
-    s += double(glm::dot(d, d));
-  }
-  return std::sqrt(s / double(x.size()));
 }
 
 PoseSample sample(Device d, double t, const glm::vec3& p) {
