@@ -30,8 +30,13 @@ void leave_flat_landings(const ClothModel& model, const Collider* colliders, siz
       const uint32_t k = filter.entry_of_vertex[i];
       if (k == ContactFilter::kNone || filter.distance[k] != 1.f) continue;
       if (kinematic[j] || filter.entry_of_vertex[j] != ContactFilter::kNone) continue;  // a free neighbour
+      // Onto it: the neighbour rises steeply above it and stays above it through the next step (it fell less
+      // last step than it rises); one that comes level within a step lands beside it (a folded disc's layers
+      // landing together: held, the crease links were crushed into the floor, 0.23 J stored in one solve).
       const glm::vec3 d = x[j] - x[i];
-      if (glm::dot(d, filter.normal[k]) > kSteep * glm::length(d)) filter.distance[k] = 2.f;
+      const float rise = glm::dot(d, filter.normal[k]);
+      const float fall = -glm::dot(x[j] - x_last[j], filter.normal[k]);
+      if (rise > kSteep * glm::length(d) && rise > fall) filter.distance[k] = 2.f;
     }
   }
   for (size_t k = 0; k < filter.size(); ++k) {

@@ -261,7 +261,6 @@ constexpr Cell kSpeedFails[] = {
     {Untuned::FoldedDisc, "isotropic", "5.33 m/s (bound 5.04) at 2.35 s, landing"},
     {Untuned::Annulus, "isotropic", "5.26 m/s at 2.32 s, landing"},
     {Untuned::Strip, "isotropic", "5.04 m/s, landing"}};
-constexpr Cell kTangleFails[] = {{Untuned::FoldedDisc, "isotropic", "warned, but on: an energy clamp"}};
 void run_failing(std::span<const Cell> cells, void (*check)(const Cell&)) {
   for (const Cell& c : cells) {
     MESSAGE(label(c) << " measured " << std::string(c.fails));
@@ -284,7 +283,7 @@ TEST_CASE("bounds (d) rest: dropped on a table with self-collision, at rest (RMS
   for (const Cell& c : cells_except({})) check_rest(c);
 }
 TEST_CASE("bounds (e) tangle: a tangled mesh is warned at load with mesh --check's count, a clean one not") {
-  for (const Cell& c : cells_except(kTangleFails)) check_tangle(c);
+  for (const Cell& c : cells_except({})) check_tangle(c);
 }
 
 // A case of cells that fail today: left out of the default suite (doctest::skip); its description names the bar
@@ -293,7 +292,4 @@ TEST_CASE("bounds (e) tangle: a tangled mesh is warned at load with mesh --check
 
 TEST_CASE("bounds (a) speed: cells that fail today" * WEFT_FAILS_TODAY("a vertex past 5 m/s with no hand or fall to account for it")) {
   run_failing(kSpeedFails, check_speed);
-}
-TEST_CASE("bounds (e) tangle: cells that fail today" * WEFT_FAILS_TODAY("the fail-safe engaging in the tangled disc's first second")) {
-  run_failing(kTangleFails, check_tangle);
 }
