@@ -9,6 +9,7 @@
 #include "app/commands.h"
 #include "app/run_summary.h"
 #include "engine/stream_replay.h"
+#include "gpu/gpu_integrator.h"
 #include "sim/self_collision.h"
 #include "sim/strain_limit.h"
 #include "sim/world.h"
@@ -48,6 +49,7 @@ struct TraceRow {
   uint64_t untangled;      // vertices moved to shorten the crossings
   uint32_t speed_clamps;   // vertex speeds the fail-safe clamped this tick
   glm::vec3 edge_at;       // the most stretched edge's midpoint, m
+  GpuStageTimes gpu;       // the GPU step's stage times this tick, ms (timestamps; 0 when the CPU stepped)
 };
 
 void trace_tick(const World& world, uint64_t ticks_done, void* context) {
@@ -60,25 +62,27 @@ void trace_tick(const World& world, uint64_t ticks_done, void* context) {
   const auto& ends = world.model().link[peak.edge];
   const SelfCollisionStats none;
   const SelfCollisionStats& self = sc ? sc->stats() : none;
+  const auto* gpu = dynamic_cast<const GpuIntegrator*>(&world.integrator());
   rows.push_back({ticks_done - 1, world.last_timing(), world.integrator_stats().solver_iterations,
                   self.vertex_triangle + self.edge_edge, self.candidate_pairs + self.separated,
                   std::max(peak.strain, 0.f), peak.edge,
                   uint8_t((state.kinematic[ends[0]] ? 1 : 0) + (state.kinematic[ends[1]] ? 1 : 0)), std::sqrt(speed2),
                   world.step_report().seams.gap_max, world.step_report().seams.sewn, self.intersecting_pairs,
                   self.untangled_vertices, uint32_t(world.failsafe_stats().speed_clamps),
-                  0.5f * (state.position[ends[0]] + state.position[ends[1]])});
+                  0.5f * (state.position[ends[0]] + state.position[ends[1]]), gpu ? gpu->stage_times() : GpuStageTimes{}});
 }
 
 void write_trace(const std::string& path, const std::vector<TraceRow>& rows) {
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) throw std::runtime_error("cannot write the trace file '" + path + "'");
-  std::fprintf(f, "tick,step_ms,elastic_ms,integrator_ms,strain_ms,collision_ms,self_collision_ms,iterations,self_contacts,self_pairs,edge_strain_max,edge,edge_kinematic_ends,speed_max,seam_gap_max,seams_sewn,tangled_pairs,untangled_vertices,speed_clamps,edge_x,edge_y,edge_z\n");
+  std::fprintf(f, "tick,step_ms,elastic_ms,integrator_ms,strain_ms,collision_ms,self_collision_ms,iterations,self_contacts,self_pairs,edge_strain_max,edge,edge_kinematic_ends,speed_max,seam_gap_max,seams_sewn,tangled_pairs,untangled_vertices,speed_clamps,edge_x,edge_y,edge_z,gpu_upload_ms,gpu_forces_ms,gpu_solve_ms,gpu_download_ms\n");
   for (const TraceRow& r : rows)
-    std::fprintf(f, "%" PRIu64 ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%" PRIu64 ",%" PRIu64 ",%.5f,%u,%u,%.4f,%.5f,%u,%" PRIu64 ",%" PRIu64 ",%u,%.4f,%.4f,%.4f\n", r.tick, r.timing.total_ms,
+    std::fprintf(f, "%" PRIu64 ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%" PRIu64 ",%" PRIu64 ",%.5f,%u,%u,%.4f,%.5f,%u,%" PRIu64 ",%" PRIu64 ",%u,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", r.tick, r.timing.total_ms,
                  r.timing.elastic_ms, r.timing.integrator_ms, r.timing.strain_ms, r.timing.collision_ms,
                  r.timing.self_collision_ms, r.iterations, r.self_contacts, r.self_pairs, r.edge_strain_max, r.edge,
                  unsigned(r.edge_held), r.speed_max, r.seam_gap_max, r.seams_sewn, r.tangled, r.untangled,
-                 r.speed_clamps, r.edge_at.x, r.edge_at.y, r.edge_at.z);
+                 r.speed_clamps, r.edge_at.x, r.edge_at.y, r.edge_at.z, r.gpu.upload, r.gpu.forces, r.gpu.solve,
+                 r.gpu.download);
   std::fclose(f);
 }
 
@@ -183,7 +187,7 @@ void register_replay(CLI::App& app) {
   cmd->add_flag("--no-conditioning", o->no_conditioning, "Feed samples to the World without input conditioning");
   cmd->add_flag("--one-euro", o->one_euro, "Enable the One Euro filter in the conditioning");
   cmd->add_flag("--json", o->json, "Print a JSON summary on stdout");
-  cmd->add_option("--trace", o->trace, "Write a per-tick CSV (phase times in ms, solver iterations, self contacts) to this file");
+  cmd->add_option("--trace", o->trace, "Write a per-tick CSV (phase times in ms, the GPU step's stage times with --device gpu, solver iterations, self contacts) to this file");
   cmd->callback([o] {
     if (const int rc = replay(*o); rc != 0) throw CLI::RuntimeError(rc);
   });
