@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "gpu/compute_pipeline.h"
 #include "gpu/storage_set.h"
 #include "gpu/vk_check.h"
 
@@ -185,19 +186,8 @@ void GpuForceStage::make_pipelines(VkPipelineLayout layout) {
                                {kWeaveHinges, sizeof(kWeaveHinges)},
                                {kWeaveLinks, sizeof(kWeaveLinks)},
                                {kAirForces, sizeof(kAirForces)}};
-  for (int k = 0; k < kKernels; ++k) {
-    VkShaderModuleCreateInfo sm{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    sm.codeSize = code[k].bytes;
-    sm.pCode = code[k].words;
-    WEFT_VK_CHECK(vkCreateShaderModule(dev, &sm, nullptr, &modules_[k]));
-    VkComputePipelineCreateInfo cp{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    cp.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-    cp.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    cp.stage.module = modules_[k];
-    cp.stage.pName = "main";
-    cp.layout = layout;
-    WEFT_VK_CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cp, nullptr, &pipelines_[k]));
-  }
+  for (int k = 0; k < kKernels; ++k)
+    pipelines_[k] = make_compute_pipeline(dev, code[k].words, code[k].bytes, layout, modules_[k]);
 }
 
 GpuForceStage::~GpuForceStage() {

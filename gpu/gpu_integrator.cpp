@@ -3,6 +3,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "gpu/compute_pipeline.h"
 #include "gpu/gpu_force_stage.h"
 #include "gpu/storage_set.h"
 #include "gpu/vk_check.h"
@@ -196,21 +197,9 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
   for (uint32_t b = 0; b < kBindings; ++b) buffers[b] = buf_[b].buffer;
   make_storage_set(dev, set_layout_, buffers, kBindings, descriptor_pool_, set_);
   for (const Code& c : kCode) {
-    VkShaderModuleCreateInfo sm{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    sm.codeSize = c.bytes;
-    sm.pCode = c.words;
-    VkShaderModule m;
-    WEFT_VK_CHECK(vkCreateShaderModule(dev, &sm, nullptr, &m));
+    VkShaderModule m = VK_NULL_HANDLE;
+    pipelines_.push_back(make_compute_pipeline(dev, c.words, c.bytes, layout_, m));
     modules_.push_back(m);
-    VkComputePipelineCreateInfo cp{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    cp.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-    cp.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    cp.stage.module = m;
-    cp.stage.pName = "main";
-    cp.layout = layout_;
-    VkPipeline p;
-    WEFT_VK_CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cp, nullptr, &p));
-    pipelines_.push_back(p);
   }
   force_stage_->make_pipelines(layout_);
   if (ctx_->timestamp_period_ns() > 0) {
