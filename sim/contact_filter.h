@@ -50,6 +50,30 @@ struct ContactFilter {
   size_t size() const { return vertex.size(); }
   bool empty() const { return vertex.empty(); }
   void clear();
+  // Drops the entries for which keep(k) is false, keeping the others in order (and entry_of_vertex true).
+  template <class Keep>
+  void keep_if(Keep keep) {
+    size_t kept = 0;
+    for (size_t k = 0; k < vertex.size(); ++k) {
+      const uint32_t i = vertex[k];
+      if (!keep(k)) {
+        entry_of_vertex[i] = kNone;
+        continue;
+      }
+      vertex[kept] = i;
+      normal[kept] = normal[k];
+      dv_normal[kept] = dv_normal[k];
+      friction[kept] = friction[k];
+      slip[kept] = slip[k];
+      impulse[kept] = impulse[k];
+      distance[kept] = distance[k];
+      entry_of_vertex[i] = uint32_t(kept);
+      ++kept;
+    }
+    for (auto* u : {&dv_normal, &friction, &impulse, &distance}) u->resize(kept);
+    for (auto* u : {&normal, &slip}) u->resize(kept);
+    vertex.resize(kept);
+  }
 
   // The friction's damping on W's diagonal block and its force on the right-hand side, for entry k:
   // W_ii += h c (I - n n^T), b_i -= h c v_t.

@@ -47,26 +47,7 @@ void leave_flat_landings(const ClothModel& model, const Collider* colliders, siz
         filter.distance[k] = 2.f;
     }
   }
-  size_t kept = 0;
-  for (size_t k = 0; k < filter.size(); ++k) {
-    const uint32_t i = filter.vertex[k];
-    if (filter.distance[k] == 1.f) {
-      filter.entry_of_vertex[i] = ContactFilter::kNone;
-      continue;
-    }
-    filter.vertex[kept] = i;
-    filter.normal[kept] = filter.normal[k];
-    filter.dv_normal[kept] = filter.dv_normal[k];
-    filter.friction[kept] = filter.friction[k];
-    filter.slip[kept] = filter.slip[k];
-    filter.impulse[kept] = filter.impulse[k];
-    filter.distance[kept] = filter.distance[k];
-    filter.entry_of_vertex[i] = uint32_t(kept);
-    ++kept;
-  }
-  for (auto* u : {&filter.dv_normal, &filter.friction, &filter.impulse, &filter.distance}) u->resize(kept);
-  for (auto* u : {&filter.normal, &filter.slip}) u->resize(kept);
-  filter.vertex.resize(kept);
+  filter.keep_if([&](size_t k) { return filter.distance[k] != 1.f; });
 }
 
 }  // namespace weft
