@@ -13,12 +13,14 @@
 #include "sim/strain_limit.h"
 #include "tests/allocation_counter.h"
 #include "tests/gpu/gpu_world.h"
+#include "tests/sim/pose_samples.h"
 #include "tests/skip.h"
 
 using namespace weft;
 using weft::test::gpu_world;
 using weft::test::open_device;
 using weft::test::rms_difference;
+using weft::test::sample;
 
 TEST_SUITE_BEGIN("gpu");
 
@@ -34,14 +36,6 @@ Scene hanging_scene() {
   s.mesh = make_grid(g);
   for (glm::vec3& p : s.mesh.positions) p = glm::vec3(p.x - 0.3f, 1.2f + p.y * 0.8f, -0.6f * p.y * 0.6f + 0.1f * p.x);
   s.pins = {16 * 17, 16 * 17 + 16};
-  return s;
-}
-
-PoseSample sample(Device d, double t, const glm::vec3& p) {
-  PoseSample s;
-  s.time = t;
-  s.device = d;
-  s.pose.position = p;
   return s;
 }
 

@@ -9,19 +9,12 @@
 #include "sim/integrator.h"
 #include "sim/seam.h"
 #include "sim/sewn_filter.h"
+#include "tests/sim/two_panels.h"
 
 using namespace weft;
+using weft::test::two_panels;
 
 namespace {
-
-// Two separate triangles side by side: panel A (0, 1, 2) and panel B (3, 4, 5), A's vertex 1 on B's 3.
-Mesh two_panels() {
-  Mesh m;
-  m.positions = {{0, 0, 0}, {0.1f, 0, 0}, {0, 0.1f, 0}, {0.1f, 0, 0}, {0.2f, 0, 0}, {0.2f, 0.1f, 0}};
-  m.material = {{0, 0}, {0.1f, 0}, {0, 0.1f}, {0.1f, 0}, {0.2f, 0}, {0.2f, 0.1f}};
-  m.triangles = {{0, 1, 2}, {3, 4, 5}};
-  return m;
-}
 
 SewnFilter one_pair(uint32_t a, uint32_t b, uint32_t c, float w, glm::vec3 normal = glm::vec3(0.f)) {
   SewnFilter f;

@@ -8,19 +8,12 @@
 #include "sim/seam.h"
 #include "sim/sewn_weld.h"
 #include "sim/strain_limit.h"
+#include "tests/sim/two_panels.h"
 
 using namespace weft;
+using weft::test::two_panels;
 
 namespace {
-
-// Two separate triangles side by side: panel A (0, 1, 2) and panel B (3, 4, 5), A's vertex 1 sewn to B's 3.
-Mesh two_panels() {
-  Mesh m;
-  m.positions = {{0, 0, 0}, {0.1f, 0, 0}, {0, 0.1f, 0}, {0.1f, 0, 0}, {0.2f, 0, 0}, {0.2f, 0.1f, 0}};
-  m.material = {{0, 0}, {0.1f, 0}, {0, 0.1f}, {0.1f, 0}, {0.2f, 0}, {0.2f, 0.1f}};
-  m.triangles = {{0, 1, 2}, {3, 4, 5}};
-  return m;
-}
 
 float edge_strain(const ClothModel& model, const std::vector<glm::vec3>& x, uint32_t i, uint32_t j) {
   for (size_t e = 0; e < model.edge_count; ++e)
