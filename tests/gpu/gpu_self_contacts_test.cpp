@@ -1,0 +1,221 @@
+// The GPU self-contact search (gpu/gpu_self_contacts.h) against the CPU's detection (sim/self_collision.h) on
+// an irregular sheet folded over itself (no rows or columns: make_irregular), its upper layer wavy and moved
+// down over the step: the same contacts (vertices, weights, normals) as SelfCollision finds with its
+// curvature criterion off, a superset of those it finds with it on, the crossings found and oriented by the
+// step's start, one list from two searches, no allocation per search, and the validation layer silent.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+
+#include "gpu/gpu_self_contacts.h"
+#include "sim/mesh_generators.h"
+#include "sim/self_collision.h"
+#include "tests/allocation_counter.h"
+#include "tests/gpu/gpu_world.h"
+#include "tests/skip.h"
+
+using namespace weft;
+using weft::test::open_device;
+
+TEST_SUITE_BEGIN("gpu");
+
+namespace {
+
+constexpr float kH = 1.f / 240.f;
+
+// An irregular 0.3 x 0.2 m sheet folded about x = 0.15 over a half cylinder of radius 2.5 mm: the right half
+// lies back over the left one 5 mm up plus `amplitude` sin(3 periods along y), reached over 3 cm from the fold.
+// The step started (xp) with the upper half `drop` higher. The lower layer's two far corners are kinematic.
+struct FoldedSheet {
+  ClothModel model;
+  std::vector<glm::vec3> x, xp;
+  std::vector<uint8_t> kinematic;
+};
+FoldedSheet folded_sheet(float amplitude, float drop) {
+  Mesh m = make_irregular({.width = 0.3f, .height = 0.2f, .columns = 14, .rows = 10, .grading = 1.5f, .seed = 3});
+  FoldedSheet f;
+  const float x0 = 0.15f, r = 0.0025f, pi = 3.14159265f;
+  f.x.resize(m.positions.size());
+  f.xp.resize(m.positions.size());
+  for (size_t i = 0; i < m.positions.size(); ++i) {
+    const glm::vec3 p = m.positions[i];
+    const float s = p.x - x0;
+    if (s <= 0.f) {
+      f.x[i] = f.xp[i] = glm::vec3(p.x, p.y, 0.f);
+    } else if (s < pi * r) {
+      const float a = s / r;
+      f.x[i] = f.xp[i] = glm::vec3(x0 + r * std::sin(a), p.y, r * (1.f - std::cos(a)));
+    } else {
+      const float ramp = std::min(1.f, (s - pi * r) / 0.03f);
+      const float z = 2.f * r + ramp * amplitude * std::sin(2.f * pi * 3.f * p.y / 0.2f);
+      f.x[i] = glm::vec3(x0 - (s - pi * r), p.y, z);
+      f.xp[i] = f.x[i] + glm::vec3(0.f, 0.f, ramp * drop);
+    }
+  }
+  f.model = build_cloth_model(m, Material{});
+  f.kinematic.assign(m.positions.size(), 0);
+  uint32_t a = 0, b = 0;  // the lower layer's corners at x = 0
+  for (uint32_t i = 0; i < m.positions.size(); ++i) {
+    const glm::vec3 p = m.positions[i], pa = m.positions[a], pb = m.positions[b];
+    if (p.x + p.y < pa.x + pa.y) a = i;
+    if (p.x - p.y < pb.x - pb.y) b = i;
+  }
+  f.kinematic[a] = f.kinematic[b] = 1;
+  return f;
+}
+
+SelfCollisionConfig config(bool curvature) {
+  SelfCollisionConfig c;
+  c.thickness = 0.004f;
+  c.cone_limit = curvature ? 1.0472f : -1.f;  // negative: the BVH skips no patch (bvh.h)
+  c.max_pairs_per_triangle = 4096;
+  c.max_contacts_per_vertex = 256;
+  return c;
+}
+
+// The CPU detection's contacts for the fold: begin_step at xp, then the detection of begin_resolve at x.
+std::vector<SelfContact> cpu_contacts(const FoldedSheet& f, const SelfCollisionConfig& c, uint64_t* crossed) {
+  SelfCollision sc(f.model, c);
+  ClothState start = make_rest_state(f.model);
+  start.position = f.xp;
+  start.kinematic = f.kinematic;
+  sc.begin_step(start);
+  ClothState now = start;
+  now.position = f.x;
+  for (size_t i = 0; i < f.x.size(); ++i) now.velocity[i] = (f.x[i] - f.xp[i]) / kH;
+  sc.begin_resolve(f.model, now, kH);
+  if (crossed) *crossed = sc.stats().crossed;
+  return sc.contacts();
+}
+
+// A contact keyed by its vertex set, its weights per vertex and its normal, signed so that the feature holding
+// the smallest vertex comes first (the CPU takes an edge pair's ends and order from its triangles, the GPU
+// from the edge list).
+struct Canonical {
+  std::map<uint32_t, float> weight;
+  glm::vec3 normal{0.f};
+};
+std::map<std::array<uint32_t, 5>, Canonical> canonical(const std::vector<SelfContact>& list) {
+  std::map<std::array<uint32_t, 5>, Canonical> out;
+  for (const SelfContact& c : list) {
+    const uint32_t lowest = *std::min_element(c.vertex.begin(), c.vertex.end());
+    const bool first = c.vertex[0] == lowest || (c.edge_edge && c.vertex[1] == lowest);
+    const float s = first ? 1.f : -1.f;
+    std::array<uint32_t, 5> key{c.edge_edge, c.vertex[0], c.vertex[1], c.vertex[2], c.vertex[3]};
+    if (c.edge_edge) std::sort(key.begin() + 1, key.end());
+    else std::sort(key.begin() + 2, key.end());
+    Canonical k;
+    for (int j = 0; j < 4; ++j) k.weight[c.vertex[j]] = s * c.weight[j];
+    k.normal = s * c.normal;
+    out[key] = k;
+  }
+  return out;
+}
+
+struct Comparison {
+  size_t both = 0, cpu_only = 0, gpu_only = 0;
+  float weight_error = 0, normal_error = 0;
+};
+Comparison compare(const std::vector<SelfContact>& cpu, const std::vector<SelfContact>& gpu) {
+  const auto a = canonical(cpu), b = canonical(gpu);
+  Comparison r;
+  for (const auto& [key, c] : a) {
+    const auto it = b.find(key);
+    if (it == b.end()) {
+      ++r.cpu_only;
+      continue;
+    }
+    ++r.both;
+    for (const auto& [v, w] : c.weight) r.weight_error = std::max(r.weight_error, std::abs(w - it->second.weight.at(v)));
+    r.normal_error = std::max(r.normal_error, glm::length(c.normal - it->second.normal));
+  }
+  r.gpu_only = b.size() - r.both;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("gpu self contacts: the CPU detection's contacts on a folded irregular sheet, with and without crossings") {
+  auto ctx = open_device(false);
+  WEFT_SKIP_IF(!ctx, "no Vulkan device");
+  // 3 mm waves: layers 2-8 mm apart, touching within the reach (6 mm); 7 mm waves: the troughs went through
+  // the lower layer during the step (crossed contacts, the coplanarity time beside triangles).
+  for (const float amplitude : {0.003f, 0.007f}) {
+    CAPTURE(amplitude);
+    const FoldedSheet f = folded_sheet(amplitude, 0.01f);
+    uint64_t cpu_crossed = 0;
+    const std::vector<SelfContact> cpu = cpu_contacts(f, config(false), &cpu_crossed);
+    GpuSelfContacts gpu(ctx, f.model, config(false));
+    gpu.detect(f.x.data(), f.xp.data(), f.kinematic.data());
+    const Comparison c = compare(cpu, gpu.contacts());
+    MESSAGE("amplitude ", amplitude, ": CPU ", cpu.size(), " contacts (", cpu_crossed, " crossed), GPU ",
+            gpu.contacts().size(), " (", gpu.stats().crossed, " crossed); both ", c.both, ", CPU only ", c.cpu_only,
+            ", GPU only ", c.gpu_only, "; weights within ", c.weight_error, ", normals ", c.normal_error);
+    CHECK(cpu.size() > 50);
+    CHECK(gpu.stats().dropped == 0);
+    CHECK(gpu.stats().clipped == 0);
+    // Float rounding on either side of the reach may move a contact or two in or out.
+    CHECK(c.cpu_only + c.gpu_only <= 2 + cpu.size() / 100);
+    CHECK(c.weight_error < 1e-3f);
+    CHECK(c.normal_error < 1e-3f);
+    if (amplitude > 0.005f) {
+      CHECK(cpu_crossed > 0);
+      CHECK(gpu.stats().crossed + 2 >= cpu_crossed);
+      CHECK(gpu.stats().crossed <= cpu_crossed + 2);
+    }
+  }
+}
+
+TEST_CASE("gpu self contacts: a superset of the CPU's with its curvature criterion, same order of count") {
+  auto ctx = open_device(false);
+  WEFT_SKIP_IF(!ctx, "no Vulkan device");
+  const FoldedSheet f = folded_sheet(0.003f, 0.01f);
+  const std::vector<SelfContact> cpu = cpu_contacts(f, config(true), nullptr);
+  GpuSelfContacts gpu(ctx, f.model, config(true));
+  gpu.detect(f.x.data(), f.xp.data(), f.kinematic.data());
+  const Comparison c = compare(cpu, gpu.contacts());
+  MESSAGE("curvature criterion on: CPU ", cpu.size(), ", GPU ", gpu.contacts().size(), ", CPU only ", c.cpu_only);
+  CHECK(c.cpu_only <= 2);
+  CHECK(gpu.contacts().size() >= cpu.size());
+  CHECK(gpu.contacts().size() <= 3 * cpu.size() + 10);
+}
+
+TEST_CASE("gpu self contacts: two searches give one list and allocate nothing") {
+  auto ctx = open_device(false);
+  WEFT_SKIP_IF(!ctx, "no Vulkan device");
+  const FoldedSheet f = folded_sheet(0.007f, 0.01f);
+  GpuSelfContacts gpu(ctx, f.model, config(false));
+  gpu.detect(f.x.data(), f.xp.data(), f.kinematic.data());
+  const std::vector<SelfContact> first = gpu.contacts();
+  REQUIRE(!first.empty());
+  const uint64_t before = test::allocation_count();
+  gpu.detect(f.x.data(), f.xp.data(), f.kinematic.data());
+  CHECK(test::allocation_count() - before == 0);
+  REQUIRE(gpu.contacts().size() == first.size());
+  CHECK(std::memcmp(gpu.contacts().data(), first.data(), first.size() * sizeof(SelfContact)) == 0);
+}
+
+TEST_CASE("gpu self contacts: the Vulkan validation layer says nothing") {
+  const auto devices = list_compute_devices();
+  WEFT_SKIP_IF(devices.empty(), "no Vulkan device");
+  std::shared_ptr<ComputeContext> ctx;
+  try {
+    ctx = open_device(true);
+  } catch (const std::runtime_error& e) {
+    WEFT_SKIP_IF(true, e.what());  // the layer is not installed
+  }
+  {
+    const FoldedSheet f = folded_sheet(0.007f, 0.01f);
+    GpuSelfContacts gpu(ctx, f.model, config(false));
+    for (int k = 0; k < 2; ++k) gpu.detect(f.x.data(), f.xp.data(), f.kinematic.data());
+    CHECK(!gpu.contacts().empty());
+  }
+  INFO(ctx->first_validation_message());
+  CHECK(ctx->validation_messages() == 0);
+}
+
+TEST_SUITE_END();
