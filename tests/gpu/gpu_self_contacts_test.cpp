@@ -170,6 +170,36 @@ TEST_CASE("gpu self contacts: the CPU detection's contacts on a folded irregular
   }
 }
 
+TEST_CASE("gpu self contacts: two long strips crossed 5 mm apart: edges close in the middle, ends 5 cm away") {
+  auto ctx = open_device(false);
+  WEFT_SKIP_IF(!ctx, "no Vulkan device");
+  // Two 10 x 1 cm strips (2 triangles each), one along x, the other along y 5 mm above, centred on each other:
+  // their long edges pass within the reach only far from every end, so each edge-edge contact is found only
+  // through the query's longest-edge margin.
+  Mesh m;
+  m.positions = {{-0.05f, -0.005f, 0.f}, {0.05f, -0.005f, 0.f}, {0.05f, 0.005f, 0.f}, {-0.05f, 0.005f, 0.f},
+                 {-0.005f, -0.05f, 0.005f}, {0.005f, -0.05f, 0.005f}, {0.005f, 0.05f, 0.005f}, {-0.005f, 0.05f, 0.005f}};
+  m.material.resize(8);
+  for (size_t i = 0; i < 8; ++i) m.material[i] = glm::vec2(m.positions[i]) + glm::vec2(i >= 4 ? 1.f : 0.f, 0.f);
+  m.triangles = {{0, 1, 2}, {0, 2, 3}, {4, 5, 6}, {4, 6, 7}};
+  FoldedSheet f;
+  f.x = f.xp = m.positions;
+  // At rest a fifth of that (stretched 5x now): the hash's cells, sized by the rest edges, are 2.6 cm.
+  for (glm::vec3& p : m.positions) p *= 0.2f;
+  f.model = build_cloth_model(m, Material{});
+  f.kinematic.assign(8, 0);
+  const std::vector<SelfContact> cpu = cpu_contacts(f, config(false), nullptr);
+  GpuSelfContacts gpu(ctx, f.model, config(false));
+  gpu.detect(f.x.data(), f.xp.data(), f.kinematic.data());
+  const Comparison c = compare(cpu, gpu.contacts());
+  CHECK(gpu.cell_size() < 0.03f);
+  CHECK(gpu.stats().edge_edge >= 4);
+  CHECK(c.both == cpu.size());
+  CHECK(c.gpu_only == 0);
+  CHECK(c.weight_error < 1e-5f);
+  CHECK(c.normal_error < 1e-5f);
+}
+
 TEST_CASE("gpu self contacts: a superset of the CPU's with its curvature criterion, same order of count") {
   auto ctx = open_device(false);
   WEFT_SKIP_IF(!ctx, "no Vulkan device");
@@ -197,6 +227,20 @@ TEST_CASE("gpu self contacts: two searches give one list and allocate nothing") 
   CHECK(test::allocation_count() - before == 0);
   REQUIRE(gpu.contacts().size() == first.size());
   CHECK(std::memcmp(gpu.contacts().data(), first.data(), first.size() * sizeof(SelfContact)) == 0);
+  // One order whatever order the scatter's atomics placed the vertices in (lavapipe's run in invocation order,
+  // a GPU's do not): each triangle's contacts by (cell z, y, x, vertex), as the buckets sorted by index give.
+  auto key = [&](uint32_t v) {
+    const glm::ivec3 c(glm::floor(f.x[v] / gpu.cell_size()));
+    return std::array<int64_t, 4>{c.z, c.y, c.x, int64_t(v)};
+  };
+  size_t out_of_order = 0;
+  const auto& list = gpu.contacts();
+  for (size_t k = 1; k < list.size(); ++k) {
+    const SelfContact &a = list[k - 1], &b = list[k];
+    if (a.edge_edge || b.edge_edge || a.vertex[1] != b.vertex[1] || a.vertex[2] != b.vertex[2]) continue;
+    out_of_order += key(a.vertex[0]) < key(b.vertex[0]) ? 0 : 1;
+  }
+  CHECK(out_of_order == 0);
 }
 
 TEST_CASE("gpu self contacts: the Vulkan validation layer says nothing") {
