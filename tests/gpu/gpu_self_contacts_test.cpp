@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "gpu/gpu_self_contacts.h"
+#include "sim/collider.h"
 #include "sim/mesh_generators.h"
 #include "sim/self_collision.h"
 #include "tests/allocation_counter.h"
@@ -212,6 +213,67 @@ TEST_CASE("gpu self contacts: a superset of the CPU's with its curvature criteri
   CHECK(c.cpu_only <= 2);
   CHECK(gpu.contacts().size() >= cpu.size());
   CHECK(gpu.contacts().size() <= 3 * cpu.size() + 10);
+}
+
+TEST_CASE("gpu self contacts: along an irregular sheet dropped and folded over itself on the floor") {
+  auto ctx = open_device(false);
+  WEFT_SKIP_IF(!ctx, "no Vulkan device");
+  // weft validate self-collision's drop fold, reduced, on an irregular mesh: one half 1 cm over the floor, the
+  // other raised at 110 degrees; it falls over onto the first. Every 12th tick once it touches itself, the
+  // search on (the state before the tick, the state after) against a fresh CPU detection with the curvature
+  // criterion off, and the world's own contact count (criterion on).
+  Mesh mesh = make_irregular({.width = 0.4f, .height = 0.4f, .columns = 14, .rows = 14, .grading = 1.5f, .seed = 5});
+  const float hinge = 0.2f, angle = 1.9199f;  // 110 degrees
+  for (glm::vec3& p : mesh.positions) {
+    const float d = std::max(p.x - hinge, 0.f);
+    p = glm::vec3(std::min(p.x, hinge) + d * std::cos(angle), 0.01f + d * std::sin(angle), -p.y);
+  }
+  Material material;
+  material.damping = 0.001f;
+  material.bend_stiffness = 0.5f;
+  WorldConfig wc;
+  wc.tick_hz = 240.0;
+  wc.self_collision = {.enabled = true, .thickness = 0.005f};
+  World world(build_cloth_model(mesh, material), wc);
+  Collider floor;
+  floor.shape = ColliderShape::Plane;
+  floor.mu_static = 1.f;
+  floor.mu_kinetic = 0.8f;
+  world.add_collider(floor);
+  SelfCollisionConfig sc = config(false);
+  sc.thickness = 0.005f;
+  GpuSelfContacts gpu(ctx, world.model(), sc);
+  size_t compared = 0, both = 0, mismatched = 0, cpu_total = 0, gpu_total = 0, world_total = 0;
+  float weight_error = 0, normal_error = 0;
+  for (int k = 0; k < 360; ++k) {
+    const std::vector<glm::vec3> before = world.state().position;
+    world.step();
+    const SelfCollisionStats& st = world.self_collision()->stats();
+    if (k % 12 != 0 || st.vertex_triangle + st.edge_edge == 0) continue;
+    FoldedSheet f{world.model(), world.state().position, before, world.state().kinematic};
+    const std::vector<SelfContact> cpu = cpu_contacts(f, sc, nullptr);
+    gpu.detect(f.x.data(), f.xp.data(), f.kinematic.data());
+    const Comparison c = compare(cpu, gpu.contacts());
+    ++compared;
+    both += c.both;
+    mismatched += c.cpu_only + c.gpu_only;
+    cpu_total += cpu.size();
+    gpu_total += gpu.contacts().size();
+    world_total += st.vertex_triangle + st.edge_edge;
+    weight_error = std::max(weight_error, c.weight_error);
+    normal_error = std::max(normal_error, c.normal_error);
+    CHECK(gpu.stats().dropped == 0);
+  }
+  MESSAGE(compared, " ticks compared: CPU ", cpu_total, " contacts, GPU ", gpu_total, ", both ", both, ", mismatched ",
+          mismatched, "; the world's (curvature criterion on) ", world_total, "; weights within ", weight_error,
+          ", normals ", normal_error);
+  CHECK(compared >= 10);
+  CHECK(cpu_total > 100);
+  CHECK(mismatched <= 2 * compared + cpu_total / 100);
+  CHECK(weight_error < 1e-3f);
+  CHECK(normal_error < 1e-3f);
+  CHECK(gpu_total >= world_total);
+  CHECK(gpu_total <= 3 * world_total + 10);
 }
 
 TEST_CASE("gpu self contacts: two searches give one list and allocate nothing") {
