@@ -29,17 +29,53 @@ const uint32_t kVertexTriangle[] = {
 const uint32_t kEdgeEdge[] = {
 #include "self_edge_edge.comp.spv.inc"
 };
+const uint32_t kFans[] = {
+#include "self_fans.comp.spv.inc"
+};
 
 // self_layout.glsl's SelfParams, std430.
 struct Params {
   uint32_t n, ntri, nedge, bucket_mask;
-  float cell, reach, thickness, pad;
+  float cell, reach, thickness, cone_limit;
   uint32_t cap_vt, cap_ee, max_span, pad2;
 };
 enum Binding {
   P, X, XP, Kin, Tri, Edge, EdgeOff, EdgeList, VCell, Count, Start, Sorted, Travel, Global, VtCount, VtOut, EeCount,
-  EeOut
+  EeOut, RingOff, Ring, FanOff, Fan, Cone
 };
+
+// A table of entries per owner in the order they are added: offsets (owners + 1) and entries.
+void build_table(size_t owners, const std::vector<std::pair<uint32_t, uint32_t>>& added, std::vector<uint32_t>& offset,
+                 std::vector<uint32_t>& entry) {
+  offset.assign(owners + 1, 0);
+  for (const auto& [o, e] : added) ++offset[o + 1];
+  for (size_t i = 0; i < owners; ++i) offset[i + 1] += offset[i];
+  entry.resize(added.size());
+  std::vector<uint32_t> fill(offset.begin(), offset.end() - 1);
+  for (const auto& [o, e] : added) entry[fill[o]++] = e;
+}
+
+// Whether vertex v's triangles (fan) form one patch joined through the edges at v (bvh.cpp's fan_connected_):
+// the curvature criterion says nothing of a fan in two pieces (two sheets sharing a vertex).
+bool fan_connected(const ClothModel& model, const uint32_t* fan, size_t count, uint32_t v) {
+  if (count <= 1) return true;
+  std::vector<uint32_t> parent(count);
+  for (size_t k = 0; k < count; ++k) parent[k] = uint32_t(k);
+  auto root = [&](uint32_t i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  for (size_t a = 0; a < count; ++a)
+    for (size_t b = a + 1; b < count; ++b) {
+      int shared = 0;
+      for (uint32_t p : model.triangle[fan[a]])
+        for (uint32_t q : model.triangle[fan[b]]) shared += (p == q && p != v) ? 1 : 0;
+      if (shared > 0) parent[root(uint32_t(a))] = root(uint32_t(b));
+    }
+  for (size_t k = 1; k < count; ++k)
+    if (root(uint32_t(k)) != root(0)) return false;
+  return true;
+}
 constexpr VkDeviceSize kContactBytes = 48;  // SelfContactOut: uvec4, vec4, vec4
 constexpr uint32_t kGlobals = 4;
 
@@ -113,21 +149,40 @@ GpuSelfContacts::GpuSelfContacts(std::shared_ptr<ComputeContext> context, const 
   buckets_ = 256;
   while (buckets_ < 2 * n_) buckets_ *= 2;
 
-  Params p{n_, ntri_, nedge_, buckets_ - 1, cell_, reach, config.thickness, 0.f,
+  Params p{n_, ntri_, nedge_, buckets_ - 1, cell_, reach, config.thickness, config.cone_limit,
            options_.slots_per_triangle, options_.slots_per_edge, options_.max_span, 0};
   std::vector<uint32_t> tri(4 * size_t(ntri_), 0), edge(2 * size_t(nedge_));
   for (uint32_t t = 0; t < ntri_; ++t)
     for (int k = 0; k < 3; ++k) tri[4 * t + k] = model.triangle[t][k];
-  // The edges by their first end (CSR, edge order within an end): a query finds each edge once, at that end.
-  std::vector<uint32_t> edge_off(n_ + 1, 0), edge_list(nedge_);
+  // The edges by either end (CSR, edge order within an end), each vertex's neighbours (ascending) and its fan.
+  std::vector<std::pair<uint32_t, uint32_t>> by_end, by_neighbour, by_corner;
   for (uint32_t e = 0; e < nedge_; ++e) {
-    edge[2 * e] = model.link[e][0];
-    edge[2 * e + 1] = model.link[e][1];
-    ++edge_off[model.link[e][0] + 1];
+    const auto [a, b] = model.link[e];
+    edge[2 * e] = a;
+    edge[2 * e + 1] = b;
+    by_end.push_back({a, e});
+    by_end.push_back({b, e});
+    by_neighbour.push_back({a, b});
+    by_neighbour.push_back({b, a});
   }
-  for (uint32_t i = 0; i < n_; ++i) edge_off[i + 1] += edge_off[i];
-  std::vector<uint32_t> fill(edge_off.begin(), edge_off.end() - 1);
-  for (uint32_t e = 0; e < nedge_; ++e) edge_list[fill[model.link[e][0]]++] = e;
+  std::sort(by_neighbour.begin(), by_neighbour.end());
+  for (uint32_t t = 0; t < ntri_; ++t)
+    for (uint32_t v : model.triangle[t]) by_corner.push_back({v, t});
+  std::vector<uint32_t> edge_off, edge_list, ring_off, ring, fan_off, fan;
+  build_table(n_, by_end, edge_off, edge_list);
+  build_table(n_, by_neighbour, ring_off, ring);
+  build_table(n_, by_corner, fan_off, fan);
+  {  // fans in two pieces are left empty: unbounded cones
+    std::vector<uint32_t> kept_off(n_ + 1, 0), kept;
+    for (uint32_t v = 0; v < n_; ++v) {
+      const uint32_t* f = fan.data() + fan_off[v];
+      const size_t count = fan_off[v + 1] - fan_off[v];
+      if (fan_connected(model, f, count, v)) kept.insert(kept.end(), f, f + count);
+      kept_off[v + 1] = uint32_t(kept.size());
+    }
+    fan_off.swap(kept_off);
+    fan.swap(kept);
+  }
 
   const VkBufferUsageFlags storage =
       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
@@ -136,10 +191,12 @@ GpuSelfContacts::GpuSelfContacts(std::shared_ptr<ComputeContext> context, const 
   const VkDeviceSize ee_slots = one(size_t(nedge_) * options_.slots_per_edge);
   const VkDeviceSize sizes[kBindings] = {sizeof(Params),       16 * one(n_),        16 * one(n_),
                                          4 * one(n_),          16 * one(ntri_),     8 * one(nedge_),
-                                         4 * (one(n_) + 1),    4 * one(nedge_),     16 * one(n_),
+                                         4 * (one(n_) + 1),    8 * one(nedge_),     16 * one(n_),
                                          4 * VkDeviceSize(buckets_), 4 * (VkDeviceSize(buckets_) + 1), 4 * one(n_),
                                          4 * one(n_),          4 * kGlobals,        4 * one(ntri_),
-                                         kContactBytes * vt_slots, 4 * one(nedge_), kContactBytes * ee_slots};
+                                         kContactBytes * vt_slots, 4 * one(nedge_), kContactBytes * ee_slots,
+                                         4 * (one(n_) + 1),    8 * one(nedge_),     4 * (one(n_) + 1),
+                                         4 * one(fan.size()),  16 * one(n_)};
   for (uint32_t b = 0; b < kBindings; ++b) buf_[b] = make_buffer(sizes[b], storage, false);
   up_ = make_buffer(sizes[X] + sizes[XP] + sizes[Kin], VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
   down_ = make_buffer(sizes[Global] + sizes[VtCount] + sizes[EeCount] + sizes[VtOut] + sizes[EeOut],
@@ -149,8 +206,12 @@ GpuSelfContacts::GpuSelfContacts(std::shared_ptr<ComputeContext> context, const 
   if (nedge_ > 0) {
     upload_once(buf_[Edge], edge.data(), 4 * edge.size());
     upload_once(buf_[EdgeList], edge_list.data(), 4 * edge_list.size());
+    upload_once(buf_[Ring], ring.data(), 4 * ring.size());
   }
+  if (!fan.empty()) upload_once(buf_[Fan], fan.data(), 4 * fan.size());
   upload_once(buf_[EdgeOff], edge_off.data(), 4 * edge_off.size());
+  upload_once(buf_[RingOff], ring_off.data(), 4 * ring_off.size());
+  upload_once(buf_[FanOff], fan_off.data(), 4 * fan_off.size());
 
   const VkDevice dev = ctx_->device();
   set_layout_ = make_storage_set_layout(dev, kBindings);
@@ -167,7 +228,8 @@ GpuSelfContacts::GpuSelfContacts(std::shared_ptr<ComputeContext> context, const 
   };
   const Code code[kKernels] = {{kPrepare, sizeof(kPrepare)},         {kScan, sizeof(kScan)},
                                {kScatter, sizeof(kScatter)},         {kSort, sizeof(kSort)},
-                               {kVertexTriangle, sizeof(kVertexTriangle)}, {kEdgeEdge, sizeof(kEdgeEdge)}};
+                               {kVertexTriangle, sizeof(kVertexTriangle)}, {kEdgeEdge, sizeof(kEdgeEdge)},
+                               {kFans, sizeof(kFans)}};
   for (int k = 0; k < kKernels; ++k)
     pipelines_[k] = make_compute_pipeline(dev, code[k].words, code[k].bytes, layout_, modules_[k]);
   if (ctx_->timestamp_period_ns() > 0) {
@@ -249,6 +311,7 @@ void GpuSelfContacts::record() {
   run(Scan, 1);
   run(Scatter, groups_of(n_, 256));
   run(Sort, groups_of(buckets_, 256));
+  run(Fans, groups_of(n_, 256));
   run(VertexTriangle, groups_of(ntri_, 64));
   run(EdgeEdge, groups_of(nedge_, 64));
   if (queries_) vkCmdWriteTimestamp(c, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries_, 1);

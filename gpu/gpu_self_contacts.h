@@ -81,14 +81,14 @@ class GpuSelfContacts {
   GpuSelfContactOptions options_;
   uint32_t n_ = 0, ntri_ = 0, nedge_ = 0, buckets_ = 0;
   float cell_ = 0;
-  static constexpr uint32_t kBindings = 18;  // self_layout.glsl's
+  static constexpr uint32_t kBindings = 23;  // self_layout.glsl's
   Buffer buf_[kBindings]{};
   Buffer up_, down_;  // mapped: x, xp, kinematic in; counts, slots and globals out
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkDescriptorSet set_ = VK_NULL_HANDLE;
-  enum Kernel { Prepare, Scan, Scatter, Sort, VertexTriangle, EdgeEdge, kKernels };
+  enum Kernel { Prepare, Scan, Scatter, Sort, VertexTriangle, EdgeEdge, Fans, kKernels };
   VkShaderModule modules_[kKernels]{};
   VkPipeline pipelines_[kKernels]{};
   VkQueryPool queries_ = VK_NULL_HANDLE;

@@ -1,6 +1,7 @@
 #version 450
-// Per edge a: every edge b > a whose first end lies in the cells a's box spans, grown by the reach, both
-// travels and the longest edge (so that any b within reach of a has its first end inside), tested as
+// Per edge a: every edge b > a with an end in the cells a's box spans, grown by the reach, both travels and
+// half the longest edge (any b within reach of a has the end nearer its closest point inside; b is taken at
+// its first end, or at its second when the first lies in no visited cell), tested as
 // sim/self_collision.cpp's add_edge_edge tests a pair: closest at interior points closer than the reach, or
 // crossed during the step; oriented along the edges' common normal by the side at the step's start.
 layout(local_size_x = 64) in;
@@ -15,7 +16,7 @@ void main() {
   const vec3 lo_a = min(a0, a1), hi_a = max(a0, a1);
   const float travel_a = max(travel[i0], travel[i1]);
   const float reach = sp.reach, thickness = sp.thickness;
-  const float pad = reach + travel_a + uintBitsToFloat(global_u[0]) + uintBitsToFloat(global_u[1]);
+  const float pad = reach + travel_a + uintBitsToFloat(global_u[0]) + 0.5 * uintBitsToFloat(global_u[1]);
   ivec3 c0, c1;
   cell_range(lo_a - pad, hi_a + pad, c0, c1);
   uint found = 0u;
@@ -31,12 +32,15 @@ void main() {
             const uint eb = edge_list[q];
             if (eb <= ea) continue;
             const uint j0 = edge[eb].x, j1 = edge[eb].y;
+            if (jv == j1 && all(greaterThanEqual(vcell[j0].xyz, c0)) && all(lessThanEqual(vcell[j0].xyz, c1)))
+              continue;  // found at its first end
             if (i0 == j0 || i0 == j1 || i1 == j0 || i1 == j1) continue;
             const vec3 b0 = x[j0].xyz, b1 = x[j1].xyz;
             const float tr = travel_a + max(travel[j0], travel[j1]);
             if (boxes_apart(lo_a, hi_a, min(b0, b1), max(b0, b1), reach + tr)) continue;
             const vec2 st = closest_points_on_segments(a0, a1, b0, b1);
             const uvec4 verts = uvec4(i0, i1, j0, j1);
+            if (flat_edges(verts)) continue;
             if (st.x <= 0.0 || st.x >= 1.0 || st.y <= 0.0 || st.y >= 1.0) {
               // Closest at an end: a crossing during the step, if they moved more than a thickness.
               if (!(tr > thickness)) continue;

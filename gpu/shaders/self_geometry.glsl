@@ -97,3 +97,65 @@ void cell_range(vec3 lo, vec3 hi, out ivec3 c0, out ivec3 c1) {
     c1 = min(c1, c0 + ivec3(int(sp.max_span)) - 1);
   }
 }
+
+// acos(x) plus its approximation's error bound (sim/bvh.h's acos_upper: Abramowitz & Stegun 4.4.45).
+float acos_upper(float c) {
+  c = clamp(c, -1.0, 1.0);
+  const float a = abs(c);
+  const float r = sqrt(1.0 - a) * (1.5707288 + a * (-0.2121144 + a * (0.0742610 - 0.0187293 * a)));
+  return (c >= 0.0 ? r : 3.14159265 - r) + 1e-4;
+}
+
+bool neighbours(uint a, uint b) {  // an edge joins a and b
+  for (uint k = ring_off[a]; k < ring_off[a + 1u]; ++k)
+    if (ring[k] == b) return true;
+  return false;
+}
+
+// Half-angle of a cone holding cones a and b (xyz: unit axis, w: half-angle; sim/bvh.h's merged_half_angle).
+float merged(vec4 a, vec4 b) {
+  return max(0.5 * (acos_upper(dot(a.xyz, b.xyz)) + a.w + b.w), max(a.w, b.w));
+}
+
+// The curvature criterion near the features (sim/self_collision.cpp's in_flat_fans and the BVH's connected
+// flat patches, per feature pair instead of per triangle pair): two features that lie in one patch of vertex
+// fans joined through edges, whose normals spread less than the limit, are a height field there: no contact.
+// A vertex v and a triangle with a corner c: in c's fan when v is next to c; in the fans of u and c when u is
+// next to both. Two edges with ends a and b: in a's and b's fans when a is next to b; in the fans of a, u and
+// b when u is next to both (the cone about u's axis holding all three).
+bool flat_vertex_triangle(uint v, uvec3 t) {
+  const float limit = sp.cone_limit;
+  if (!(limit > 0.0)) return false;
+  for (int k = 0; k < 3; ++k) {
+    const vec4 cc = cone[t[k]];
+    if (cc.w >= limit) continue;
+    if (neighbours(v, t[k])) return true;
+    for (uint q = ring_off[v]; q < ring_off[v + 1u]; ++q) {
+      const uint u = ring[q];
+      const vec4 cu = cone[u];
+      if (cu.w < limit && merged(cu, cc) < limit && neighbours(u, t[k])) return true;
+    }
+  }
+  return false;
+}
+bool flat_edges(uvec4 q) {
+  const float limit = sp.cone_limit;
+  if (!(limit > 0.0)) return false;
+  for (int a = 0; a < 2; ++a)
+    for (int b = 2; b < 4; ++b) {
+      const vec4 ca = cone[q[a]], cb = cone[q[b]];
+      if (ca.w >= limit || cb.w >= limit) continue;
+      if (neighbours(q[a], q[b])) {
+        if (merged(ca, cb) < limit) return true;
+        continue;
+      }
+      for (uint k = ring_off[q[a]]; k < ring_off[q[a] + 1u]; ++k) {
+        const uint u = ring[k];
+        const vec4 cu = cone[u];
+        if (cu.w >= limit) continue;
+        const float spread = max(cu.w, max(acos_upper(dot(cu.xyz, ca.xyz)) + ca.w, acos_upper(dot(cu.xyz, cb.xyz)) + cb.w));
+        if (spread < limit && neighbours(u, q[b])) return true;
+      }
+    }
+  return false;
+}

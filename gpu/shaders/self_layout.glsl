@@ -4,7 +4,8 @@
 // (edge-edge), each writing its contacts into its own fixed slots in the order it visits cells and vertices.
 layout(std430, set = 0, binding = 0) readonly buffer SelfParams {
   uint n, ntri, nedge, bucket_mask;  // vertices, triangles, edges; buckets - 1 (a power of two)
-  float cell, reach, thickness, pad;  // cell size, thickness x detection_scale, thickness (m)
+  float cell, reach, thickness, cone_limit;  // cell size, thickness x detection_scale, thickness (m); the
+                                            // curvature criterion's half-angle (rad; negative: none)
   uint cap_vt, cap_ee, max_span, pad2; // contact slots per triangle and per edge; cells per axis a query may span
 } sp;
 layout(std430, set = 0, binding = 1) readonly buffer SX { vec4 x[]; };      // positions now (n)
@@ -12,8 +13,8 @@ layout(std430, set = 0, binding = 2) readonly buffer SXP { vec4 xp[]; };    // p
 layout(std430, set = 0, binding = 3) readonly buffer SKin { uint kin[]; };  // 1: kinematic (n)
 layout(std430, set = 0, binding = 4) readonly buffer STri { uvec4 tri[]; }; // corners (ntri)
 layout(std430, set = 0, binding = 5) readonly buffer SEdge { uvec2 edge[]; };          // ends (nedge)
-layout(std430, set = 0, binding = 6) readonly buffer SEdgeOff { uint edge_off[]; };    // n + 1: edges by first end
-layout(std430, set = 0, binding = 7) readonly buffer SEdgeList { uint edge_list[]; };  // edge indices (nedge)
+layout(std430, set = 0, binding = 6) readonly buffer SEdgeOff { uint edge_off[]; };    // n + 1: edges by end
+layout(std430, set = 0, binding = 7) readonly buffer SEdgeList { uint edge_list[]; };  // edge indices (2 nedge)
 layout(std430, set = 0, binding = 8) buffer SVCell { ivec4 vcell[]; };      // cell xyz, bucket (n)
 layout(std430, set = 0, binding = 9) buffer SCount { uint bucket_count[]; };  // per bucket: count, then cursor
 layout(std430, set = 0, binding = 10) buffer SStart { uint bucket_start[]; }; // buckets + 1
@@ -30,6 +31,13 @@ struct SelfContactOut {
 layout(std430, set = 0, binding = 15) buffer SVtOut { SelfContactOut vt_out[]; };  // cap_vt per triangle
 layout(std430, set = 0, binding = 16) buffer SEeCount { uint ee_count[]; };        // per edge (nedge)
 layout(std430, set = 0, binding = 17) buffer SEeOut { SelfContactOut ee_out[]; };  // cap_ee per edge
+layout(std430, set = 0, binding = 18) readonly buffer SRingOff { uint ring_off[]; };  // n + 1: neighbours by vertex
+layout(std430, set = 0, binding = 19) readonly buffer SRing { uint ring[]; };         // (2 nedge, ascending per vertex)
+layout(std430, set = 0, binding = 20) readonly buffer SFanOff { uint fan_off[]; };    // n + 1: triangles by corner;
+layout(std430, set = 0, binding = 21) readonly buffer SFan { uint fan[]; };           // empty where the fan is not one
+                                                                                      // edge-connected patch
+layout(std430, set = 0, binding = 22) buffer SCone { vec4 cone[]; };  // per vertex: its fan's normal cone, axis and
+                                                                       // half-angle (pi: unbounded) (n)
 
 // The cell of a point and its bucket (Teschner et al. 2003's hash). A non-finite point goes to cell 0.
 ivec3 cell_of(vec3 p) {

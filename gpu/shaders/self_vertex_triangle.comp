@@ -42,6 +42,7 @@ void main() {
           const vec3 d = p - (w.x * a + w.y * b + w.z * c);
           const float dist = length(d);
           if (dist >= reach + tr) continue;
+          if (flat_vertex_triangle(v, tc)) continue;
           const float side_prev = dot(xp[v].xyz - (w.x * pa + w.y * pb + w.z * pc), normal_prev);
           const float side_now = dot(d, normal);
           const bool crossed = abs(side_prev) > 1e-3 * thickness * sqrt(dot(normal_prev, normal_prev)) &&
