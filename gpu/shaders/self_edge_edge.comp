@@ -1,12 +1,14 @@
 #version 450
 // Per edge a: every edge b > a with an end in the cells a's box spans, grown by the reach, both travels and
 // half the longest edge (any b within reach of a has the end nearer its closest point inside; b is taken at
-// its first end, or at its second when the first lies in no visited cell), tested as
+// its first end, or at its second when the first is not taken: outside the box or its visited cells), tested as
 // sim/self_collision.cpp's add_edge_edge tests a pair: closest at interior points closer than the reach, or
 // crossed during the step; oriented along the edges' common normal by the side at the step's start.
 layout(local_size_x = 64) in;
 #include "self_layout.glsl"
 #include "self_geometry.glsl"
+
+bool outside(vec3 p, vec3 lo, vec3 hi) { return any(lessThan(p, lo)) || any(greaterThan(p, hi)); }
 
 void main() {
   const uint ea = gl_GlobalInvocationID.x;
@@ -17,8 +19,9 @@ void main() {
   const float travel_a = max(travel[i0], travel[i1]);
   const float reach = sp.reach, thickness = sp.thickness;
   const float pad = reach + travel_a + uintBitsToFloat(global_u[0]) + 0.5 * uintBitsToFloat(global_u[1]);
+  const vec3 lo_q = lo_a - pad, hi_q = hi_a + pad;  // the query box: its cells are visited, its vertices taken
   ivec3 c0, c1;
-  cell_range(lo_a - pad, hi_a + pad, c0, c1);
+  cell_range(lo_q, hi_q, c0, c1);
   uint found = 0u;
   for (int cz = c0.z; cz <= c1.z; ++cz)
     for (int cy = c0.y; cy <= c1.y; ++cy)
@@ -27,13 +30,14 @@ void main() {
         const uint bk = bucket_of(cell);
         for (uint k = bucket_start[bk]; k < bucket_start[bk + 1u]; ++k) {
           const uint jv = sorted[k];
-          if (vcell[jv].xyz != cell) continue;
+          if (vcell[jv].xyz != cell || outside(x[jv].xyz, lo_q, hi_q)) continue;
           for (uint q = edge_off[jv]; q < edge_off[jv + 1u]; ++q) {
             const uint eb = edge_list[q];
             if (eb <= ea) continue;
             const uint j0 = edge[eb].x, j1 = edge[eb].y;
-            if (jv == j1 && all(greaterThanEqual(vcell[j0].xyz, c0)) && all(lessThanEqual(vcell[j0].xyz, c1)))
-              continue;  // found at its first end
+            if (jv == j1 && all(greaterThanEqual(vcell[j0].xyz, c0)) && all(lessThanEqual(vcell[j0].xyz, c1)) &&
+                !outside(x[j0].xyz, lo_q, hi_q))
+              continue;  // taken at its first end
             if (i0 == j0 || i0 == j1 || i1 == j0 || i1 == j1) continue;
             const vec3 b0 = x[j0].xyz, b1 = x[j1].xyz;
             const float tr = travel_a + max(travel[j0], travel[j1]);
