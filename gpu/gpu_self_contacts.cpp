@@ -356,6 +356,7 @@ void GpuSelfContacts::detect(const glm::vec3* x, const glm::vec3* xp, const uint
   const uint8_t* vt_out = down + buf_[Global].size + buf_[VtCount].size + buf_[EeCount].size;
   const uint8_t* ee_out = vt_out + buf_[VtOut].size;
   stats_.clipped = global[2];
+  stats_.non_finite = global[3];
   auto read = [&](const uint8_t* slots, uint32_t owner, uint32_t cap, uint32_t found, bool edge_edge) {
     const uint32_t kept = std::min(found, cap);
     stats_.dropped += found - kept;

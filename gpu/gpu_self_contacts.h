@@ -44,6 +44,7 @@ struct GpuSelfContactStats {
   uint64_t crossed = 0;          // of those, features that changed side during the step
   uint64_t dropped = 0;          // found beyond a triangle's or an edge's slots
   uint64_t clipped = 0;          // queries clipped to max_span cells per axis
+  uint64_t non_finite = 0;       // vertices not finite now or at the step's start: their features are skipped
   double gpu_ms = 0;             // the search's GPU time (timestamps; 0 without)
 };
 

@@ -17,6 +17,10 @@ void main() {
   const vec3 a0 = x[i0].xyz, a1 = x[i1].xyz;
   const vec3 lo_a = min(a0, a1), hi_a = max(a0, a1);
   const float travel_a = max(travel[i0], travel[i1]);
+  if (!(min(travel[i0], travel[i1]) >= 0.0)) {  // an end not finite: no contacts
+    ee_count[ea] = 0u;
+    return;
+  }
   const float reach = sp.reach, thickness = sp.thickness;
   const float pad = reach + travel_a + uintBitsToFloat(global_u[0]) + 0.5 * uintBitsToFloat(global_u[1]);
   const vec3 lo_q = lo_a - pad, hi_q = hi_a + pad;  // the query box: its cells are visited, its vertices taken
@@ -38,7 +42,7 @@ void main() {
             if (jv == j1 && all(greaterThanEqual(vcell[j0].xyz, c0)) && all(lessThanEqual(vcell[j0].xyz, c1)) &&
                 !outside(x[j0].xyz, lo_q, hi_q))
               continue;  // taken at its first end
-            if (i0 == j0 || i0 == j1 || i1 == j0 || i1 == j1) continue;
+            if (i0 == j0 || i0 == j1 || i1 == j0 || i1 == j1 || !(min(travel[j0], travel[j1]) >= 0.0)) continue;
             const vec3 b0 = x[j0].xyz, b1 = x[j1].xyz;
             const float tr = travel_a + max(travel[j0], travel[j1]);
             if (boxes_apart(lo_a, hi_a, min(b0, b1), max(b0, b1), reach + tr)) continue;

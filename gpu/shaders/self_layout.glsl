@@ -19,9 +19,10 @@ layout(std430, set = 0, binding = 8) buffer SVCell { ivec4 vcell[]; };      // c
 layout(std430, set = 0, binding = 9) buffer SCount { uint bucket_count[]; };  // per bucket: count, then cursor
 layout(std430, set = 0, binding = 10) buffer SStart { uint bucket_start[]; }; // buckets + 1
 layout(std430, set = 0, binding = 11) buffer SSorted { uint sorted[]; };    // vertices by (bucket, index) (n)
-layout(std430, set = 0, binding = 12) buffer STravel { float travel[]; };   // |x - xp| (n)
+layout(std430, set = 0, binding = 12) buffer STravel { float travel[]; };   // |x - xp|, -1: not finite (n)
 layout(std430, set = 0, binding = 13) buffer SGlobal { uint global_u[]; };  // 0: max travel, 1: max edge
-                                                                             // length (float bits), 2: queries clipped
+                                                                             // length (float bits), 2: queries clipped,
+                                                                             // 3: vertices not finite
 layout(std430, set = 0, binding = 14) buffer SVtCount { uint vt_count[]; }; // contacts found per triangle (ntri)
 struct SelfContactOut {
   uvec4 v;     // vertex and triangle corners, or the two edges' ends
@@ -39,11 +40,12 @@ layout(std430, set = 0, binding = 21) readonly buffer SFan { uint fan[]; };     
 layout(std430, set = 0, binding = 22) buffer SCone { vec4 cone[]; };  // per vertex: its fan's normal cone, axis and
                                                                        // half-angle (pi: unbounded) (n)
 
-// The cell of a point and its bucket (Teschner et al. 2003's hash). A non-finite point goes to cell 0.
+// The cell of a point and its bucket (Teschner et al. 2003's hash). A point past 1e6 cells or not finite goes
+// to cell 0.
 ivec3 cell_of(vec3 p) {
   vec3 q = p / sp.cell;
-  if (any(isnan(q)) || any(isinf(q))) q = vec3(0.0);
-  return ivec3(floor(clamp(q, vec3(-1e6), vec3(1e6))));
+  if (!all(lessThan(abs(q), vec3(1e6)))) q = vec3(0.0);  // false for NaN
+  return ivec3(floor(q));
 }
 uint bucket_of(ivec3 c) {
   return (uint(c.x) * 73856093u ^ uint(c.y) * 19349663u ^ uint(c.z) * 83492791u) & sp.bucket_mask;

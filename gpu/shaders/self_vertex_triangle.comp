@@ -15,6 +15,10 @@ void main() {
   const vec3 pa = xp[tc.x].xyz, pb = xp[tc.y].xyz, pc = xp[tc.z].xyz;
   const vec3 lo = min(min(a, b), c), hi = max(max(a, b), c);
   const float tri_travel = max(max(travel[tc.x], travel[tc.y]), travel[tc.z]);
+  if (!(min(min(travel[tc.x], travel[tc.y]), travel[tc.z]) >= 0.0)) {  // a corner not finite: no contacts
+    vt_count[t] = 0u;
+    return;
+  }
   const float reach = sp.reach, thickness = sp.thickness;
   const float pad = reach + tri_travel + uintBitsToFloat(global_u[0]);
   ivec3 c0, c1;
@@ -34,7 +38,7 @@ void main() {
         for (uint k = bucket_start[bk]; k < bucket_start[bk + 1u]; ++k) {
           const uint v = sorted[k];
           if (vcell[v].xyz != cell) continue;  // another cell with the same bucket
-          if (v == tc.x || v == tc.y || v == tc.z) continue;
+          if (v == tc.x || v == tc.y || v == tc.z || !(travel[v] >= 0.0)) continue;
           const vec3 p = x[v].xyz;
           const float tr = travel[v] + tri_travel;
           if (boxes_apart(p, p, lo, hi, reach + tr)) continue;
