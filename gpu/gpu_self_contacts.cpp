@@ -267,23 +267,51 @@ GpuSelfContacts::~GpuSelfContacts() {
   destroy(down_);
 }
 
-// Once, at load: upload, clear the counts, the hash (prepare, scan, scatter, sort), the narrow phase, download.
+namespace {
+void memory_barrier(VkCommandBuffer c, VkPipelineStageFlags from, VkAccessFlags from_access, VkPipelineStageFlags to,
+                    VkAccessFlags to_access) {
+  VkMemoryBarrier m{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  m.srcAccessMask = from_access;
+  m.dstAccessMask = to_access;
+  vkCmdPipelineBarrier(c, from, to, 0, 1, &m, 0, nullptr, 0, nullptr);
+}
+}  // namespace
+
+// Clear the counts, the hash (prepare, scan, scatter, sort), the fans' cones, the narrow phase; after the
+// caller's transfers into the inputs.
+void GpuSelfContacts::record_search(VkCommandBuffer c) const {
+  vkCmdFillBuffer(c, buf_[Count].buffer, 0, VK_WHOLE_SIZE, 0);
+  vkCmdFillBuffer(c, buf_[Global].buffer, 0, VK_WHOLE_SIZE, 0);
+  memory_barrier(c, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
+  auto run = [&](Kernel k, uint32_t groups) {
+    vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_[k]);
+    vkCmdDispatch(c, groups, 1, 1);
+    memory_barrier(c, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  };
+  run(Prepare, groups_of(std::max(n_, nedge_), 256));
+  run(Scan, 1);
+  run(Scatter, groups_of(n_, 256));
+  run(Sort, groups_of(buckets_, 256));
+  run(Fans, groups_of(n_, 256));
+  run(VertexTriangle, groups_of(ntri_, 64));
+  run(EdgeEdge, groups_of(nedge_, 64));
+}
+
+GpuSelfContacts::Inputs GpuSelfContacts::inputs() const { return {buf_[X].buffer, buf_[XP].buffer, buf_[Kin].buffer}; }
+
+// Once, at load, for detect(): the mapped inputs copied in, the search, the counts and slots copied out.
 void GpuSelfContacts::record() {
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   WEFT_VK_CHECK(vkBeginCommandBuffer(cmd_, &begin));
   const VkCommandBuffer c = cmd_;
-  auto barrier = [&](VkPipelineStageFlags from, VkAccessFlags from_access, VkPipelineStageFlags to,
-                     VkAccessFlags to_access) {
-    VkMemoryBarrier m{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    m.srcAccessMask = from_access;
-    m.dstAccessMask = to_access;
-    vkCmdPipelineBarrier(c, from, to, 0, 1, &m, 0, nullptr, 0, nullptr);
-  };
   // The last call's kernels and copies touched what this one's transfers overwrite.
-  barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
-              VK_ACCESS_TRANSFER_WRITE_BIT,
-          VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  memory_barrier(c, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                     VK_ACCESS_TRANSFER_WRITE_BIT,
+                 VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
   if (queries_) {
     vkCmdResetQueryPool(c, queries_, 0, 2);
     vkCmdWriteTimestamp(c, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries_, 0);
@@ -296,35 +324,18 @@ void GpuSelfContacts::record() {
     vkCmdCopyBuffer(c, up_.buffer, buf_[XP].buffer, 1, &xp);
     vkCmdCopyBuffer(c, up_.buffer, buf_[Kin].buffer, 1, &kin);
   }
-  vkCmdFillBuffer(c, buf_[Count].buffer, 0, VK_WHOLE_SIZE, 0);
-  vkCmdFillBuffer(c, buf_[Global].buffer, 0, VK_WHOLE_SIZE, 0);
-  barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-  vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
-  auto run = [&](Kernel k, uint32_t groups) {
-    vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_[k]);
-    vkCmdDispatch(c, groups, 1, 1);
-    barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-  };
-  run(Prepare, groups_of(std::max(n_, nedge_), 256));
-  run(Scan, 1);
-  run(Scatter, groups_of(n_, 256));
-  run(Sort, groups_of(buckets_, 256));
-  run(Fans, groups_of(n_, 256));
-  run(VertexTriangle, groups_of(ntri_, 64));
-  run(EdgeEdge, groups_of(nedge_, 64));
+  record_search(c);
   if (queries_) vkCmdWriteTimestamp(c, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries_, 1);
-  barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-          VK_ACCESS_TRANSFER_READ_BIT);
+  memory_barrier(c, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                 VK_ACCESS_TRANSFER_READ_BIT);
   VkDeviceSize at = 0;
   for (Binding b : {Global, VtCount, EeCount, VtOut, EeOut}) {
     const VkBufferCopy region{0, at, buf_[b].size};
     vkCmdCopyBuffer(c, buf_[b].buffer, down_.buffer, 1, &region);
     at += buf_[b].size;
   }
-  barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-          VK_ACCESS_HOST_READ_BIT);
+  memory_barrier(c, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                 VK_ACCESS_HOST_READ_BIT);
   WEFT_VK_CHECK(vkEndCommandBuffer(c));
 }
 

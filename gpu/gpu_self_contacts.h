@@ -62,6 +62,16 @@ class GpuSelfContacts {
   // edge order; inv_mass_sum and pushed left 0: the response computes them) and stats().
   void detect(const glm::vec3* x, const glm::vec3* xp, const uint8_t* kinematic);
   const std::vector<SelfContact>& contacts() const { return contacts_; }
+
+  // For a step that records the search into its own submit (once the positions after stage 4 are made on the
+  // device): the buffers the search reads, filled by the caller's transfers before record_search (x and the
+  // step's start: a vec4 per vertex; the kinematic flags: a uint per vertex), and the search recorded after
+  // them (it ends with a compute barrier; its pipeline layout binds set 0). detect() records it the same way.
+  struct Inputs {
+    VkBuffer x, start, kinematic;
+  };
+  Inputs inputs() const;
+  void record_search(VkCommandBuffer c) const;
   const GpuSelfContactStats& stats() const { return stats_; }
   float cell_size() const { return cell_; }
   uint32_t buckets() const { return buckets_; }
