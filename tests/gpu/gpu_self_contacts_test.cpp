@@ -141,7 +141,7 @@ Comparison compare(const std::vector<SelfContact>& cpu, const std::vector<SelfCo
 
 }  // namespace
 
-TEST_CASE("gpu self contacts: the CPU detection's contacts on a folded irregular sheet, with and without crossings") {
+TEST_CASE("gpu self contacts: the CPU detection's contacts on a folded irregular sheet with and without crossings") {
   auto ctx = open_device(false);
   WEFT_SKIP_IF(!ctx, "no Vulkan device");
   // 3 mm waves: layers 2-8 mm apart, touching within the reach (6 mm); 7 mm waves: the troughs went through
@@ -172,7 +172,7 @@ TEST_CASE("gpu self contacts: the CPU detection's contacts on a folded irregular
   }
 }
 
-TEST_CASE("gpu self contacts: two long strips crossed 5 mm apart: edges close in the middle, ends 5 cm away") {
+TEST_CASE("gpu self contacts: two long strips crossed 5 mm apart: edges close in the middle and ends 5 cm away") {
   auto ctx = open_device(false);
   WEFT_SKIP_IF(!ctx, "no Vulkan device");
   // Two 10 x 1 cm strips (2 triangles each), one along x, the other along y 5 mm above, centred on each other:
@@ -202,7 +202,7 @@ TEST_CASE("gpu self contacts: two long strips crossed 5 mm apart: edges close in
   CHECK(c.normal_error < 1e-5f);
 }
 
-TEST_CASE("gpu self contacts: with the curvature criterion on both sides, the same contacts") {
+TEST_CASE("gpu self contacts: with the curvature criterion on both sides the same contacts") {
   auto ctx = open_device(false);
   WEFT_SKIP_IF(!ctx, "no Vulkan device");
   // The CPU skips triangle pairs in flat vertex fans, the GPU feature pairs in them: the fold's arc.
@@ -218,7 +218,7 @@ TEST_CASE("gpu self contacts: with the curvature criterion on both sides, the sa
   CHECK(c.cpu_only + c.gpu_only <= 2 + cpu.size() / 100);
 }
 
-TEST_CASE("gpu self contacts: a flat sheet shrunk to 25 percent has none with the criterion, as on the CPU") {
+TEST_CASE("gpu self contacts: a flat sheet shrunk to 25 percent has none with the criterion as on the CPU") {
   auto ctx = open_device(false);
   WEFT_SKIP_IF(!ctx, "no Vulkan device");
   // Edges of 4-6 mm against a 6 mm reach: every neighbour of a corner is within reach of the triangle, but the
@@ -342,7 +342,7 @@ TEST_CASE("gpu self contacts: two searches give one list and allocate nothing") 
   CHECK(out_of_order == 0);
 }
 
-TEST_CASE("gpu self contacts: vertices not finite are counted and their features skipped, the rest found") {
+TEST_CASE("gpu self contacts: vertices not finite are counted and their features skipped and the rest found") {
   auto ctx = open_device(false);
   WEFT_SKIP_IF(!ctx, "no Vulkan device");
   FoldedSheet f = folded_sheet(0.003f, 0.01f);
