@@ -8,6 +8,7 @@
 #include "engine/material_loader.h"
 #include "engine/runtime.h"
 #include "gpu/gpu_integrator.h"
+#include "gpu/gpu_self_contacts.h"
 #include "gpu/step_device.h"
 
 namespace weft::lab {
@@ -102,6 +103,33 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
                         {"wall_ms_per_tick_median", median(wall)},
                         {"finite", std::all_of(world.state().position.begin(), world.state().position.end(),
                                                [](const glm::vec3& p) { return std::isfinite(p.x + p.y + p.z); })}};
+    // Stage 5's contact search (gpu/gpu_self_contacts.h) on the last state, against the CPU's detection: a
+    // sanity check of its share of a tick until the response runs on the GPU too (docs/gpu.md).
+    {
+      const SelfCollisionConfig sc{};
+      GpuSelfContacts search(choice.context, world.model(), sc);
+      const auto& x = world.state().position;
+      std::vector<glm::vec3> xp(x.size());
+      for (size_t i = 0; i < x.size(); ++i) xp[i] = x[i] - float(world.time_step()) * world.state().velocity[i];
+      std::vector<double> search_ms;
+      for (int k = 0; k < 5; ++k) {
+        search.detect(x.data(), xp.data(), world.state().kinematic.data());
+        search_ms.push_back(search.stats().gpu_ms);
+      }
+      SelfCollision cpu(world.model(), sc);
+      ClothState start = world.state(), now = world.state();
+      start.position = xp;
+      cpu.begin_step(start);
+      const auto t0 = std::chrono::steady_clock::now();
+      cpu.begin_resolve(world.model(), now, float(world.time_step()));
+      const double cpu_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      r["self_search"] = {{"gpu_ms", median(search_ms)},
+                          {"contacts", search.contacts().size()},
+                          {"cpu_detect_ms", cpu_ms},
+                          {"cpu_contacts", cpu.contacts().size()}};
+      std::fprintf(stderr, "gpu bench %s: self-contact search %.3f ms on the GPU (%zu contacts), CPU detection %.3f ms (%zu)\n",
+                   size.c_str(), median(search_ms), search.contacts().size(), cpu_ms, cpu.contacts().size());
+    }
     if (const ComputeContext& c = gpu->context(); options.validation)
       r["validation_messages"] = c.validation_messages();
     std::fprintf(stderr,

@@ -1,0 +1,398 @@
+#include "gpu/gpu_self_contacts.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "gpu/compute_pipeline.h"
+#include "gpu/storage_set.h"
+#include "gpu/vk_check.h"
+
+namespace weft {
+namespace {
+
+// SPIR-V of the search's kernels (gpu/CMakeLists.txt compiles every gpu/shaders/*.comp).
+const uint32_t kPrepare[] = {
+#include "self_prepare.comp.spv.inc"
+};
+const uint32_t kScan[] = {
+#include "self_scan.comp.spv.inc"
+};
+const uint32_t kScatter[] = {
+#include "self_scatter.comp.spv.inc"
+};
+const uint32_t kSort[] = {
+#include "self_sort.comp.spv.inc"
+};
+const uint32_t kVertexTriangle[] = {
+#include "self_vertex_triangle.comp.spv.inc"
+};
+const uint32_t kEdgeEdge[] = {
+#include "self_edge_edge.comp.spv.inc"
+};
+const uint32_t kFans[] = {
+#include "self_fans.comp.spv.inc"
+};
+
+// self_layout.glsl's SelfParams, std430.
+struct Params {
+  uint32_t n, ntri, nedge, bucket_mask;
+  float cell, reach, thickness, cone_limit;
+  uint32_t cap_vt, cap_ee, max_span, pad2;
+};
+enum Binding {
+  P, X, XP, Kin, Tri, Edge, EdgeOff, EdgeList, VCell, Count, Start, Sorted, Travel, Global, VtCount, VtOut, EeCount,
+  EeOut, RingOff, Ring, FanOff, Fan, Cone
+};
+
+// A table of entries per owner in the order they are added: offsets (owners + 1) and entries.
+void build_table(size_t owners, const std::vector<std::pair<uint32_t, uint32_t>>& added, std::vector<uint32_t>& offset,
+                 std::vector<uint32_t>& entry) {
+  offset.assign(owners + 1, 0);
+  for (const auto& [o, e] : added) ++offset[o + 1];
+  for (size_t i = 0; i < owners; ++i) offset[i + 1] += offset[i];
+  entry.resize(added.size());
+  std::vector<uint32_t> fill(offset.begin(), offset.end() - 1);
+  for (const auto& [o, e] : added) entry[fill[o]++] = e;
+}
+
+// Whether vertex v's triangles (fan) form one patch joined through the edges at v (bvh.cpp's fan_connected_):
+// the curvature criterion says nothing of a fan in two pieces (two sheets sharing a vertex).
+bool fan_connected(const ClothModel& model, const uint32_t* fan, size_t count, uint32_t v) {
+  if (count <= 1) return true;
+  std::vector<uint32_t> parent(count);
+  for (size_t k = 0; k < count; ++k) parent[k] = uint32_t(k);
+  auto root = [&](uint32_t i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  for (size_t a = 0; a < count; ++a)
+    for (size_t b = a + 1; b < count; ++b) {
+      int shared = 0;
+      for (uint32_t p : model.triangle[fan[a]])
+        for (uint32_t q : model.triangle[fan[b]]) shared += (p == q && p != v) ? 1 : 0;
+      if (shared > 0) parent[root(uint32_t(a))] = root(uint32_t(b));
+    }
+  for (size_t k = 1; k < count; ++k)
+    if (root(uint32_t(k)) != root(0)) return false;
+  return true;
+}
+constexpr VkDeviceSize kContactBytes = 48;  // SelfContactOut: uvec4, vec4, vec4
+constexpr uint32_t kGlobals = 4;
+
+uint32_t groups_of(uint32_t count, uint32_t size) { return std::max<uint32_t>((count + size - 1) / size, 1); }
+
+}  // namespace
+
+GpuSelfContacts::Buffer GpuSelfContacts::make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, bool host) {
+  Buffer b;
+  b.size = size;
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = size;
+  info.usage = usage;
+  WEFT_VK_CHECK(vkCreateBuffer(ctx_->device(), &info, nullptr, &b.buffer));
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(ctx_->device(), b.buffer, &req);
+  VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  alloc.allocationSize = req.size;
+  alloc.memoryTypeIndex = ctx_->memory_type(
+      req.memoryTypeBits, host ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                               : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  WEFT_VK_CHECK(vkAllocateMemory(ctx_->device(), &alloc, nullptr, &b.memory));
+  WEFT_VK_CHECK(vkBindBufferMemory(ctx_->device(), b.buffer, b.memory, 0));
+  if (host) WEFT_VK_CHECK(vkMapMemory(ctx_->device(), b.memory, 0, size, 0, &b.mapped));
+  return b;
+}
+
+void GpuSelfContacts::destroy(Buffer& b) {
+  if (b.buffer) vkDestroyBuffer(ctx_->device(), b.buffer, nullptr);
+  if (b.memory) vkFreeMemory(ctx_->device(), b.memory, nullptr);
+  b = {};
+}
+
+// Model tables go in once, through a staging buffer freed at once (load time only).
+void GpuSelfContacts::upload_once(Buffer& dst, const void* data, VkDeviceSize size) {
+  Buffer staging = make_buffer(size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+  std::memcpy(staging.mapped, data, size);
+  VkCommandBufferAllocateInfo a{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  a.commandPool = ctx_->pool();
+  a.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  a.commandBufferCount = 1;
+  VkCommandBuffer c;
+  WEFT_VK_CHECK(vkAllocateCommandBuffers(ctx_->device(), &a, &c));
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  WEFT_VK_CHECK(vkBeginCommandBuffer(c, &begin));
+  VkBufferCopy region{0, 0, size};
+  vkCmdCopyBuffer(c, staging.buffer, dst.buffer, 1, &region);
+  WEFT_VK_CHECK(vkEndCommandBuffer(c));
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &c;
+  WEFT_VK_CHECK(vkQueueSubmit(ctx_->queue(), 1, &submit, VK_NULL_HANDLE));
+  WEFT_VK_CHECK(vkQueueWaitIdle(ctx_->queue()));
+  vkFreeCommandBuffers(ctx_->device(), ctx_->pool(), 1, &c);
+  destroy(staging);
+}
+
+GpuSelfContacts::GpuSelfContacts(std::shared_ptr<ComputeContext> context, const ClothModel& model,
+                                 const SelfCollisionConfig& config, const GpuSelfContactOptions& options)
+    : ctx_(std::move(context)),
+      options_(options),
+      n_(uint32_t(model.vertex_count())),
+      ntri_(uint32_t(model.triangle_count())),
+      nedge_(uint32_t(model.edge_count)) {
+  const float reach = config.thickness * config.detection_scale;
+  // A cell as wide as the longest rest edge and the reach: a triangle's query spans 2-3 cells per axis.
+  float longest = 0.f;
+  for (size_t e = 0; e < model.edge_count; ++e) longest = std::max(longest, model.rest_length[e]);
+  cell_ = std::max(longest + reach, 1e-4f);
+  buckets_ = 256;
+  while (buckets_ < 2 * n_) buckets_ *= 2;
+
+  Params p{n_, ntri_, nedge_, buckets_ - 1, cell_, reach, config.thickness, config.cone_limit,
+           options_.slots_per_triangle, options_.slots_per_edge, options_.max_span, 0};
+  std::vector<uint32_t> tri(4 * size_t(ntri_), 0), edge(2 * size_t(nedge_));
+  for (uint32_t t = 0; t < ntri_; ++t)
+    for (int k = 0; k < 3; ++k) tri[4 * t + k] = model.triangle[t][k];
+  // The edges by either end (CSR, edge order within an end), each vertex's neighbours (ascending) and its fan.
+  std::vector<std::pair<uint32_t, uint32_t>> by_end, by_neighbour, by_corner;
+  for (uint32_t e = 0; e < nedge_; ++e) {
+    const auto [a, b] = model.link[e];
+    edge[2 * e] = a;
+    edge[2 * e + 1] = b;
+    by_end.push_back({a, e});
+    by_end.push_back({b, e});
+    by_neighbour.push_back({a, b});
+    by_neighbour.push_back({b, a});
+  }
+  std::sort(by_neighbour.begin(), by_neighbour.end());
+  for (uint32_t t = 0; t < ntri_; ++t)
+    for (uint32_t v : model.triangle[t]) by_corner.push_back({v, t});
+  std::vector<uint32_t> edge_off, edge_list, ring_off, ring, fan_off, fan;
+  build_table(n_, by_end, edge_off, edge_list);
+  build_table(n_, by_neighbour, ring_off, ring);
+  build_table(n_, by_corner, fan_off, fan);
+  {  // fans in two pieces are left empty: unbounded cones
+    std::vector<uint32_t> kept_off(n_ + 1, 0), kept;
+    for (uint32_t v = 0; v < n_; ++v) {
+      const uint32_t* f = fan.data() + fan_off[v];
+      const size_t count = fan_off[v + 1] - fan_off[v];
+      if (fan_connected(model, f, count, v)) kept.insert(kept.end(), f, f + count);
+      kept_off[v + 1] = uint32_t(kept.size());
+    }
+    fan_off.swap(kept_off);
+    fan.swap(kept);
+  }
+
+  const VkBufferUsageFlags storage =
+      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+  auto one = [](size_t count) { return VkDeviceSize(std::max<size_t>(count, 1)); };
+  const VkDeviceSize vt_slots = one(size_t(ntri_) * options_.slots_per_triangle);
+  const VkDeviceSize ee_slots = one(size_t(nedge_) * options_.slots_per_edge);
+  const VkDeviceSize sizes[kBindings] = {sizeof(Params),       16 * one(n_),        16 * one(n_),
+                                         4 * one(n_),          16 * one(ntri_),     8 * one(nedge_),
+                                         4 * (one(n_) + 1),    8 * one(nedge_),     16 * one(n_),
+                                         4 * VkDeviceSize(buckets_), 4 * (VkDeviceSize(buckets_) + 1), 4 * one(n_),
+                                         4 * one(n_),          4 * kGlobals,        4 * one(ntri_),
+                                         kContactBytes * vt_slots, 4 * one(nedge_), kContactBytes * ee_slots,
+                                         4 * (one(n_) + 1),    8 * one(nedge_),     4 * (one(n_) + 1),
+                                         4 * one(fan.size()),  16 * one(n_)};
+  for (uint32_t b = 0; b < kBindings; ++b) buf_[b] = make_buffer(sizes[b], storage, false);
+  up_ = make_buffer(sizes[X] + sizes[XP] + sizes[Kin], VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+  down_ = make_buffer(sizes[Global] + sizes[VtCount] + sizes[EeCount] + sizes[VtOut] + sizes[EeOut],
+                      VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+  upload_once(buf_[P], &p, sizeof(p));
+  if (ntri_ > 0) upload_once(buf_[Tri], tri.data(), 4 * tri.size());
+  if (nedge_ > 0) {
+    upload_once(buf_[Edge], edge.data(), 4 * edge.size());
+    upload_once(buf_[EdgeList], edge_list.data(), 4 * edge_list.size());
+    upload_once(buf_[Ring], ring.data(), 4 * ring.size());
+  }
+  if (!fan.empty()) upload_once(buf_[Fan], fan.data(), 4 * fan.size());
+  upload_once(buf_[EdgeOff], edge_off.data(), 4 * edge_off.size());
+  upload_once(buf_[RingOff], ring_off.data(), 4 * ring_off.size());
+  upload_once(buf_[FanOff], fan_off.data(), 4 * fan_off.size());
+
+  const VkDevice dev = ctx_->device();
+  set_layout_ = make_storage_set_layout(dev, kBindings);
+  VkBuffer buffers[kBindings];
+  for (uint32_t b = 0; b < kBindings; ++b) buffers[b] = buf_[b].buffer;
+  make_storage_set(dev, set_layout_, buffers, kBindings, pool_, set_);
+  VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  pl.setLayoutCount = 1;
+  pl.pSetLayouts = &set_layout_;
+  WEFT_VK_CHECK(vkCreatePipelineLayout(dev, &pl, nullptr, &layout_));
+  struct Code {
+    const uint32_t* words;
+    size_t bytes;
+  };
+  const Code code[kKernels] = {{kPrepare, sizeof(kPrepare)},         {kScan, sizeof(kScan)},
+                               {kScatter, sizeof(kScatter)},         {kSort, sizeof(kSort)},
+                               {kVertexTriangle, sizeof(kVertexTriangle)}, {kEdgeEdge, sizeof(kEdgeEdge)},
+                               {kFans, sizeof(kFans)}};
+  for (int k = 0; k < kKernels; ++k)
+    pipelines_[k] = make_compute_pipeline(dev, code[k].words, code[k].bytes, layout_, modules_[k]);
+  if (ctx_->timestamp_period_ns() > 0) {
+    VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    q.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    q.queryCount = 2;
+    WEFT_VK_CHECK(vkCreateQueryPool(dev, &q, nullptr, &queries_));
+  }
+  VkCommandBufferAllocateInfo a{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  a.commandPool = ctx_->pool();
+  a.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  a.commandBufferCount = 1;
+  WEFT_VK_CHECK(vkAllocateCommandBuffers(dev, &a, &cmd_));
+  VkFenceCreateInfo f{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  WEFT_VK_CHECK(vkCreateFence(dev, &f, nullptr, &fence_));
+  contacts_.reserve(size_t(vt_slots + ee_slots));
+  record();
+}
+
+GpuSelfContacts::~GpuSelfContacts() {
+  const VkDevice dev = ctx_->device();
+  vkDeviceWaitIdle(dev);
+  for (int k = 0; k < kKernels; ++k) {
+    if (pipelines_[k]) vkDestroyPipeline(dev, pipelines_[k], nullptr);
+    if (modules_[k]) vkDestroyShaderModule(dev, modules_[k], nullptr);
+  }
+  if (fence_) vkDestroyFence(dev, fence_, nullptr);
+  if (cmd_) vkFreeCommandBuffers(dev, ctx_->pool(), 1, &cmd_);
+  if (queries_) vkDestroyQueryPool(dev, queries_, nullptr);
+  vkDestroyPipelineLayout(dev, layout_, nullptr);
+  vkDestroyDescriptorPool(dev, pool_, nullptr);
+  vkDestroyDescriptorSetLayout(dev, set_layout_, nullptr);
+  for (Buffer& b : buf_) destroy(b);
+  destroy(up_);
+  destroy(down_);
+}
+
+namespace {
+void memory_barrier(VkCommandBuffer c, VkPipelineStageFlags from, VkAccessFlags from_access, VkPipelineStageFlags to,
+                    VkAccessFlags to_access) {
+  VkMemoryBarrier m{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  m.srcAccessMask = from_access;
+  m.dstAccessMask = to_access;
+  vkCmdPipelineBarrier(c, from, to, 0, 1, &m, 0, nullptr, 0, nullptr);
+}
+}  // namespace
+
+// Clear the counts, the hash (prepare, scan, scatter, sort), the fans' cones, the narrow phase; after the
+// caller's transfers into the inputs.
+void GpuSelfContacts::record_search(VkCommandBuffer c) const {
+  vkCmdFillBuffer(c, buf_[Count].buffer, 0, VK_WHOLE_SIZE, 0);
+  vkCmdFillBuffer(c, buf_[Global].buffer, 0, VK_WHOLE_SIZE, 0);
+  memory_barrier(c, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
+  auto run = [&](Kernel k, uint32_t groups) {
+    vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_[k]);
+    vkCmdDispatch(c, groups, 1, 1);
+    memory_barrier(c, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  };
+  run(Prepare, groups_of(std::max(n_, nedge_), 256));
+  run(Scan, 1);
+  run(Scatter, groups_of(n_, 256));
+  run(Sort, groups_of(buckets_, 256));
+  run(Fans, groups_of(n_, 256));
+  run(VertexTriangle, groups_of(ntri_, 64));
+  run(EdgeEdge, groups_of(nedge_, 64));
+}
+
+GpuSelfContacts::Inputs GpuSelfContacts::inputs() const { return {buf_[X].buffer, buf_[XP].buffer, buf_[Kin].buffer}; }
+
+// Once, at load, for detect(): the mapped inputs copied in, the search, the counts and slots copied out.
+void GpuSelfContacts::record() {
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  WEFT_VK_CHECK(vkBeginCommandBuffer(cmd_, &begin));
+  const VkCommandBuffer c = cmd_;
+  // The last call's kernels and copies touched what this one's transfers overwrite.
+  memory_barrier(c, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                     VK_ACCESS_TRANSFER_WRITE_BIT,
+                 VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  if (queries_) {
+    vkCmdResetQueryPool(c, queries_, 0, 2);
+    vkCmdWriteTimestamp(c, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries_, 0);
+  }
+  const VkDeviceSize block = 16 * VkDeviceSize(std::max<uint32_t>(n_, 1));
+  if (n_ > 0) {
+    const VkBufferCopy x{0, 0, 16 * VkDeviceSize(n_)}, xp{block, 0, 16 * VkDeviceSize(n_)},
+        kin{2 * block, 0, 4 * VkDeviceSize(n_)};
+    vkCmdCopyBuffer(c, up_.buffer, buf_[X].buffer, 1, &x);
+    vkCmdCopyBuffer(c, up_.buffer, buf_[XP].buffer, 1, &xp);
+    vkCmdCopyBuffer(c, up_.buffer, buf_[Kin].buffer, 1, &kin);
+  }
+  record_search(c);
+  if (queries_) vkCmdWriteTimestamp(c, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries_, 1);
+  memory_barrier(c, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                 VK_ACCESS_TRANSFER_READ_BIT);
+  VkDeviceSize at = 0;
+  for (Binding b : {Global, VtCount, EeCount, VtOut, EeOut}) {
+    const VkBufferCopy region{0, at, buf_[b].size};
+    vkCmdCopyBuffer(c, buf_[b].buffer, down_.buffer, 1, &region);
+    at += buf_[b].size;
+  }
+  memory_barrier(c, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                 VK_ACCESS_HOST_READ_BIT);
+  WEFT_VK_CHECK(vkEndCommandBuffer(c));
+}
+
+void GpuSelfContacts::detect(const glm::vec3* x, const glm::vec3* xp, const uint8_t* kinematic) {
+  float* up = static_cast<float*>(up_.mapped);
+  const size_t block = 4 * size_t(std::max<uint32_t>(n_, 1));
+  for (size_t i = 0; i < n_; ++i) {
+    for (int k = 0; k < 3; ++k) {
+      up[4 * i + k] = x[i][k];
+      up[block + 4 * i + k] = xp[i][k];
+    }
+    up[4 * i + 3] = up[block + 4 * i + 3] = 0.f;
+  }
+  uint32_t* kin = reinterpret_cast<uint32_t*>(up + 2 * block);
+  for (size_t i = 0; i < n_; ++i) kin[i] = kinematic[i] ? 1u : 0u;
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &cmd_;
+  WEFT_VK_CHECK(vkQueueSubmit(ctx_->queue(), 1, &submit, fence_));
+  WEFT_VK_CHECK(vkWaitForFences(ctx_->device(), 1, &fence_, VK_TRUE, UINT64_MAX));
+  WEFT_VK_CHECK(vkResetFences(ctx_->device(), 1, &fence_));
+
+  stats_ = {};
+  contacts_.clear();
+  const auto* down = static_cast<const uint8_t*>(down_.mapped);
+  const auto* global = reinterpret_cast<const uint32_t*>(down);
+  const auto* vt_count = reinterpret_cast<const uint32_t*>(down + buf_[Global].size);
+  const auto* ee_count = reinterpret_cast<const uint32_t*>(down + buf_[Global].size + buf_[VtCount].size);
+  const uint8_t* vt_out = down + buf_[Global].size + buf_[VtCount].size + buf_[EeCount].size;
+  const uint8_t* ee_out = vt_out + buf_[VtOut].size;
+  stats_.clipped = global[2];
+  stats_.non_finite = global[3];
+  auto read = [&](const uint8_t* slots, uint32_t owner, uint32_t cap, uint32_t found, bool edge_edge) {
+    const uint32_t kept = std::min(found, cap);
+    stats_.dropped += found - kept;
+    for (uint32_t k = 0; k < kept; ++k) {
+      const uint8_t* e = slots + kContactBytes * (size_t(owner) * cap + k);
+      SelfContact c;
+      std::memcpy(c.vertex.data(), e, 16);
+      std::memcpy(c.weight.data(), e + 16, 16);
+      float n[4];
+      std::memcpy(n, e + 32, 16);
+      c.normal = glm::vec3(n[0], n[1], n[2]);
+      c.edge_edge = edge_edge ? 1 : 0;
+      stats_.crossed += n[3] > 0.f ? 1 : 0;
+      ++(edge_edge ? stats_.edge_edge : stats_.vertex_triangle);
+      contacts_.push_back(c);
+    }
+  };
+  for (uint32_t t = 0; t < ntri_; ++t) read(vt_out, t, options_.slots_per_triangle, vt_count[t], false);
+  for (uint32_t e = 0; e < nedge_; ++e) read(ee_out, e, options_.slots_per_edge, ee_count[e], true);
+  if (queries_) {
+    uint64_t t[2];
+    if (vkGetQueryPoolResults(ctx_->device(), queries_, 0, 2, sizeof(t), t, sizeof(uint64_t),
+                              VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
+      stats_.gpu_ms = double(t[1] - t[0]) * ctx_->timestamp_period_ns() * 1e-6;
+  }
+}
+
+}  // namespace weft
