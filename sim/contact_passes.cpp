@@ -98,7 +98,8 @@ uint32_t ContactPasses::collide_boxes() {
   uint32_t contacts = 0;
   for (RigidBox& b : state_.boxes)
     contacts += resolve_cloth_box(b, thickness_, model_.cloth.inv_mass.data(), scratch_.x_prev.data(),
-                                  c.position.data(), c.velocity.data(), model_.cloth.vertex_count());
+                                  c.position.data(), c.velocity.data(), model_.cloth.vertex_count(),
+                                  c.kinematic.data());
   return contacts;
 }
 

@@ -72,7 +72,7 @@ void advance_rigid_box(RigidBox& box, const glm::vec3& gravity, float h) {
 }
 
 uint32_t resolve_cloth_box(RigidBox& box, float thickness, const float* inv_mass, const glm::vec3* x_prev,
-                           glm::vec3* x, glm::vec3* v, size_t nvert) {
+                           glm::vec3* x, glm::vec3* v, size_t nvert, const uint8_t* kinematic) {
   uint32_t contacts = 0;
   const float wb = 1.f / box.mass;
   for (size_t i = 0; i < nvert; ++i) {
@@ -80,7 +80,7 @@ uint32_t resolve_cloth_box(RigidBox& box, float thickness, const float* inv_mass
     const float d = collider_contact(box.as_collider(), x[i], x_prev[i], n);
     if (d >= thickness) continue;
     ++contacts;
-    const float wi = inv_mass[i];
+    const float wi = kinematic && kinematic[i] ? 0.f : inv_mass[i];
     const glm::vec3 j = pair_impulse(box, wi, v[i], x[i], n);
     v[i] += wi * j;
     box.apply_impulse(-j, x[i]);

@@ -29,7 +29,8 @@ void resolve_contacts(const WorldModel& model, WorldState& state, WorldScratch& 
   uint32_t box_contacts = 0;
   for (RigidBox& b : state.boxes) {
     box_contacts += resolve_cloth_box(b, model.config.interaction.thickness, model.cloth.inv_mass.data(),
-                                      scratch.x_prev.data(), c.position.data(), c.velocity.data(), n);
+                                      scratch.x_prev.data(), c.position.data(), c.velocity.data(), n,
+                                      c.kinematic.data());
     for (const Collider& plane : state.colliders)
       if (plane.shape == ColliderShape::Plane) resolve_box_plane(b, plane);
   }

@@ -40,3 +40,20 @@ TEST_CASE("cloth-box contact impulses conserve the total linear momentum") {
   CHECK(v[0].y < 0.f);  // the box pushed the vertex down
   CHECK(box.linear_velocity.y > -1.f);
 }
+
+TEST_CASE("a box meeting a pinned vertex moves itself, not the pin") {
+  RigidBox box;
+  box.mass = 0.2f;
+  box.linear_velocity = {0, -1.f, 0};
+  const float inv_mass[2] = {8000.f, 8000.f};  // 0.125 g vertices
+  const uint8_t kinematic[2] = {0, 1};
+  glm::vec3 x[2] = {{0.05f, -0.099f, 0}, {0, -0.099f, 0}};
+  glm::vec3 v[2] = {glm::vec3(0.f), glm::vec3(0.f)};
+  const glm::vec3 x_prev[2] = {x[0], x[1]};
+  CHECK(resolve_cloth_box(box, 0.004f, inv_mass, x_prev, x, v, 2, kinematic) == 2);
+  CHECK(x[0].y < x_prev[0].y);  // the free vertex gives way as before
+  CHECK(x[1] == x_prev[1]);     // the pin stays where it is pinned
+  CHECK(v[1] == glm::vec3(0.f));
+  CHECK(box.pose.position.y > 0.004f);         // the box is pushed out of it instead
+  CHECK(box.linear_velocity.y > -1.f + 0.5f);  // and stopped by it
+}
