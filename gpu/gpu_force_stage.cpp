@@ -17,6 +17,9 @@ const uint32_t kVolinoTriangles[] = {
 const uint32_t kWeaveTriangles[] = {
 #include "weave_triangles.comp.spv.inc"
 };
+const uint32_t kIsotropicTriangles[] = {
+#include "isotropic_triangles.comp.spv.inc"
+};
 const uint32_t kWeaveHinges[] = {
 #include "weave_hinges.comp.spv.inc"
 };
@@ -66,6 +69,7 @@ GpuForceStage::GpuForceStage(GpuIntegrator& owner, const ClothModel& model)
   const WeftWarpModel& w = model.weft_warp;
   volino_ = m.stretch_model == StretchModel::Volino;
   weave_ = w.active();
+  isotropic_ = weave_ && m.weave.membrane == Membrane::Isotropic;
   air_ = m.drag > 0.f || m.lift > 0.f;
   nhinge_ = weave_ ? uint32_t(w.hinge_count()) : 0;
 
@@ -185,7 +189,8 @@ void GpuForceStage::make_pipelines(VkPipelineLayout layout) {
                                {kWeaveTriangles, sizeof(kWeaveTriangles)},
                                {kWeaveHinges, sizeof(kWeaveHinges)},
                                {kWeaveLinks, sizeof(kWeaveLinks)},
-                               {kAirForces, sizeof(kAirForces)}};
+                               {kAirForces, sizeof(kAirForces)},
+                               {kIsotropicTriangles, sizeof(kIsotropicTriangles)}};
   for (int k = 0; k < kKernels; ++k)
     pipelines_[k] = make_compute_pipeline(dev, code[k].words, code[k].bytes, layout, modules_[k]);
 }
@@ -214,7 +219,7 @@ void GpuForceStage::record_upload(VkCommandBuffer c) const {
 
 void GpuForceStage::record_before_links(const Dispatch& dispatch) const {
   if (volino_ && ntri_ > 0) dispatch(pipelines_[VolinoTriangles], groups_of(ntri_));
-  if (weave_ && ntri_ > 0) dispatch(pipelines_[WeaveTriangles], groups_of(ntri_));
+  if (weave_ && ntri_ > 0) dispatch(pipelines_[isotropic_ ? IsotropicTriangles : WeaveTriangles], groups_of(ntri_));
   if (weave_ && nhinge_ > 0) dispatch(pipelines_[WeaveHinges], groups_of(nhinge_));
   if (air_ && n_ > 0) dispatch(pipelines_[AirForces], groups_of(n_));
 }

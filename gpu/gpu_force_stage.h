@@ -1,9 +1,9 @@
 #pragma once
 // The GPU step's forces beyond springs, gravity and relative damping (issue 36, build 2): Volino's elastic
 // triangles (1997), the weft/warp membrane and bending hinges (Volino & Thalmann 2005) with their plastic
-// rest state, air drag and lift (Kang & Cho Eq. 31-34). Each is a compute kernel of its own
-// (gpu/shaders/volino_triangles.comp, weave_triangles.comp, weave_hinges.comp, weave_links.comp,
-// air_forces.comp) over a second descriptor set (gpu/shaders/force_layout.glsl) that GpuIntegrator binds
+// rest state or its isotropic membrane, air drag and lift (Kang & Cho Eq. 31-34). Each is a compute kernel of
+// its own (gpu/shaders/volino_triangles.comp, weave_triangles.comp or isotropic_triangles.comp,
+// weave_hinges.comp, weave_links.comp, air_forces.comp) over a second descriptor set (gpu/shaders/force_layout.glsl) that GpuIntegrator binds
 // beside its own. Per element kernels write per element; link_forces.comp, weave_links.comp and
 // assemble.comp gather those in element order through tables built here once: no atomics, one order.
 //
@@ -48,6 +48,7 @@ class GpuForceStage {
   GpuIntegrator& owner_;
   uint32_t n_ = 0, nlink_ = 0, ntri_ = 0, nhinge_ = 0;
   bool volino_ = false, weave_ = false, air_ = false;
+  bool isotropic_ = false;  // the weft/warp model's isotropic membrane: isotropic_triangles.comp for its triangles
   using Buf = GpuIntegrator::Buffer;
   static constexpr uint32_t kBindings = 15;  // force_layout.glsl's
   Buf buf_[kBindings]{};
@@ -55,7 +56,7 @@ class GpuForceStage {
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkDescriptorSet set_ = VK_NULL_HANDLE;
-  enum Kernel { VolinoTriangles, WeaveTriangles, WeaveHinges, WeaveLinks, AirForces, kKernels };
+  enum Kernel { VolinoTriangles, WeaveTriangles, WeaveHinges, WeaveLinks, AirForces, IsotropicTriangles, kKernels };
   VkShaderModule modules_[kKernels]{};
   VkPipeline pipelines_[kKernels]{};
 };
