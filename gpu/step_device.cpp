@@ -27,9 +27,8 @@ const char* gpu_unsupported_feature(const Scene& scene) {
     case IntegratorKind::ApproximateImplicit: break;  // the linearised implicit step: the GPU solves it by PCG
     default: return "an explicit or higher-order integrator (sim.solver: the GPU step is the linearised implicit one)";
   }
-  // Volino's triangles, the weft/warp model (either membrane) with its plasticity, and air run on the GPU
-  // (gpu/gpu_force_stage.h)
-  if (!scene.creases.empty()) return "crease lines";
+  // Volino's triangles, the weft/warp model (either membrane, crease lines: the hinges' baked rest angles and
+  // stiffnesses) with its plasticity, and air run on the GPU (gpu/gpu_force_stage.h)
   if (w.self_collision.enabled) return "self-collision";
   if (!scene.rigid_boxes.empty()) return "rigid boxes";
   if (!scene.body.parts.empty()) return "a body";

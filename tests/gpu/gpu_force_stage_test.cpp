@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <map>
 #include <memory>
 
 #include "engine/material_loader.h"
@@ -146,6 +147,31 @@ TEST_CASE("gpu forces: the isotropic membrane matches the CPU step on denim, sil
     REQUIRE(gpu_unsupported_feature(s) == nullptr);
     run_parity(s, ctx);
   }
+}
+
+// Crease lines (sim/crease_line.h) only set the hinges' rest angles and stiffnesses when the model is built,
+// which the GPU's hinges read: one line per interior edge of the disc in a band across it (its edges lie on no
+// straight line), folded 90 degrees and three times as stiff, on cotton (whose plasticity starts from them).
+TEST_CASE("gpu forces: crease lines match the CPU step") {
+  auto ctx = open_device(false);
+  WEFT_SKIP_IF(!ctx, "no Vulkan device");
+  Scene s = disc_scene(preset("cotton"));
+  s.name = "cotton, creased";
+  std::map<std::pair<uint32_t, uint32_t>, int> sides;
+  for (const auto& t : s.mesh.triangles)
+    for (int k = 0; k < 3; ++k) ++sides[std::minmax(t[k], t[(k + 1) % 3])];
+  for (const auto& [edge, count] : sides) {
+    const glm::vec2 a = s.mesh.material[edge.first], b = s.mesh.material[edge.second], mid = 0.5f * (a + b);
+    if (count == 2 && std::abs(mid.y - 0.25f) < 0.04f && std::abs(mid.x - 0.25f) > 0.06f)
+      s.creases.push_back({.from = a, .to = b, .rest_angle_deg = 90.f, .stiffness_scale = 3.f});
+  }
+  REQUIRE(s.creases.size() >= 8);
+  REQUIRE(gpu_unsupported_feature(s) == nullptr);
+  const Parity p = run_parity(s, ctx);
+  size_t folded = 0;
+  for (float angle : p.cpu.model().weft_warp.hinge_rest_angle) folded += std::fabs(angle) > 1.f;
+  MESSAGE(s.creases.size() << " crease lines, " << folded << " hinges folded");
+  CHECK(folded >= s.creases.size() / 2);
 }
 
 TEST_CASE("gpu forces: Volino's triangles match the CPU step") {
