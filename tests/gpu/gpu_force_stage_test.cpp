@@ -14,6 +14,7 @@
 #include "gpu/gpu_integrator.h"
 #include "gpu/step_device.h"
 #include "sim/mesh_generators.h"
+#include "sim/plasticity.h"
 #include "tests/allocation_counter.h"
 #include "tests/gpu/gpu_world.h"
 #include "tests/skip.h"
@@ -234,6 +235,58 @@ TEST_CASE("gpu forces: the plastic rest state yields as on the CPU step") {
   CHECK(angle_cpu > 0.05);
   CHECK(set_gpu == doctest::Approx(set_cpu).epsilon(0.05));
   CHECK(angle_gpu == doctest::Approx(angle_cpu).epsilon(0.05));
+}
+
+// Stage 6 on the GPU (gpu/shaders/plasticity.comp), entry by entry: from a moving, deformed state with low
+// yields (0.4 s into the two-hand lift on the CPU), the GPU integrator's first tick takes the state's plastic
+// rest state and leaves it (the CPU has no update before a first step); its second runs the update at the head
+// of the submit on the positions the first left, which is update_plasticity on that state.
+TEST_CASE("gpu plasticity: the rest-state update matches update_plasticity entry by entry") {
+  auto ctx = open_device(false);
+  WEFT_SKIP_IF(!ctx, "no Vulkan device");
+  Material m = preset("cotton");
+  m.weave.plasticity.yield_curvature = 2.f;
+  m.weave.plasticity.yield_strain = 0.002f;
+  m.weave.plasticity.shear_yield_strain = 0.002f;
+  m.weave.plasticity.relaxation_time = 0.05f;  // short: the relaxation shows within a tick
+  m.weave.plasticity.strain_relaxation_time = 0.05f;
+  Scene s = disc_scene(m);
+  World w = build_world(s);
+  const std::array<uint32_t, 2> corner = {extreme(s.mesh, -0.5f, -1.f), extreme(s.mesh, 0.5f, -1.f)};
+  const std::array<glm::vec3, 2> at = {w.state().position[corner[0]], w.state().position[corner[1]]};
+  for (int k = 0; k < 96; ++k) two_hand_tick(w, k, corner, at);
+  const ClothModel& model = w.model();
+  const float h = float(w.time_step());
+  GpuIntegrator gpu(ctx, model, s.world.solver);
+  CHECK(gpu.runs(PostSolveStage::Plasticity));
+  CHECK_FALSE(gpu.runs(PostSolveStage::StrainLimit));
+  ClothState b = w.state();
+  gpu.step(model, b, h);
+  CHECK(b.hinge_rest_angle == w.state().hinge_rest_angle);  // seeded, not updated
+  CHECK(b.plastic_strain == w.state().plastic_strain);
+  ClothState a = b;
+  update_plasticity(model, a, h);
+  gpu.step(model, b, h);
+  double angle_diff = 0, angle_moved = 0, strain_diff = 0, strain_moved = 0;
+  for (size_t e = 0; e < a.hinge_rest_angle.size(); ++e) {
+    angle_diff = std::max(angle_diff, double(std::fabs(a.hinge_rest_angle[e] - b.hinge_rest_angle[e])));
+    angle_moved = std::max(angle_moved, double(std::fabs(a.hinge_rest_angle[e] - w.state().hinge_rest_angle[e])));
+  }
+  for (size_t t = 0; t < a.plastic_strain.size(); ++t)
+    for (int k = 0; k < 3; ++k) {
+      strain_diff = std::max(strain_diff, double(std::fabs(a.plastic_strain[t][k] - b.plastic_strain[t][k])));
+      strain_moved = std::max(strain_moved, double(std::fabs(a.plastic_strain[t][k] - w.state().plastic_strain[t][k])));
+    }
+  MESSAGE("one update: rest angles moved up to " << angle_moved << " rad, GPU off by " << angle_diff
+                                                 << "; plastic strains moved up to " << strain_moved << ", off by "
+                                                 << strain_diff);
+  REQUIRE(a.hinge_rest_angle.size() == model.weft_warp.hinge_count());
+  REQUIRE(a.plastic_strain.size() == model.triangle_count());
+  CHECK(angle_moved > 1e-3);
+  CHECK(strain_moved > 1e-5);
+  // float on both sides, with the GPU's own sqrt and exp: 1.5e-6 rad and 5e-6 seen (plastic strains up to 0.6)
+  CHECK(angle_diff <= 1e-5);
+  CHECK(strain_diff <= 2e-5);
 }
 
 TEST_CASE("gpu forces: two runs of a weft/warp scene in wind give one hash") {
