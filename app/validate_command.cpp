@@ -10,6 +10,7 @@
 #include "app/check_report.h"
 #include "app/commands.h"
 #include "lab/grasp_validation.h"
+#include "lab/validation_device.h"
 #include "lab/validation_suites.h"
 
 namespace weft::app {
@@ -87,6 +88,7 @@ void register_validate_grasp(CLI::App& validate) {
   struct Args {
     bool json = false;
     std::string solver = integrator_kind_name(WorldConfig{}.integrator);  // the runtime's
+    std::string device = "cpu";
   };
   auto args = std::make_shared<Args>();
   auto* cmd = validate.add_subcommand("grasp", "Grasping, elastics, collisions, friction and strain limiting checks");
@@ -95,9 +97,14 @@ void register_validate_grasp(CLI::App& validate) {
                   "Integrator the scenes run on: mg (default, the runtime's multigrid CG), cg, approx (Kang & Cho "
                   "with the runtime's k = 3 and translation correction), gs (block Gauss-Seidel), euler or rk4")
       ->check(CLI::IsMember({"mg", "approx", "cg", "gs", "euler", "rk4"}));
+  cmd->add_option("--device", args->device,
+                  "Where the step runs: cpu (default), gpu (the GPU step, lavapipe included; refused naming the "
+                  "feature it does not run) or auto (docs/gpu.md)")
+      ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
   cmd->callback([args] {
     WorldConfig base;  // the runtime's solver options
     base.integrator = parse_integrator_kind(args->solver);
+    const StepDeviceChoice device = lab::use_validation_device(args->device, "grasp", base);
     std::fprintf(stderr, "validate grasp: running the checks on solver %s\n", args->solver.c_str());
     const std::vector<lab::GraspCheck> checks = lab::run_grasp_validation(base);
     bool all = true;
@@ -105,7 +112,7 @@ void register_validate_grasp(CLI::App& validate) {
     for (const lab::GraspCheck& c : checks) {
       all = all && c.pass;
       out.push_back({{"check", c.check}, {"value", c.value}, {"bound", c.bound}, {"pass", c.pass},
-                     {"detail", c.detail}, {"solver", args->solver}});
+                     {"detail", c.detail}, {"solver", args->solver}, {"device", device.gpu ? "gpu" : "cpu"}});
     }
     if (args->json) {
       std::cout << out.dump(2) << "\n";
@@ -127,6 +134,7 @@ void register_validate_self_collision(CLI::App& validate) {
     std::string solver = "mg";
     std::string scene = "all";
     int threads = 1;
+    std::string device = "cpu";
   };
   auto args = std::make_shared<Args>();
   auto* cmd = validate.add_subcommand(
@@ -143,13 +151,23 @@ void register_validate_self_collision(CLI::App& validate) {
                   "2: the multigrid solver's fine level split in two regions on two threads (sim.threads), "
                   "as the 16k crumple's other trajectory")
       ->check(CLI::Range(1, 2));
+  cmd->add_option("--device", args->device,
+                  "Where the step runs: cpu (default), gpu (the GPU step, lavapipe included; refused naming the "
+                  "feature it does not run) or auto (docs/gpu.md)")
+      ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
   cmd->callback([args] {
     lab::ScenarioOptions options;
     options.reduced = args->reduced;
     options.self_collision = !args->no_self;
     options.integrator = parse_integrator_kind(args->solver);
     options.threads = args->threads;
-    const nlohmann::json out = lab::validate_self_collision(options, args->scene);
+    WorldConfig config;  // what the scenarios' Worlds use (lab/self_collision_scenarios.cpp's scenario_config)
+    config.integrator = options.integrator;
+    config.self_collision.enabled = options.self_collision;
+    const StepDeviceChoice device = lab::use_validation_device(args->device, "self-collision", config);
+    options.make_integrator = config.make_custom_integrator;
+    nlohmann::json out = lab::validate_self_collision(options, args->scene);
+    out.update(lab::device_json(device));
     const bool all_pass = out["pass"].get<bool>();
     if (args->json) std::cout << out.dump(2) << "\n";
     else std::cout << (all_pass ? "self-collision: all checks pass\n" : "self-collision: some checks FAIL\n");
@@ -225,6 +243,10 @@ void register_validate_interaction(CLI::App& validate) {
   cmd->add_option("--mg-smoothing", args->options.mg_smoothing, "mg: Gauss-Seidel sweeps per level and direction");
   cmd->add_flag("--no-reference", args->options.no_reference,
                 "Skip the CG reference (half an hour at 16k) and the two checks that compare with it");
+  cmd->add_option("--device", args->options.device,
+                  "Where the solver under test steps: cpu (default), gpu (the GPU step's PCG, lavapipe included) or "
+                  "auto; the CG reference stays on the CPU (docs/gpu.md)")
+      ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
   cmd->callback([args] {
     const nlohmann::json out = lab::validate_interaction(args->options);
     if (!args->json)

@@ -324,6 +324,7 @@ void GpuIntegrator::record(const ClothModel& model, float h) {
     const VkBufferCopy contacts{kSlotConOut * block, 2 * block + 4 * kScalarCount, block};
     vkCmdCopyBuffer(c, buf_[Vecs].buffer, down_.buffer, 1, &contacts);
   }
+  force_stage_->record_download(c);
   barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
           VK_ACCESS_HOST_READ_BIT);
   stamp(4);
@@ -332,6 +333,11 @@ void GpuIntegrator::record(const ClothModel& model, float h) {
 }
 
 uint64_t GpuIntegrator::tick_upload_bytes() const { return up_.size + force_stage_->upload_bytes(); }
+uint64_t GpuIntegrator::tick_download_bytes() const { return down_.size + force_stage_->download_bytes(); }
+
+bool GpuIntegrator::runs(PostSolveStage stage) const {
+  return stage == PostSolveStage::Plasticity && force_stage_->runs_plasticity();
+}
 
 void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
   if (h != recorded_h_) record(model, h);  // once: h is fixed while a world runs (an edit makes a new integrator)
@@ -371,6 +377,7 @@ void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
     forces_.drag_coefficient[i] = down[4 * (n + i) + 3];  // air's (assemble.comp): the translation correction's
   }
   const float* scalars = down + 8 * n;
+  force_stage_->read_back(state);
   stats_.solver_iterations = int(scalars[kScalarIter]);
   stats_.residual = scalars[kScalarRes];
   // Each contact's impulse (next tick's N, the lift-off test) and work (the translation correction), as

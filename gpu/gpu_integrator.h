@@ -52,16 +52,20 @@ class GpuIntegrator final : public Integrator {
   const char* name() const override { return "gpu-pcg"; }
   // The collider contacts are kept in the solve as mg keeps them (gpu/shaders/contact_friction.glsl).
   bool filters_contacts() const override { return true; }
+  // Stage 6, the plastic rest state's update, runs on the GPU (gpu/shaders/plasticity.comp) when the material
+  // has plasticity: at the head of the next submit, on the positions stages 4-5c left.
+  bool runs(PostSolveStage stage) const override;
   const GpuStageTimes& stage_times() const { return times_; }
   // Summed over every timed step so far, and how many (`--json`'s gpu_ms: the mean per tick).
   const GpuStageTimes& stage_time_sums() const { return sums_; }
   uint64_t timed_steps() const { return timed_; }
   const ComputeContext& context() const { return *ctx_; }
   // Bytes the recorded command buffer copies in and out each tick: the whole state (x, v, the kinematic
-  // velocities, the contacts; the plastic rest state) in, dv, the forces, the contacts' impulses and the
-  // scalars out, because stages 1-2 and 4-7 run on the CPU between submits (docs/gpu.md).
+  // velocities, the contacts; the weave's rest angles, or with plasticity its gate) in, dv, the forces, the
+  // contacts' impulses and the scalars (and the plastic rest state) out, because stages 1-2 and 4-7 run on
+  // the CPU between submits (docs/gpu.md).
   uint64_t tick_upload_bytes() const;
-  uint64_t tick_download_bytes() const { return down_.size; }
+  uint64_t tick_download_bytes() const;
   // The last step's forces at its start state as read back (force; air's drag_coefficient), for tests.
   const ForceBuffers& forces() const { return forces_; }
 

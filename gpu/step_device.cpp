@@ -22,16 +22,13 @@ const char* step_device_name(StepDevice device) {
 
 const char* gpu_unsupported_feature(const Scene& scene) {
   const WorldConfig& w = scene.world;
-  const Material& m = scene.material;
   switch (w.integrator) {
     case IntegratorKind::Multigrid: case IntegratorKind::ConjugateGradient: case IntegratorKind::GaussSeidel:
     case IntegratorKind::ApproximateImplicit: break;  // the linearised implicit step: the GPU solves it by PCG
     default: return "an explicit or higher-order integrator (sim.solver: the GPU step is the linearised implicit one)";
   }
-  // Volino's triangles, the weft/warp model with its plasticity, and air run on the GPU (gpu/gpu_force_stage.h)
-  if (m.stretch_model == StretchModel::WeftWarp && m.weave.membrane == Membrane::Isotropic)
-    return "the isotropic membrane (weave membrane isotropic)";
-  if (!scene.creases.empty()) return "crease lines";
+  // Volino's triangles, the weft/warp model (either membrane, crease lines: the hinges' baked rest angles and
+  // stiffnesses) with its plasticity, and air run on the GPU (gpu/gpu_force_stage.h)
   if (w.self_collision.enabled) return "self-collision";
   if (!scene.rigid_boxes.empty()) return "rigid boxes";
   if (!scene.body.parts.empty()) return "a body";

@@ -50,6 +50,7 @@ InteractionResult run_interaction(const InteractionSetup& setup, const Interacti
   config.tick_hz = setup.tick_hz;
   config.integrator = setup.solver;
   config.solver = setup.options;
+  config.make_custom_integrator = setup.make_integrator;
   World w(build_cloth_model(mesh, m), config);
   Collider floor, table;
   table.shape = ColliderShape::Box;

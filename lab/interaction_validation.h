@@ -17,6 +17,7 @@ struct InteractionSetup {
   bool table = true;     // false: no table under the cloth (it hangs free from the hands)
   float apart = 0.97f;   // the hands' separation after the pull, times the rest distance between the grasps
   double tick_hz = 240;
+  IntegratorFactory make_integrator{};  // set: the step's integrator instead of solver's (the GPU step, --device)
 };
 
 // Phases, in seconds from the grasp.

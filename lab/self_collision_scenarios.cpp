@@ -35,6 +35,7 @@ WorldConfig scenario_config(const ScenarioOptions& options) {
   if (options.integrator != IntegratorKind::ApproximateImplicit) c.solver = SolverOptions{};
   c.solver.mg_threads = options.threads;
   c.self_collision = {.enabled = options.self_collision, .thickness = options.thickness};
+  c.make_custom_integrator = options.make_integrator;
   return c;
 }
 

@@ -28,6 +28,7 @@ struct ScenarioOptions {
   // (k = 3), which passes them too since the corrections are bounded (docs/self_collision.md).
   IntegratorKind integrator = IntegratorKind::Multigrid;  // the runtime's
   int threads = 1;          // SolverOptions::mg_threads (2: the 16k meshes' fine level split in two regions)
+  IntegratorFactory make_integrator{};  // set: the step's integrator (the GPU step, --device)
 };
 
 // A vertical sheet, tilted, dropped on the floor: it buckles and folds over itself.

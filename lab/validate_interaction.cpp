@@ -8,6 +8,7 @@
 
 #include "lab/interaction_validation.h"
 #include "lab/required_checks.h"
+#include "lab/validation_device.h"
 #include "lab/validation_suites.h"
 #include "sim/mesh_generators.h"
 
@@ -39,7 +40,7 @@ nlohmann::json to_json(const InteractionResult& r, const char* solver, bool damp
 // Issue 14's "soft cloth unchanged": Kang & Cho's soft paper (0.05 kg/m^2, springs 0.03 / l0) in the
 // hanging scene's geometry (0.6 m, 31 x 31, two top corners pinned), released horizontal so that it
 // swings down, 2 s at 240 Hz: RMS distance of the vertices between the solver and CG at 1e-6, worst tick.
-double hanging_soft_rms(IntegratorKind solver, const SolverOptions& options) {
+double hanging_soft_rms(IntegratorKind solver, const SolverOptions& options, const IntegratorFactory& device) {
   Mesh mesh = make_grid({.width = 0.6f, .height = 0.6f, .columns = 30, .rows = 30});
   for (auto& p : mesh.positions) p = glm::vec3(p.x - 0.3f, 1.0f, p.y);
   Material m;
@@ -52,6 +53,7 @@ double hanging_soft_rms(IntegratorKind solver, const SolverOptions& options) {
   WorldConfig tested, reference;
   tested.integrator = solver;
   tested.solver = options;
+  tested.make_custom_integrator = device;
   reference.integrator = IntegratorKind::ConjugateGradient;
   reference.solver.cg_tolerance = 1e-6f;
   reference.solver.cg_max_iterations = 5000;
@@ -83,7 +85,13 @@ nlohmann::json validate_interaction(const InteractionValidationOptions& o) {
   if (o.mg_smoothing > 0) setup.options.mg_smoothing_sweeps = o.mg_smoothing;
   setup.quads = o.quads;
   setup.solver = parse_integrator_kind(o.solver);
-  const char* name = o.solver.c_str();
+  WorldConfig tested;
+  tested.integrator = setup.solver;
+  tested.solver = setup.options;
+  const StepDeviceChoice device = use_validation_device(o.device, "interaction", tested);
+  setup.make_integrator = tested.make_custom_integrator;
+  const std::string label = device.gpu ? "gpu" : o.solver;  // the GPU step solves by its own PCG
+  const char* name = label.c_str();
   std::fprintf(stderr, "validate interaction: %u vertices, solver %s\n", (o.quads + 1) * (o.quads + 1), name);
   const InteractionResult test = run_interaction(setup);
   std::fprintf(stderr, "validate interaction: %s without damping\n", name);
@@ -95,12 +103,13 @@ nlohmann::json validate_interaction(const InteractionValidationOptions& o) {
     std::fprintf(stderr, "validate interaction: reference, CG to 1e-6 (slow)\n");
     InteractionSetup reference = setup;
     reference.solver = IntegratorKind::ConjugateGradient;
+    reference.make_integrator = nullptr;  // the reference on the CPU
     reference.options.cg_tolerance = 1e-6f;
     reference.options.cg_max_iterations = o.cg_max_iterations;
     ref = run_interaction(reference);
   }
   std::fprintf(stderr, "validate interaction: hanging soft paper against CG at 1e-6\n");
-  const double soft_rms = hanging_soft_rms(setup.solver, setup.options);
+  const double soft_rms = hanging_soft_rms(setup.solver, setup.options, setup.make_integrator);
 
   nlohmann::json checks = nlohmann::json::array();
   checks.push_back(check("finite (both damping settings)", test.finite && free.finite, 1, test.finite && free.finite));
@@ -127,7 +136,9 @@ nlohmann::json validate_interaction(const InteractionValidationOptions& o) {
   checks.push_back(check("hanging soft paper: RMS from CG, worst tick (m)", soft_rms, 0.001, soft_rms <= 0.001));
   nlohmann::json runs = {to_json(test, name, true), to_json(free, name, false)};
   if (!o.no_reference) runs.push_back(to_json(ref, "cg", true));
-  return {{"runs", runs}, {"checks", checks}, {"pass", required_checks_pass(checks)}};
+  nlohmann::json out = {{"runs", runs}, {"checks", checks}, {"pass", required_checks_pass(checks)}};
+  out.update(device_json(device));
+  return out;
 }
 
 }  // namespace weft::lab

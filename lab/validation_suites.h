@@ -37,6 +37,7 @@ struct InteractionValidationOptions {
   int mg_iterations = 0;       // mg: iteration cap (0: the runtime's)
   int mg_smoothing = 0;        // mg: Gauss-Seidel sweeps per level and direction (0: the runtime's)
   bool no_reference = false;   // skip the CG reference and the checks that compare with it
+  std::string device = "cpu";  // where the solver under test steps: cpu | gpu | auto (the CG reference: the CPU)
 };
 nlohmann::json validate_interaction(const InteractionValidationOptions& options);
 

@@ -108,7 +108,8 @@ void World::step() {
   resolve_driven_contacts(model_, state_, scratch_, h);
   release_seam_slip(state_, scratch_);  // after every contact pass: the seams' vertices slid free of friction
   close_seams(model_, state_);  // and after them, so that what the tick publishes has them closed
-  update_plasticity(model_.cloth, state_.cloth, h);  // weave creases and set (no-op unless the material has plasticity)
+  if (!integrator_->runs(PostSolveStage::Plasticity))  // the GPU step runs it at the head of its next submit
+    update_plasticity(model_.cloth, state_.cloth, h);  // weave creases and set (no-op unless the material has plasticity)
   if (guard) apply_failsafe(model_, model_.config.failsafe, baseline, h, state_, stats_.failsafe);
   energy_cached_ = guard && stats_.failsafe.energy_known;
   stats_.body_penetration_m = has_body_ ? body_penetration(state_.colliders.data(), state_.colliders.size(),

@@ -199,7 +199,7 @@ TEST_CASE("gpu step: the shipped scenes it runs match the CPU step after 1 s") {
   auto ctx = open_device(false);
   WEFT_SKIP_IF(!ctx, "no Vulkan device");
   // Their floors, pins, tracker, air drag and hand colliders as shipped (the hands idle).
-  for (const char* name : {"hanging", "tracker_corner"}) {
+  for (const char* name : {"hanging", "tracker_corner", "creased_napkin"}) {
     CAPTURE(name);
     const Scene s = load_scene(std::string(WEFT_SOURCE_DIR "/assets/scenes/") + name + ".json");
     REQUIRE(gpu_unsupported_feature(s) == nullptr);

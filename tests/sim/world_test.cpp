@@ -498,3 +498,55 @@ TEST_CASE("World::sew of borders of very different lengths (2.5 cm to 20 cm): th
   CHECK(w.step_report().seams.gap_max < 0.002f);
   CHECK(w.step_report().seams.sewn == r.pairs);
 }
+
+namespace {
+
+// The integrator World makes, claiming stage 6 or not (the GPU step claims it: it runs the update in its own
+// submit, gpu/shaders/plasticity.comp).
+class ClaimsPlasticity final : public weft::Integrator {
+ public:
+  ClaimsPlasticity(std::unique_ptr<weft::Integrator> inner, bool claim) : inner_(std::move(inner)), claim_(claim) {}
+  void step(const weft::ClothModel& m, weft::ClothState& s, float h) override { inner_->step(m, s, h); }
+  const char* name() const override { return "claims-plasticity"; }
+  bool runs(weft::PostSolveStage stage) const override { return claim_ && stage == weft::PostSolveStage::Plasticity; }
+
+ private:
+  std::unique_ptr<weft::Integrator> inner_;
+  bool claim_;
+};
+
+}  // namespace
+
+TEST_CASE("World::step leaves stage 6 (plasticity) to an integrator that runs it, and runs it otherwise") {
+  using namespace weft;
+  Material m;
+  m.stretch_model = StretchModel::WeftWarp;
+  m.weave.weft = StressCurve::linear(300.f);
+  m.weave.warp = StressCurve::linear(300.f);
+  m.weave.shear = StressCurve::linear(50.f);
+  m.weave.plasticity = {.enabled = true, .yield_curvature = 0.1f, .in_plane = true, .yield_strain = 1e-4f,
+                        .shear_yield_strain = 1e-4f};
+  const ClothModel model = build_cloth_model(make_grid({.width = 0.2f, .height = 0.2f, .columns = 6, .rows = 6}), m,
+                                             {42, 48});  // the top corners: it sags and stretches under gravity
+  for (bool claim : {false, true}) {
+    CAPTURE(claim);
+    WorldConfig config;
+    config.make_custom_integrator = [claim](const ClothModel& cm, const SolverOptions& o) {
+      return std::make_unique<ClaimsPlasticity>(make_integrator(IntegratorKind::Multigrid, cm, o), claim);
+    };
+    World w(model, config);
+    for (int k = 0; k < 24; ++k) w.step();
+    float set = 0, bent = 0;
+    for (const auto& e : w.state().plastic_strain) set = std::max({set, std::fabs(e[0]), std::fabs(e[1]), std::fabs(e[2])});
+    for (size_t e = 0; e < w.state().hinge_rest_angle.size(); ++e)
+      bent = std::max(bent, std::fabs(w.state().hinge_rest_angle[e] - model.weft_warp.hinge_rest_angle[e]));
+    REQUIRE(w.state().plastic_strain.size() == model.triangle_count());
+    if (claim) {
+      CHECK(set == 0.f);
+      CHECK(bent == 0.f);
+    } else {
+      CHECK(set > 1e-4f);
+      CHECK(bent > 0.f);
+    }
+  }
+}
