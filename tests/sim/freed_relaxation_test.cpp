@@ -71,7 +71,7 @@ TEST_CASE("freed relaxation: a corner let go from a still hand gains no energy (
   // Freed with its patch flat and the hanging cloth creased at its border, the corner's first solve threw
   // it across the patch and stretched its edges (the linearised step sees no stiffness there): the total
   // energy rose in one tick, 0.03 J in `weft validate interaction` at 16k; here 0.06-0.13 J without the
-  // relaxation, 1.5 to 50 times the swing.
+  // relaxation, 3 to 34 times the swing.
   for (uint32_t seed : {1u, 2u, 3u})
     for (double hold : {0.5, 0.7}) {
       const HangRun r = hang_and_release(hold, seed);
