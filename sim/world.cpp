@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/failsafe.h"
+#include "sim/freed_relaxation.h"
 #include "sim/grasp_saturation.h"
 #include "sim/plasticity.h"
 #include "sim/release_recoil.h"
@@ -90,11 +91,19 @@ void World::step() {
   if (guard) baseline = failsafe_baseline(model_, state_, energy_cached_ ? &stats_.failsafe.energy : nullptr);
   mark_held_vertices();
   move_solids(model_, state_, h);
+  note_held_vertices(state_.elastic_held, scratch_.freed);
   apply_elastics(model_, state_, scratch_, h, stats_);
+  // What a grip let go this tick: its first solve is finished on the springs (sim/freed_relaxation.h).
+  const bool freed = begin_freed_relaxation(model_.cloth, model_.adjacency.offset, model_.adjacency.neighbour,
+                                            state_.cloth.kinematic.data(), state_.cloth.velocity.data(), scratch_.freed);
   const auto t1 = WallClock::now();
   // After a release the solve would throw what the grip held; the release window takes it (sim/release_recoil.h).
   const bool recoil = begin_release_recoil(model_, state_, scratch_);
   integrate(model_, state_, *integrator_, self_collision_.get(), scratch_, h);
+  if (freed)
+    relax_freed(model_.cloth, scratch_.freed.vertices, scratch_.freed.links, state_.cloth.kinematic.data(),
+                &state_.cloth.contact_filter, scratch_.x_prev.data(), scratch_.freed.v_start.data(), h,
+                kFreedRelaxationSweeps, state_.cloth.position.data(), state_.cloth.velocity.data());
   if (recoil) end_release_recoil(model_, state_, scratch_, h);
   if (guard) failsafe_after_solve(model_, state_, baseline);
   free_seam_driven(model_, state_, scratch_);

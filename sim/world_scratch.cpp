@@ -18,6 +18,7 @@ void WorldScratch::resize(const ClothModel& model) {
   held_by.assign(n, 0);
   pushed_or_kinematic.assign(n, 0);
   seam_slip.assign(n, 0);
+  freed.resize(n, model.link_count_total());
 }
 
 }  // namespace weft

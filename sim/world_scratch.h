@@ -8,6 +8,7 @@
 
 #include "sim/contact_filter.h"
 #include "sim/elastic_constraint.h"
+#include "sim/freed_relaxation.h"
 #include "sim/grasp.h"
 #include "sim/strain_limit.h"
 #include "sim/tether.h"
@@ -43,6 +44,7 @@ struct WorldScratch {
   // Per vertex, the mass of the piece it belongs to (sim/seam.h piece_masses): which side of an open seam
   // stays. Set when the seams change (World::seams_changed); empty without seams.
   std::vector<float> piece_mass;
+  FreedRelaxation freed;  // the vertices a grip let go this tick (sim/freed_relaxation.h)
 
   void resize(const ClothModel& model);
 };

@@ -14,6 +14,9 @@
 //                       solve (sim/contact_filter.h: Volino's (B), Baraff & Witkin's filter), and each sewn
 //                       seam's pair moved as one vertex by the same filter once all are sewn (sim/sewn_filter.h, mg,
 //                       without self-collision);
+//   3b. relax_freed     the vertices a grip let go this tick, and their neighbours, finished on the springs
+//                       (sim/freed_relaxation.h): the linearised step threw a freed corner across its flat
+//                       patch and stretched its edges (+30 % of the hands' input in one tick at 16k);
 //   4. resolve_contacts the position corrections (Volino's (A)) right after the step, so every published
 //                       state satisfies them: tethers and the strain limiter, then the colliders (for what
 //                       arrived this tick) and rigid boxes, alternated while contacts re-stretch edges, the
