@@ -1,6 +1,7 @@
 #pragma once
 // Time integrators behind one interface; all share evaluate_forces. Each owns its scratch buffers,
 // sized from the model when it is made, so step() never allocates.
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -59,6 +60,15 @@ struct StepStats {
   float residual = 0;         // CG relative residual of the last step
 };
 
+// The stages after the solve that an integrator may run itself (the GPU step runs them in its own submit);
+// World::step skips the CPU pass of each one it claims.
+enum class PostSolveStage : uint8_t { StrainLimit, ColliderPasses, SelfContacts, Plasticity, Failsafe };
+
+struct WorldModel;
+struct WorldState;
+struct WorldScratch;
+struct StepReport;
+
 class Integrator {
  public:
   virtual ~Integrator() = default;
@@ -72,6 +82,13 @@ class Integrator {
   // iterations and CG stopped at 1 % do not (a cloth on a 35 degree slope, mu_s 0.5, stood still under CG
   // and approx and fell freely under gs).
   virtual bool filters_contacts() const { return false; }
+  virtual bool runs(PostSolveStage) const { return false; }
+  // The world whose post-solve stages runs() claims, handed over by stage 3 before each step (what those
+  // stages read beyond the cloth: colliders, tethers, the interaction settings; where their stats go).
+  virtual void attach_world(const WorldModel&, WorldState&, WorldScratch&, StepReport&) {}
+  // Runs the stages runs() claims, at stage 4's place in World::step (after the release recoil, the
+  // fail-safe's post-solve energy and the held-patch shift, as their CPU passes): the GPU step's second submit.
+  virtual void run_post_solve(float /*h*/) {}
   const StepStats& stats() const { return stats_; }
 
  protected:

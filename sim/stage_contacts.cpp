@@ -5,12 +5,13 @@
 
 namespace weft {
 
-void resolve_contacts(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h, StepReport& stats) {
+void resolve_contacts(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h, StepReport& stats,
+                      bool limited) {
   const auto t_start = WallClock::now();
   const size_t n = model.cloth.vertex_count();
   ClothState& c = state.cloth;
   const StrainLimitParams& strain = model.config.interaction.strain;
-  if (strain.enabled) {
+  if (strain.enabled && !limited) {
     for (const Tethers& t : state.tethers)
       apply_tethers(t, strain.tether_slack, model.cloth.inv_mass.data(), c.kinematic.data(), c.position.data(),
                     c.velocity.data(), n);
@@ -18,7 +19,7 @@ void resolve_contacts(const WorldModel& model, WorldState& state, WorldScratch& 
                   c.position.data(), c.velocity.data(), n);
   }
   ContactPasses passes(model, state, scratch, h);
-  passes.limit_all(stats.strain);
+  if (!limited) passes.limit_all(stats.strain);
   const auto t_strain = WallClock::now();
 
   passes.collide_all(stats.collision);
