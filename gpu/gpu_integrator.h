@@ -2,9 +2,10 @@
 // Stage 3 of the tick (sim/world_stages.h) on a Vulkan compute device: Kang & Cho's linearised backward
 // Euler over springs (stretch and bending links) with relative damping and gravity, plus Volino's
 // triangles, the weft/warp model and air (gpu/gpu_force_stage.h), solved by block-Jacobi preconditioned CG,
-// the collider contacts and their friction kept in the solve as mg keeps them. The first slice of issue 36:
-// stages 1-2 and 4-7 stay on the CPU (gpu/step_device.h refuses the scenes whose features this stage does
-// not run).
+// the collider contacts and their friction kept in the solve as mg keeps them; and stage 4 (tethers, the
+// limiter, the colliders' position passes: gpu/gpu_contact_stage.h) in a second submit at stage 4's place
+// (run_post_solve). Stages 1-2 and 5-7 stay on the CPU (gpu/step_device.h refuses the scenes whose features
+// the GPU step does not run).
 //
 // Shaped for the sim thread: every buffer and the one command buffer are made once (the command buffer at
 // the first step, which fixes h); a tick packs x, v, the kinematic velocities and the contacts into a mapped
@@ -72,9 +73,10 @@ class GpuIntegrator final : public Integrator {
   const GpuStageTimes& stage_time_sums() const { return sums_; }
   uint64_t timed_steps() const { return timed_; }
   const ComputeContext& context() const { return *ctx_; }
-  // Bytes the recorded command buffer copies in and out each tick: the whole state (x, v, the kinematic
+  // Bytes the recorded command buffers copy in and out each tick: the whole state (x, v, the kinematic
   // velocities, the contacts; the plastic rest state) in, dv, the forces, the contacts' impulses and the
-  // scalars out, because stages 1-2 and 4-7 run on the CPU between submits (docs/gpu.md).
+  // scalars out, and stage 4's state in and out (once it runs: a world attached), because stages 1-2 and
+  // 5-7 and the end of the step run on the CPU between submits (docs/gpu.md).
   uint64_t tick_upload_bytes() const;
   uint64_t tick_download_bytes() const;
   // The last step's forces at its start state as read back (force; air's drag_coefficient), for tests.
