@@ -5,13 +5,12 @@
 
 namespace weft {
 
-void resolve_contacts(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h, StepReport& stats,
-                      bool limited) {
+void resolve_contacts(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h, StepReport& stats) {
   const auto t_start = WallClock::now();
   const size_t n = model.cloth.vertex_count();
   ClothState& c = state.cloth;
   const StrainLimitParams& strain = model.config.interaction.strain;
-  if (strain.enabled && !limited) {
+  if (strain.enabled) {
     for (const Tethers& t : state.tethers)
       apply_tethers(t, strain.tether_slack, model.cloth.inv_mass.data(), c.kinematic.data(), c.position.data(),
                     c.velocity.data(), n);
@@ -19,7 +18,7 @@ void resolve_contacts(const WorldModel& model, WorldState& state, WorldScratch& 
                   c.position.data(), c.velocity.data(), n);
   }
   ContactPasses passes(model, state, scratch, h);
-  if (!limited) passes.limit_all(stats.strain);
+  passes.limit_all(stats.strain);
   const auto t_strain = WallClock::now();
 
   passes.collide_all(stats.collision);

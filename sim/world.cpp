@@ -109,7 +109,7 @@ void World::step() {
     stats_.timing.strain_ms = ms_between(t2, WallClock::now());
     stats_.timing.collision_ms = 0;
   } else {
-    resolve_contacts(model_, state_, scratch_, h, stats_, integrator_->runs(PostSolveStage::StrainLimit));
+    resolve_contacts(model_, state_, scratch_, h, stats_);
   }
   stats_.timing.self_collision_ms = 0;
   if (self_collision_) resolve_self_contacts(model_, state_, *self_collision_, scratch_, h, stats_);

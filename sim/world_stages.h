@@ -67,10 +67,8 @@ void integrate(const WorldModel& model, WorldState& state, Integrator& integrato
                WorldScratch& scratch, float h);
 
 // 4. Tethers, strain limiting, colliders and rigid boxes (fills stats.strain, stats.collision and the
-// strain and collision times). `limited`: the integrator ran the tethers and the first limiting pass itself
-// (Integrator::runs(PostSolveStage::StrainLimit)); the colliders and their alternation with the limiter remain.
-void resolve_contacts(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h, StepReport& stats,
-                      bool limited = false);
+// strain and collision times).
+void resolve_contacts(const WorldModel& model, WorldState& state, WorldScratch& scratch, float h, StepReport& stats);
 
 // 5. Self-contacts alternated with the colliders, then limited (adds to stats.strain; fills the
 // self-collision time).
