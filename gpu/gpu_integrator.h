@@ -2,9 +2,10 @@
 // Stage 3 of the tick (sim/world_stages.h) on a Vulkan compute device: Kang & Cho's linearised backward
 // Euler over springs (stretch and bending links) with relative damping and gravity, plus Volino's
 // triangles, the weft/warp model and air (gpu/gpu_force_stage.h), solved by block-Jacobi preconditioned CG,
-// the collider contacts and their friction kept in the solve as mg keeps them. The first slice of issue 36:
-// stages 1-2 and 4-7 stay on the CPU (gpu/step_device.h refuses the scenes whose features this stage does
-// not run).
+// the collider contacts and their friction kept in the solve as mg keeps them; and stage 4 (tethers, the
+// limiter, the colliders' position passes: gpu/gpu_contact_stage.h) in a second submit at stage 4's place
+// (run_post_solve). Stages 1-2 and 5-7 stay on the CPU (gpu/step_device.h refuses the scenes whose features
+// the GPU step does not run).
 //
 // Shaped for the sim thread: every buffer and the one command buffer are made once (the command buffer at
 // the first step, which fixes h); a tick packs x, v, the kinematic velocities and the contacts into a mapped
@@ -24,11 +25,18 @@
 namespace weft {
 
 class GpuForceStage;
+class GpuContactStage;
 
 struct GpuStepOptions {
   float tolerance = 1e-4f;  // relative residual: 1e-3 left a two-hand grab 7 mm (RMS) from the CPU step after 1 s, 1e-4 0.4 mm (docs/gpu.md)
   bool warm_start = true;   // start from last tick's dv (hanging cloth: 71 iterations instead of 100)
   int max_iterations = 150;  // recorded iterations; those after convergence are skipped by a flag on the device
+  // Stage 4 (tethers, the strain limiter, the colliders' position passes) on the GPU after the step
+  // (gpu/gpu_contact_stage.h), once a world is attached; false: World::step runs it on the CPU.
+  bool contact_stage = true;
+  // Sweeps recorded per limiting pass (the CPU's StrainLimitParams::iterations and near_iterations cap it
+  // too): those past convergence are skipped on the device.
+  int limit_sweeps = 64;
 };
 
 // GPU time of the last step by stage (timestamps; zero when the device has none), ms.
@@ -52,25 +60,34 @@ class GpuIntegrator final : public Integrator {
   const char* name() const override { return "gpu-pcg"; }
   // The collider contacts are kept in the solve as mg keeps them (gpu/shaders/contact_friction.glsl).
   bool filters_contacts() const override { return true; }
-  // Stage 6, the plastic rest state's update, runs on the GPU (gpu/shaders/plasticity.comp) when the material
-  // has plasticity: at the head of the next submit, on the positions stages 4-5c left.
+  // Stage 4 whole (tethers and limiter, the colliders, alternated) once a world is attached; stage 6, the
+  // plastic rest state's update (gpu/shaders/plasticity.comp), when the material has plasticity: at the head
+  // of the next submit, on the positions stages 4-5c left.
   bool runs(PostSolveStage stage) const override;
+  void attach_world(const WorldModel& model, WorldState& state, WorldScratch& scratch, StepReport& report) override;
+  // Stage 4 on the device (a second submit: the step's end, with its free-flight translation correction, is
+  // on the CPU between them).
+  void run_post_solve(float h) override;
+  // The stage-4 stage, or null (tests).
+  const GpuContactStage* contact_stage() const { return contact_stage_.get(); }
   const GpuStageTimes& stage_times() const { return times_; }
   // Summed over every timed step so far, and how many (`--json`'s gpu_ms: the mean per tick).
   const GpuStageTimes& stage_time_sums() const { return sums_; }
   uint64_t timed_steps() const { return timed_; }
   const ComputeContext& context() const { return *ctx_; }
-  // Bytes the recorded command buffer copies in and out each tick: the whole state (x, v, the kinematic
+  // Bytes the recorded command buffers copy in and out each tick: the whole state (x, v, the kinematic
   // velocities, the contacts; the weave's rest angles, or with plasticity its gate) in, dv, the forces, the
-  // contacts' impulses and the scalars (and the plastic rest state) out, because stages 1-2 and 4-7 run on
-  // the CPU between submits (docs/gpu.md).
+  // contacts' impulses and the scalars (and the plastic rest state) out, and stage 4's state in and out (once
+  // it runs: a world attached), because stages 1-2 and 5-7 and the end of the step run on the CPU between
+  // submits (docs/gpu.md).
   uint64_t tick_upload_bytes() const;
   uint64_t tick_download_bytes() const;
   // The last step's forces at its start state as read back (force; air's drag_coefficient), for tests.
   const ForceBuffers& forces() const { return forces_; }
 
  private:
-  friend class GpuForceStage;  // builds its buffers with make_buffer and upload_once
+  friend class GpuForceStage;    // builds its buffers with make_buffer and upload_once
+  friend class GpuContactStage;  // the same, and copies the step's start positions (binding 0)
   struct Buffer {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceMemory memory = VK_NULL_HANDLE;
@@ -101,6 +118,11 @@ class GpuIntegrator final : public Integrator {
   std::vector<glm::vec3> dv_;      // the solved velocity change (n)
   GpuStageTimes times_, sums_;
   uint64_t timed_ = 0;
+  const WorldModel* world_model_ = nullptr;  // attach_world's, for the contact stage
+  WorldState* world_state_ = nullptr;
+  WorldScratch* world_scratch_ = nullptr;
+  StepReport* world_report_ = nullptr;
+  std::unique_ptr<GpuContactStage> contact_stage_;  // stage 4 (its own set and command buffer)
   std::unique_ptr<GpuForceStage> force_stage_;  // Volino, weft/warp, air (set 1); last: destroyed first
 };
 

@@ -1,5 +1,6 @@
 #include "gpu/step_device.h"
 
+#include "gpu/gpu_contact_stage.h"
 #include "gpu/gpu_integrator.h"
 
 namespace weft {
@@ -33,6 +34,8 @@ const char* gpu_unsupported_feature(const Scene& scene) {
   if (!scene.rigid_boxes.empty()) return "rigid boxes";
   if (!scene.body.parts.empty()) return "a body";
   if (!scene.seams.empty() || scene.seam_lines.size() > 0) return "seams";
+  // stage 4's collider table (gpu/gpu_contact_stage.h), the hands' palms and forearms counted in
+  if (scene.colliders.size() + 8 > GpuContactStage::kMaxColliders) return "more than 56 colliders";
   return nullptr;
 }
 

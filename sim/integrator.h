@@ -64,6 +64,11 @@ struct StepStats {
 // World::step skips the CPU pass of each one it claims.
 enum class PostSolveStage : uint8_t { StrainLimit, ColliderPasses, SelfContacts, Plasticity, Failsafe };
 
+struct WorldModel;
+struct WorldState;
+struct WorldScratch;
+struct StepReport;
+
 class Integrator {
  public:
   virtual ~Integrator() = default;
@@ -78,6 +83,12 @@ class Integrator {
   // and approx and fell freely under gs).
   virtual bool filters_contacts() const { return false; }
   virtual bool runs(PostSolveStage) const { return false; }
+  // The world whose post-solve stages runs() claims, handed over by stage 3 before each step (what those
+  // stages read beyond the cloth: colliders, tethers, the interaction settings; where their stats go).
+  virtual void attach_world(const WorldModel&, WorldState&, WorldScratch&, StepReport&) {}
+  // Runs the stages runs() claims, at stage 4's place in World::step (after the release recoil, the
+  // fail-safe's post-solve energy and the held-patch shift, as their CPU passes): the GPU step's second submit.
+  virtual void run_post_solve(float /*h*/) {}
   const StepStats& stats() const { return stats_; }
 
  protected:

@@ -99,6 +99,7 @@ void World::step() {
   const auto t1 = WallClock::now();
   // After a release the solve would throw what the grip held; the release window takes it (sim/release_recoil.h).
   const bool recoil = begin_release_recoil(model_, state_, scratch_);
+  integrator_->attach_world(model_, state_, scratch_, stats_);
   integrate(model_, state_, *integrator_, self_collision_.get(), scratch_, h);
   if (freed)
     relax_freed(model_.cloth, scratch_.freed.vertices, scratch_.freed.links, state_.cloth.kinematic.data(),
@@ -111,7 +112,14 @@ void World::step() {
   if (state_.seams.size() || !scratch_.strain.weld_members.empty())  // the limiter moves a sewn seam as one
     weld_sewn_seams(state_.seams, model_.cloth.inv_mass.data(), state_.cloth.kinematic.data(), scratch_.strain);
   const auto t2 = WallClock::now();
-  resolve_contacts(model_, state_, scratch_, h, stats_);
+  integrator_->run_post_solve(h);  // what runs() claims (the GPU step's stage 4), where the CPU would run it
+  if (integrator_->runs(PostSolveStage::ColliderPasses)) {
+    // The integrator ran stage 4 whole (the GPU step) and filled stats_.strain and .collision.
+    stats_.timing.strain_ms = ms_between(t2, WallClock::now());
+    stats_.timing.collision_ms = 0;
+  } else {
+    resolve_contacts(model_, state_, scratch_, h, stats_);
+  }
   stats_.timing.self_collision_ms = 0;
   if (self_collision_) resolve_self_contacts(model_, state_, *self_collision_, scratch_, h, stats_);
   resolve_driven_contacts(model_, state_, scratch_, h);

@@ -1,0 +1,84 @@
+#pragma once
+// Stage 4 of the tick (sim/world_stages.h resolve_contacts) on the GPU: the tethers, the strain limiter and
+// the colliders' position passes, alternated as sim/stage_contacts.cpp alternates them, the limiter last.
+// GpuIntegrator owns it and runs it right after the end of its step, so that World::step skips the CPU pass
+// (Integrator::runs(PostSolveStage::StrainLimit) and ColliderPasses).
+//
+// - the tethers (sim/tether.h), one kernel per set (a hand's, the pins'), per vertex: each anchor is a source
+//   of its own set, never moved, so the vertices of a set run at once;
+// - the limiter (sim/strain_limit.h) as Gauss-Seidel over a colouring of the edges (sim/edge_colouring.h):
+//   the edges of one colour share no vertex and run at once, colour after colour, the colours' order
+//   reversed every other sweep (the CPU alternates its sweeps' direction). Every sweep looks at every edge
+//   (the CPU's later sweeps look only near what moved: the same edges are over the limit);
+// - the colliders (sim/collider.cpp resolve_collisions), per vertex over the colliders in order: planes,
+//   spheres, capsules and boxes, still, moving or following a device, with Coulomb friction on the tick's
+//   motion and the swept tests.
+// The sweeps and passes past convergence are recorded but skipped by flags a one-invocation kernel sets on
+// the device (gpu/shaders/stage_control.comp), as sim/strain_limit.cpp and sim/stage_contacts.cpp decide;
+// maxima are integer maxima of float bits and counts integer sums: one device, one result.
+//
+// Its own descriptor set, pipeline layout and command buffer (recorded once, at the first step: it fixes h
+// and reads the world's interaction settings); per tick x, v, the vertices' kinematic and held flags, the
+// active tether sets and the colliders go in, x, v and the contact flags come out: nothing is allocated.
+#include <array>
+#include <cstdint>
+
+#include <vulkan/vulkan.h>
+
+#include "gpu/gpu_integrator.h"
+#include "sim/cloth_model.h"
+#include "sim/step_report.h"
+#include "sim/world_model.h"
+#include "sim/world_scratch.h"
+#include "sim/world_state.h"
+
+namespace weft {
+
+class GpuContactStage {
+ public:
+  static constexpr uint32_t kMaxColliders = 64;  // step_device refuses a scene with more
+  GpuContactStage(GpuIntegrator& owner, const ClothModel& model, const GpuStepOptions& options);
+  ~GpuContactStage();
+  GpuContactStage(const GpuContactStage&) = delete;
+  GpuContactStage& operator=(const GpuContactStage&) = delete;
+
+  // The stage on the state the step just ended (x at the end of the step, x_prev the integrator's start
+  // positions on the device): one submit, then x, v, the collider contact flags (scratch.collider_contact),
+  // the contact axes and stats.strain and stats.collision as resolve_contacts leaves them.
+  void run(const WorldModel& world, WorldState& state, WorldScratch& scratch, StepReport& stats, float h);
+  uint64_t tick_upload_bytes() const { return up_.size; }
+  uint64_t tick_download_bytes() const { return down_.size; }
+  size_t colour_count() const { return colours_.size(); }
+  // The last run's alternation passes and the sweeps of its first limiting pass (tests, docs).
+  uint32_t alternation_passes() const { return alt_passes_; }
+  uint32_t first_sweeps() const { return first_sweeps_; }
+
+ private:
+  void record(const WorldModel& world, float h);
+
+  GpuIntegrator& owner_;
+  GpuStepOptions options_;
+  uint32_t n_ = 0, nedge_ = 0;
+  struct Colour {
+    uint32_t begin, count;
+  };
+  std::vector<Colour> colours_;
+  using Buf = GpuIntegrator::Buffer;
+  static constexpr uint32_t kBindings = 10;  // contact_layout.glsl's
+  static constexpr uint32_t kTetherSets = kDeviceCount + 1;  // each device's, then the pins'
+  std::array<Buf, kBindings> buf_{};
+  Buf up_, down_;
+  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+  VkDescriptorSet set_ = VK_NULL_HANDLE;
+  enum Kernel { Tethers, StrainSweep, StageControl, Collide, kKernels };
+  VkShaderModule modules_[kKernels]{};
+  VkPipeline pipelines_[kKernels]{};
+  VkCommandBuffer cmd_ = VK_NULL_HANDLE;
+  VkFence fence_ = VK_NULL_HANDLE;
+  float recorded_h_ = 0;
+  uint32_t alt_passes_ = 0, first_sweeps_ = 0;
+};
+
+}  // namespace weft
