@@ -14,7 +14,15 @@ void record_solved_lengths(const ClothModel& model, const glm::vec3* x, float* s
 
 bool mark_buckled_links(const ClothModel& model, const glm::vec3* x, const float* solved_length, float strain,
                         const RigidBox* boxes, size_t nbox, const Collider* colliders, size_t ncollider, float reach,
-                        uint8_t* buckled) {
+                        const glm::vec3* x_start, float thickness, uint8_t* buckled) {
+  const auto landed = [&](uint32_t i) {
+    glm::vec3 n;
+    for (size_t c = 0; c < ncollider; ++c)
+      if (!colliders[c].follows && collider_distance(colliders[c], x[i], n) < reach &&
+          glm::dot(x[i] - x_start[i], n) < -thickness)
+        return true;
+    return false;
+  };
   size_t followers = 0;
   for (size_t c = 0; c < ncollider; ++c) followers += colliders[c].follows ? 1 : 0;
   const auto pushed = [&](uint32_t i) {
@@ -29,11 +37,28 @@ bool mark_buckled_links(const ClothModel& model, const glm::vec3* x, const float
   for (size_t l = 0; l < model.edge_count; ++l) {
     const float len = glm::length(x[model.link[l][1]] - x[model.link[l][0]]);
     const bool crushed = len < (1.f - strain) * model.rest_length[l];
-    buckled[l] = crushed && (buckled[l] || len < solved_length[l]);
+    buckled[l] = crushed && (buckled[l] || (len < solved_length[l] && (landed(model.link[l][0]) || landed(model.link[l][1]))));
     if (buckled[l] && (nbox || followers) && (pushed(model.link[l][0]) || pushed(model.link[l][1]))) buckled[l] = 0;
     any = any || buckled[l];
   }
   return any;
+}
+
+bool device_touches(const Collider* colliders, size_t ncollider, const glm::vec3* x, size_t nvert, float reach) {
+  for (size_t c = 0; c < ncollider; ++c) {
+    const Collider& col = colliders[c];
+    if (!col.follows || col.parked) continue;
+    glm::vec3 lo, hi, n;
+    const bool bounded = collider_bounds(col, lo, hi);
+    lo -= reach;
+    hi += reach;
+    for (size_t i = 0; i < nvert; ++i) {
+      const glm::vec3 p = x[i];
+      if (bounded && (p.x < lo.x || p.y < lo.y || p.z < lo.z || p.x > hi.x || p.y > hi.y || p.z > hi.z)) continue;
+      if (collider_distance(col, p, n) < reach) return true;
+    }
+  }
+  return false;
 }
 
 void cap_buckled_links(const ClothModel& model, const glm::vec3* x, const uint8_t* buckled, float strain,

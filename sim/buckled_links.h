@@ -19,7 +19,9 @@
 //     and buckled there the cloth gave way under cube_drop's rocking crate (7 -> 46 clamps);
 //   - while a hand or tracker holds the cloth (World::step): bunched by two hands, the buckled 16k sheet of
 //     `validate self-collision`'s hand crumple piled up (59 772 self-contacts against 26 663) and ended with 2
-//     new intersections. The folded disc, crushed while held, still lands at 5.32 m/s for that.
+//     new intersections;
+//   - where it is crushed away from a landing (mark_buckled_links). So the folded disc, whose links the
+//     self-contacts crush in the air, still lands at 5.32 m/s.
 #include <cstddef>
 #include <cstdint>
 
@@ -57,9 +59,17 @@ void record_solved_lengths(const ClothModel& model, const glm::vec3* x, float* s
 // Returns whether any link is marked.
 // Links with an end within `reach` of a rigid box or of a collider that follows a device are not marked (see
 // above).
+// A link is newly marked only where an end just landed: within `reach` of a static collider, having come more
+// than `thickness` toward it this step (from x_start); crushed in the air or in a heap (the self-contacts of a
+// sheet bunched on the floor: 5 new intersections in the reduced hand crumple) it stays a spring.
 bool mark_buckled_links(const ClothModel& model, const glm::vec3* x, const float* solved_length, float strain,
                         const RigidBox* boxes, size_t nbox, const Collider* colliders, size_t ncollider, float reach,
-                        uint8_t* buckled);
+                        const glm::vec3* x_start, float thickness, uint8_t* buckled);
+
+// Whether a collider that follows a device (a palm, a forearm) is within `reach` of a vertex: a hand pushing
+// through the cloth, like one holding it, keeps it from buckling (a palm driven through a hanging cloth at
+// 2 m/s, 90 Hz: two vertices tunnelled through it with the links behind it buckled).
+bool device_touches(const Collider* colliders, size_t ncollider, const glm::vec3* x, size_t nvert, float reach);
 
 // Adds to `force` (nvert) what brings each marked link's force on its ends to buckled_tension's.
 void cap_buckled_links(const ClothModel& model, const glm::vec3* x, const uint8_t* buckled, float strain,

@@ -113,13 +113,17 @@ void World::step() {
   close_seams(model_, state_);  // and after them, so that what the tick publishes has them closed
   bool held = false;  // a patch sliding out after its release is not
   for (int d = 0; d < kDeviceCount; ++d) held = held || (!state_.held[d].vertex.empty() && !state_.release[d].active);
-  if (buckle && held) {  // a held cloth does not buckle (sim/buckled_links.h)
+  held = held || (buckle && has_followers_ &&
+                  device_touches(state_.colliders.data(), state_.colliders.size(), state_.cloth.position.data(),
+                                 state_.cloth.position.size(), kPushedReach * model_.config.interaction.thickness));
+  if (buckle && held) {  // a held or pushed cloth does not buckle (sim/buckled_links.h)
     if (state_.cloth.any_buckled) std::fill(state_.cloth.buckled.begin(), state_.cloth.buckled.end(), uint8_t(0));
     state_.cloth.any_buckled = false;
   } else if (buckle) {
     state_.cloth.any_buckled = mark_buckled_links(model_.cloth, state_.cloth.position.data(), scratch_.solved_length.data(),
                                                   kBuckleStrain, state_.boxes.data(), state_.boxes.size(), state_.colliders.data(),
                                                   state_.colliders.size(), kPushedReach * model_.config.interaction.thickness,
+                                                  scratch_.x_prev.data(), model_.config.interaction.thickness,
                                                   state_.cloth.buckled.data());
   }
   update_plasticity(model_.cloth, state_.cloth, h);  // weave creases and set (no-op unless the material has plasticity)

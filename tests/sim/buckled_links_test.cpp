@@ -5,6 +5,7 @@
 #include "sim/buckled_links.h"
 #include "sim/cloth_model.h"
 #include "sim/cloth_state.h"
+#include "sim/collider.h"
 #include "sim/force_field.h"
 #include "sim/material.h"
 #include "sim/mesh.h"
@@ -39,31 +40,37 @@ TEST_CASE("buckled links: a spring's tension is capped at its force at the buckl
   CHECK(buckled_tension(1000.f, 0.02f, 0.0140f, 0.02f) == doctest::Approx(-0.4f));   // 30 % short: 2 % of k l0
 }
 
-TEST_CASE("buckled links: marked where the corrections crushed a link past the strain, kept until it is back within") {
+TEST_CASE("buckled links: marked where the corrections crushed a link past the strain at a landing, kept until it is back within") {
   const ClothModel m = triangle_model();
   REQUIRE(springs_buckle(m));
   const size_t l01 = link_of(m, 0, 1), l02 = link_of(m, 0, 2), l12 = link_of(m, 1, 2);
   std::vector<glm::vec3> x = m.rest_position;
   std::vector<float> solved(m.edge_count);
   std::vector<uint8_t> buckled(m.edge_count, 0);
+  constexpr float kT = 0.004f;  // contact thickness
+  const Collider floor{};       // the plane y = 0, the triangle lying on it
+  std::vector<glm::vec3> start = m.rest_position;
   // The solve left the link 0-2 5 % short; the corrections then push vertex 1 toward 0: 0-1 crushed 20 %.
   x[2] = glm::vec3(0.f, 0.f, 0.0285f);
   record_solved_lengths(m, x.data(), solved.data());
   x[1] = glm::vec3(0.024f, 0.f, 0.f);
-  CHECK(mark_buckled_links(m, x.data(), solved.data(), kBuckleStrain, nullptr, 0, nullptr, 0, 0.f, buckled.data()));
+  // Not landing (vertex 1 came from where it is): a crush in a heap or in the air stays a spring.
+  CHECK(!mark_buckled_links(m, x.data(), solved.data(), kBuckleStrain, nullptr, 0, &floor, 1, 1.5f * kT, start.data(), kT, buckled.data()));
+  start[1].y += 0.01f;  // vertex 1 came 1 cm down onto the floor this step: it landed
+  CHECK(mark_buckled_links(m, x.data(), solved.data(), kBuckleStrain, nullptr, 0, &floor, 1, 1.5f * kT, start.data(), kT, buckled.data()));
   CHECK(buckled[l01] == 1);  // crushed by the corrections
   CHECK(buckled[l12] == 1);  // 12 % short, by the corrections too
   CHECK(buckled[l02] == 0);  // compressed by the solve itself: a spring as before
   // Next tick the solve lengthens 0-1 to 10 % short, the corrections leave it: still buckled.
   x[1] = glm::vec3(0.027f, 0.f, 0.f);
   record_solved_lengths(m, x.data(), solved.data());
-  CHECK(mark_buckled_links(m, x.data(), solved.data(), kBuckleStrain, nullptr, 0, nullptr, 0, 0.f, buckled.data()));
+  CHECK(mark_buckled_links(m, x.data(), solved.data(), kBuckleStrain, nullptr, 0, &floor, 1, 1.5f * kT, start.data(), kT, buckled.data()));
   CHECK(buckled[l01] == 1);
   // Back within the strain: springs again.
   x[1] = glm::vec3(0.0297f, 0.f, 0.f);
   x[2] = m.rest_position[2];
   record_solved_lengths(m, x.data(), solved.data());
-  CHECK(!mark_buckled_links(m, x.data(), solved.data(), kBuckleStrain, nullptr, 0, nullptr, 0, 0.f, buckled.data()));
+  CHECK(!mark_buckled_links(m, x.data(), solved.data(), kBuckleStrain, nullptr, 0, &floor, 1, 1.5f * kT, start.data(), kT, buckled.data()));
   CHECK(buckled[l01] == 0);
   CHECK(buckled[l12] == 0);
 }
@@ -102,13 +109,17 @@ TEST_CASE("buckled links: a link at a rigid box does not buckle (the box pass ca
   std::vector<glm::vec3> x = m.rest_position;
   std::vector<float> solved(m.edge_count);
   std::vector<uint8_t> buckled(m.edge_count, 0);
+  constexpr float kT = 0.004f;
+  const Collider floor{};
+  std::vector<glm::vec3> start = m.rest_position;
+  start[1].y += 0.01f;  // landed
   record_solved_lengths(m, x.data(), solved.data());
   x[1] = glm::vec3(0.024f, 0.f, 0.f);  // 0-1 crushed 20 % by the corrections
   RigidBox box;
   box.half_extents = glm::vec3(0.1f);
   box.pose.position = x[1] + glm::vec3(0.f, 0.102f, 0.f);  // resting 2 mm over vertex 1
-  CHECK(!mark_buckled_links(m, x.data(), solved.data(), kBuckleStrain, &box, 1, nullptr, 0, kPushedReach * 0.004f, buckled.data()));
+  CHECK(!mark_buckled_links(m, x.data(), solved.data(), kBuckleStrain, &box, 1, &floor, 1, 1.5f * kT, start.data(), kT, buckled.data()));
   box.pose.position.y += 0.05f;  // 5 cm over it: the link buckles
-  CHECK(mark_buckled_links(m, x.data(), solved.data(), kBuckleStrain, &box, 1, nullptr, 0, kPushedReach * 0.004f, buckled.data()));
+  CHECK(mark_buckled_links(m, x.data(), solved.data(), kBuckleStrain, &box, 1, &floor, 1, 1.5f * kT, start.data(), kT, buckled.data()));
   CHECK(buckled[link_of(m, 0, 1)] == 1);
 }
