@@ -81,7 +81,7 @@ GpuContactStage::GpuContactStage(GpuIntegrator& owner, const ClothModel& model, 
   const VkDeviceSize sizes[kBindings] = {v4 * n,  v4 * n, v4 * n, v4 * n, v4 * ne, 8 * kTetherSets * n,
                                          tick_bytes, v4 * n, 4 * kScalars, 4 * ind.size()};
   for (uint32_t b = 0; b < kBindings; ++b)
-    buf_[b] = owner_.make_buffer(sizes[b], storage | (b == Ind ? VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT : 0u), false);
+    buf_[b] = owner_.make_buffer(sizes[b], storage | (b == Ind ? VkBufferUsageFlags(VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT) : VkBufferUsageFlags(0)), false);
   owner_.upload_once(buf_[Ind], ind.data(), 4 * ind.size());
   up_ = owner_.make_buffer(3 * v4 * n + 8 * kTetherSets * n + tick_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
   down_ = owner_.make_buffer(3 * v4 * n + 4 * kScalars, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);

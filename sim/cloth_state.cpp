@@ -1,5 +1,6 @@
 #include "sim/cloth_state.h"
 
+#include "sim/buckled_links.h"
 #include "sim/cloth_model.h"
 
 namespace weft {
@@ -13,6 +14,7 @@ ClothState make_rest_state(const ClothModel& model) {
   state.kinematic_velocity.assign(n, glm::vec3(0.f));
   state.contact_filter.resize(n);
   state.sewn_filter.resize(n);
+  if (springs_buckle(model)) state.buckled.assign(model.edge_count, 0);
   if (model.material.weave.plasticity.enabled && model.weft_warp.active())
     state.hinge_rest_angle = model.weft_warp.hinge_rest_angle;
   if (model.material.weave.plasticity.in_plane && model.weft_warp.active())

@@ -35,6 +35,10 @@ struct ClothState {
   ContactFilter contact_filter;
   // The seams sewn for good that the solve keeps closed this step (sim/sewn_filter.h).
   SewnFilter sewn_filter;
+  // The structural spring links the corrections crushed, buckled until they are back within the strain
+  // (sim/buckled_links.h): 1 per marked link (nedge for a springs material, else empty); any_buckled: one is.
+  std::vector<uint8_t> buckled;
+  bool any_buckled = false;
   double time = 0;                             // simulated time, s
   uint64_t step_count = 0;                     // steps taken since the state was made
 };
@@ -50,6 +54,11 @@ inline const float* plastic_rest_angles(const ClothState& state) {
 // The plastic strains evaluate_forces should use (ForceOptions::plastic_strain), or null.
 inline const std::array<float, 3>* plastic_strains(const ClothState& state) {
   return state.plastic_strain.empty() ? nullptr : state.plastic_strain.data();
+}
+
+// The buckled links evaluate_forces should cap (ForceOptions::buckled), or null.
+inline const uint8_t* buckled_links(const ClothState& state) {
+  return state.any_buckled ? state.buckled.data() : nullptr;
 }
 
 }  // namespace weft

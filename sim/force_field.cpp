@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/buckled_links.h"
 #include "sim/force_kernels.h"
 #include "sim/link_pass_simd.h"
 #include "sim/link_scatter.h"
@@ -185,6 +186,7 @@ void evaluate_forces(const ClothModel& model, const glm::vec3* x, const glm::vec
       js[i] = Sym3{r[3], r[4], r[5], r[6], r[7], record_zz[i]};
     }
   }
+  if (options.buckled) cap_buckled_links(model, x, options.buckled, kBuckleStrain, f);
   if (model.weft_warp.active()) add_weft_warp_forces(model, x, v, out, options);
 
   if (m.drag > 0.f || m.lift > 0.f) {

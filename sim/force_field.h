@@ -38,6 +38,7 @@ struct ForceOptions {
   float viscosity_h = 0;   // when > 0, add the viscosity term h J (v_j - v_i) of Kang & Cho Eq. 13
   const float* hinge_rest_angle = nullptr;  // weft/warp hinges' plastic rest angles (nhinge), rad; null: the model's
   const std::array<float, 3>* plastic_strain = nullptr;  // weave triangles' plastic strains (ntri); null: none
+  const uint8_t* buckled = nullptr;  // structural links the corrections crushed (nedge; sim/buckled_links.h); null: none
 };
 
 // Evaluates forces at positions x and velocities v (both nvert long).

@@ -60,7 +60,8 @@ void MultigridIntegrator::step(const ClothModel& model, ClothState& state, float
   glm::vec3* v = state.velocity.data();
   const uint8_t* kin = state.kinematic.data();
   evaluate_forces(model, x, v, forces_,
-                  {.jacobian = true, .viscosity_h = h, .hinge_rest_angle = plastic_rest_angles(state), .plastic_strain = plastic_strains(state)});
+                  {.jacobian = true, .viscosity_h = h, .hinge_rest_angle = plastic_rest_angles(state), .plastic_strain = plastic_strains(state),
+                   .buckled = buckled_links(state)});
 
   // W_ii = M_i - h^2 J_ii + h (n_i C_d + c_drag) I (Eq. 18 and 27), W_ij = -(h^2 J_ij + h C_d I).
   const float h2 = h * h, cd = model.material.damping;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/buckled_links.h"
 #include "sim/failsafe.h"
 #include "sim/freed_relaxation.h"
 #include "sim/grasp_saturation.h"
@@ -106,6 +107,8 @@ void World::step() {
                 &state_.cloth.contact_filter, scratch_.x_prev.data(), scratch_.freed.v_start.data(), h,
                 kFreedRelaxationSweeps, state_.cloth.position.data(), state_.cloth.velocity.data());
   if (recoil) end_release_recoil(model_, state_, scratch_, h);
+  const bool buckle = !state_.cloth.buckled.empty();  // what the corrections crush buckles (sim/buckled_links.h)
+  if (buckle) record_solved_lengths(model_.cloth, state_.cloth.position.data(), scratch_.solved_length.data());
   if (guard) failsafe_after_solve(model_, state_, baseline);
   free_seam_driven(model_, state_, scratch_);
   close_seams(model_, state_);  // sewn seams closed again before the contacts, which then act on the closed pair
@@ -125,6 +128,21 @@ void World::step() {
   resolve_driven_contacts(model_, state_, scratch_, h);
   release_seam_slip(state_, scratch_);  // after every contact pass: the seams' vertices slid free of friction
   close_seams(model_, state_);  // and after them, so that what the tick publishes has them closed
+  bool held = false;  // a patch sliding out after its release is not
+  for (int d = 0; d < kDeviceCount; ++d) held = held || (!state_.held[d].vertex.empty() && !state_.release[d].active);
+  held = held || (buckle && has_followers_ &&
+                  device_touches(state_.colliders.data(), state_.colliders.size(), state_.cloth.position.data(),
+                                 state_.cloth.position.size(), kPushedReach * model_.config.interaction.thickness));
+  if (buckle && held) {  // a held or pushed cloth does not buckle (sim/buckled_links.h)
+    if (state_.cloth.any_buckled) std::fill(state_.cloth.buckled.begin(), state_.cloth.buckled.end(), uint8_t(0));
+    state_.cloth.any_buckled = false;
+  } else if (buckle) {
+    state_.cloth.any_buckled = mark_buckled_links(model_.cloth, state_.cloth.position.data(), scratch_.solved_length.data(),
+                                                  kBuckleStrain, state_.boxes.data(), state_.boxes.size(), state_.colliders.data(),
+                                                  state_.colliders.size(), kPushedReach * model_.config.interaction.thickness,
+                                                  scratch_.x_prev.data(), model_.config.interaction.thickness,
+                                                  state_.cloth.buckled.data());
+  }
   if (!integrator_->runs(PostSolveStage::Plasticity))  // the GPU step runs it at the head of its next submit
     update_plasticity(model_.cloth, state_.cloth, h);  // weave creases and set (no-op unless the material has plasticity)
   if (guard) apply_failsafe(model_, model_.config.failsafe, baseline, h, state_, stats_.failsafe);

@@ -15,6 +15,7 @@ void WorldScratch::resize(const ClothModel& model) {
   collider_contact.resize(n);
   collider_moved.resize(n);
   last_contact_filter.resize(n);
+  solved_length.assign(model.edge_count, 0.f);
   held_by.assign(n, 0);
   pushed_or_kinematic.assign(n, 0);
   seam_slip.assign(n, 0);

@@ -27,6 +27,7 @@ struct WorldScratch {
   std::vector<glm::vec3> v_start;       // velocities the solve starts from, kept during a release slide (nvert)
   std::vector<uint8_t> collider_contact;  // 1 where a vertex touched a collider this tick (nvert)
   VertexSet collider_moved;             // what the last collider pass moved
+  std::vector<float> solved_length;     // per structural link (nedge): its length after the solve (sim/buckled_links.h)
   ContactFilter last_contact_filter;    // the previous step's filter while this step's is built
   // Per vertex, bit d set while device d holds it or it slides out of d's grip (nvert): a collider that
   // follows d leaves it alone (sim/collider.h held_by_own_device). Filled at the start of a tick, only
