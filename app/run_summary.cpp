@@ -179,7 +179,7 @@ void print_stream_notices(const nlohmann::json& stream) {
 
 void print_device_line(const std::string& device, const std::string& name, const std::string& reason) {
   if (device == "gpu")
-    std::fprintf(stderr, "weft: step on gpu: %s (%s; stages 1-2 and 5-7 on the CPU, docs/gpu.md)\n", name.c_str(),
+    std::fprintf(stderr, "weft: step on gpu: %s (%s; stages 3, 4 and 6 on the GPU, 1-2, 5 and 7 on the CPU, docs/gpu.md)\n", name.c_str(),
                  reason.c_str());
   else
     std::fprintf(stderr, "weft: step on cpu (%s)\n", reason.c_str());
