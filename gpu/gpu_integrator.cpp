@@ -76,49 +76,11 @@ uint32_t groups_of(uint32_t count) { return (count + 255) / 256; }
 }  // namespace
 
 GpuIntegrator::Buffer GpuIntegrator::make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, bool host) {
-  Buffer b;
-  b.size = size;
-  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  info.size = size;
-  info.usage = usage;
-  WEFT_VK_CHECK(vkCreateBuffer(ctx_->device(), &info, nullptr, &b.buffer));
-  VkMemoryRequirements req;
-  vkGetBufferMemoryRequirements(ctx_->device(), b.buffer, &req);
-  VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  alloc.allocationSize = req.size;
-  alloc.memoryTypeIndex = ctx_->memory_type(
-      req.memoryTypeBits, host ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-                               : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  WEFT_VK_CHECK(vkAllocateMemory(ctx_->device(), &alloc, nullptr, &b.memory));
-  WEFT_VK_CHECK(vkBindBufferMemory(ctx_->device(), b.buffer, b.memory, 0));
-  if (host) WEFT_VK_CHECK(vkMapMemory(ctx_->device(), b.memory, 0, size, 0, &b.mapped));
-  return b;
+  return make_device_buffer(*ctx_, size, usage, host);
 }
 
-// Model tables go in once, through a staging buffer that is freed at once (load time only).
 void GpuIntegrator::upload_once(Buffer& dst, const void* data, VkDeviceSize size) {
-  Buffer staging = make_buffer(size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
-  std::memcpy(staging.mapped, data, size);
-  VkCommandBufferAllocateInfo a{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  a.commandPool = ctx_->pool();
-  a.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  a.commandBufferCount = 1;
-  VkCommandBuffer c;
-  WEFT_VK_CHECK(vkAllocateCommandBuffers(ctx_->device(), &a, &c));
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  WEFT_VK_CHECK(vkBeginCommandBuffer(c, &begin));
-  VkBufferCopy region{0, 0, size};
-  vkCmdCopyBuffer(c, staging.buffer, dst.buffer, 1, &region);
-  WEFT_VK_CHECK(vkEndCommandBuffer(c));
-  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &c;
-  WEFT_VK_CHECK(vkQueueSubmit(ctx_->queue(), 1, &submit, VK_NULL_HANDLE));
-  WEFT_VK_CHECK(vkQueueWaitIdle(ctx_->queue()));
-  vkFreeCommandBuffers(ctx_->device(), ctx_->pool(), 1, &c);
-  vkDestroyBuffer(ctx_->device(), staging.buffer, nullptr);
-  vkFreeMemory(ctx_->device(), staging.memory, nullptr);
+  weft::upload_once(*ctx_, dst, data, size);
 }
 
 GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const ClothModel& model,

@@ -19,6 +19,7 @@
 #include <vulkan/vulkan.h>
 
 #include "gpu/compute_context.h"
+#include "gpu/device_buffer.h"
 #include "sim/force_field.h"
 #include "sim/integrator.h"
 
@@ -88,12 +89,7 @@ class GpuIntegrator final : public Integrator {
  private:
   friend class GpuForceStage;    // builds its buffers with make_buffer and upload_once
   friend class GpuContactStage;  // the same, and copies the step's start positions (binding 0)
-  struct Buffer {
-    VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    VkDeviceSize size = 0;
-    void* mapped = nullptr;
-  };
+  using Buffer = DeviceBuffer;
   Buffer make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, bool host);
   void upload_once(Buffer& dst, const void* data, VkDeviceSize size);
   void record(const ClothModel& model, float h);

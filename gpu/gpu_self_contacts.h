@@ -27,6 +27,7 @@
 #include <vulkan/vulkan.h>
 
 #include "gpu/compute_context.h"
+#include "gpu/device_buffer.h"
 #include "sim/cloth_model.h"
 #include "sim/self_collision.h"
 
@@ -77,12 +78,7 @@ class GpuSelfContacts {
   uint32_t buckets() const { return buckets_; }
 
  private:
-  struct Buffer {
-    VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    VkDeviceSize size = 0;
-    void* mapped = nullptr;
-  };
+  using Buffer = DeviceBuffer;
   Buffer make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, bool host);
   void destroy(Buffer& b);
   void upload_once(Buffer& dst, const void* data, VkDeviceSize size);
