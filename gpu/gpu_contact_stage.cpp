@@ -128,13 +128,9 @@ GpuContactStage::~GpuContactStage() {
   vkDestroyDescriptorPool(dev, pool_, nullptr);
   vkDestroyPipelineLayout(dev, layout_, nullptr);
   vkDestroyDescriptorSetLayout(dev, set_layout_, nullptr);
-  auto free_buffer = [&](Buf& b) {
-    vkDestroyBuffer(dev, b.buffer, nullptr);
-    vkFreeMemory(dev, b.memory, nullptr);
-  };
-  for (Buf& b : buf_) free_buffer(b);
-  free_buffer(up_);
-  free_buffer(down_);
+  for (Buf& b : buf_) destroy_device_buffer(*owner_.ctx_, b);
+  destroy_device_buffer(*owner_.ctx_, up_);
+  destroy_device_buffer(*owner_.ctx_, down_);
 }
 
 // The stage as one command buffer, in sim/stage_contacts.cpp's order: tethers, a limiting pass, the first

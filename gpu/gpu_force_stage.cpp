@@ -218,13 +218,9 @@ GpuForceStage::~GpuForceStage() {
   }
   vkDestroyDescriptorPool(dev, pool_, nullptr);
   vkDestroyDescriptorSetLayout(dev, set_layout_, nullptr);
-  auto free_buffer = [&](Buf& b) {
-    vkDestroyBuffer(dev, b.buffer, nullptr);
-    vkFreeMemory(dev, b.memory, nullptr);
-  };
-  for (Buf& b : buf_) free_buffer(b);
-  free_buffer(plastic_up_);
-  if (plastic_down_.buffer) free_buffer(plastic_down_);
+  for (Buf& b : buf_) destroy_device_buffer(*owner_.ctx_, b);
+  destroy_device_buffer(*owner_.ctx_, plastic_up_);
+  destroy_device_buffer(*owner_.ctx_, plastic_down_);
 }
 
 void GpuForceStage::record_upload(VkCommandBuffer c) const {

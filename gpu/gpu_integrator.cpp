@@ -193,13 +193,9 @@ GpuIntegrator::~GpuIntegrator() {
   vkDestroyDescriptorPool(dev, descriptor_pool_, nullptr);
   vkDestroyPipelineLayout(dev, layout_, nullptr);
   vkDestroyDescriptorSetLayout(dev, set_layout_, nullptr);
-  auto free_buffer = [&](Buffer& b) {
-    vkDestroyBuffer(dev, b.buffer, nullptr);
-    vkFreeMemory(dev, b.memory, nullptr);
-  };
-  for (Buffer& b : buf_) free_buffer(b);
-  free_buffer(up_);
-  free_buffer(down_);
+  for (Buffer& b : buf_) destroy_device_buffer(*ctx_, b);
+  destroy_device_buffer(*ctx_, up_);
+  destroy_device_buffer(*ctx_, down_);
 }
 
 // The whole stage as one command buffer: upload, forces, the PCG's recorded iterations, download.
