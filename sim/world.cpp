@@ -36,6 +36,26 @@ SeamStats measure_seams(const SeamSet& seams, const glm::vec3* x) {
   return out;
 }
 
+// The links the corrections crushed at a landing marked buckled (sim/buckled_links.h); none while a device
+// holds the cloth or one of its colliders touches it (a patch sliding out after its release is not held).
+void update_buckled_links(const WorldModel& model, WorldState& state, const WorldScratch& scratch, bool has_followers) {
+  const float thickness = model.config.interaction.thickness;
+  bool held = false;
+  for (int d = 0; d < kDeviceCount; ++d) held = held || (!state.held[d].vertex.empty() && !state.release[d].active);
+  held = held || (has_followers && device_touches(state.colliders.data(), state.colliders.size(),
+                                                  state.cloth.position.data(), state.cloth.position.size(),
+                                                  kPushedReach * thickness));
+  if (held) {
+    if (state.cloth.any_buckled) std::fill(state.cloth.buckled.begin(), state.cloth.buckled.end(), uint8_t(0));
+    state.cloth.any_buckled = false;
+    return;
+  }
+  state.cloth.any_buckled = mark_buckled_links(model.cloth, state.cloth.position.data(), scratch.solved_length.data(),
+                                               kBuckleStrain, state.boxes.data(), state.boxes.size(),
+                                               state.colliders.data(), state.colliders.size(), kPushedReach * thickness,
+                                               scratch.x_prev.data(), thickness, state.cloth.buckled.data());
+}
+
 }  // namespace
 
 World::World(ClothModel model, const WorldConfig& config)
@@ -128,21 +148,7 @@ void World::step() {
   resolve_driven_contacts(model_, state_, scratch_, h);
   release_seam_slip(state_, scratch_);  // after every contact pass: the seams' vertices slid free of friction
   close_seams(model_, state_);  // and after them, so that what the tick publishes has them closed
-  bool held = false;  // a patch sliding out after its release is not
-  for (int d = 0; d < kDeviceCount; ++d) held = held || (!state_.held[d].vertex.empty() && !state_.release[d].active);
-  held = held || (buckle && has_followers_ &&
-                  device_touches(state_.colliders.data(), state_.colliders.size(), state_.cloth.position.data(),
-                                 state_.cloth.position.size(), kPushedReach * model_.config.interaction.thickness));
-  if (buckle && held) {  // a held or pushed cloth does not buckle (sim/buckled_links.h)
-    if (state_.cloth.any_buckled) std::fill(state_.cloth.buckled.begin(), state_.cloth.buckled.end(), uint8_t(0));
-    state_.cloth.any_buckled = false;
-  } else if (buckle) {
-    state_.cloth.any_buckled = mark_buckled_links(model_.cloth, state_.cloth.position.data(), scratch_.solved_length.data(),
-                                                  kBuckleStrain, state_.boxes.data(), state_.boxes.size(), state_.colliders.data(),
-                                                  state_.colliders.size(), kPushedReach * model_.config.interaction.thickness,
-                                                  scratch_.x_prev.data(), model_.config.interaction.thickness,
-                                                  state_.cloth.buckled.data());
-  }
+  if (buckle) update_buckled_links(model_, state_, scratch_, has_followers_);
   if (!integrator_->runs(PostSolveStage::Plasticity))  // the GPU step runs it at the head of its next submit
     update_plasticity(model_.cloth, state_.cloth, h);  // weave creases and set (no-op unless the material has plasticity)
   if (guard) apply_failsafe(model_, model_.config.failsafe, baseline, h, state_, stats_.failsafe);
