@@ -22,8 +22,8 @@
 //     new intersections;
 //   - where it is crushed in a heap (mark_buckled_links): only at a landing, or in free flight.
 // In free flight (nothing holds the cloth, nothing touches it) nothing but the corrections compresses a link: a
-// folded-over disc falling had the links by its fold crushed 5-23 % by the self-contacts every tick (0.4 J
-// while held, 1-2.5 J in the fall, in a 17 g cloth), the solve gave it back, and the cloth landed at 5.32 m/s
+// folded-over disc falling had the links by its fold crushed 5-26 % by the self-contacts every tick (0.4 J
+// while held, 1-2.5 J in the fall, in a 19 g cloth), the solve gave it back, and the cloth landed at 5.33 m/s
 // (bound 5.04). Volino's view: a correction must not add energy. Such a link buckles with no compressive
 // force at all (kBuckledInFlight) until it is back at its rest length; capped at the landing's 2 % force
 // instead, the fold's links still pushed through the fall and the disc landed at 5.32 m/s.
