@@ -36,12 +36,9 @@ SeamStats measure_seams(const SeamSet& seams, const glm::vec3* x) {
   return out;
 }
 
-// The links the corrections crushed at a landing or in free flight marked buckled (sim/buckled_links.h); none
-// while a device holds the cloth or one of its colliders touches it (a patch sliding out after its release is
-// not held). `cpu_contacts`: the CPU collider passes ran (they fill scratch.collider_contact, which tells free
-// flight).
-void update_buckled_links(const WorldModel& model, WorldState& state, const WorldScratch& scratch, bool has_followers,
-                          bool cpu_contacts) {
+// The links the corrections crushed at a landing marked buckled (sim/buckled_links.h); none while a device
+// holds the cloth or one of its colliders touches it (a patch sliding out after its release is not held).
+void update_buckled_links(const WorldModel& model, WorldState& state, const WorldScratch& scratch, bool has_followers) {
   const float thickness = model.config.interaction.thickness;
   bool held = false;
   for (int d = 0; d < kDeviceCount; ++d) held = held || (!state.held[d].vertex.empty() && !state.release[d].active);
@@ -53,14 +50,10 @@ void update_buckled_links(const WorldModel& model, WorldState& state, const Worl
     state.cloth.any_buckled = false;
     return;
   }
-  const bool in_flight = cpu_contacts && state.cloth.contact_filter.empty() &&
-                         cloth_in_flight(state.cloth.kinematic.data(), scratch.collider_contact.data(),
-                                         state.cloth.position.data(), state.cloth.position.size(), state.boxes.data(),
-                                         state.boxes.size(), kPushedReach * thickness);
   state.cloth.any_buckled = mark_buckled_links(model.cloth, state.cloth.position.data(), scratch.solved_length.data(),
                                                kBuckleStrain, state.boxes.data(), state.boxes.size(),
                                                state.colliders.data(), state.colliders.size(), kPushedReach * thickness,
-                                               scratch.x_prev.data(), thickness, state.cloth.buckled.data(), in_flight);
+                                               scratch.x_prev.data(), thickness, state.cloth.buckled.data());
 }
 
 }  // namespace
@@ -155,8 +148,7 @@ void World::step() {
   resolve_driven_contacts(model_, state_, scratch_, h);
   release_seam_slip(state_, scratch_);  // after every contact pass: the seams' vertices slid free of friction
   close_seams(model_, state_);  // and after them, so that what the tick publishes has them closed
-  if (buckle)
-    update_buckled_links(model_, state_, scratch_, has_followers_, !integrator_->runs(PostSolveStage::ColliderPasses));
+  if (buckle) update_buckled_links(model_, state_, scratch_, has_followers_);
   if (!integrator_->runs(PostSolveStage::Plasticity))  // the GPU step runs it at the head of its next submit
     update_plasticity(model_.cloth, state_.cloth, h);  // weave creases and set (no-op unless the material has plasticity)
   if (guard) apply_failsafe(model_, model_.config.failsafe, baseline, h, state_, stats_.failsafe);
