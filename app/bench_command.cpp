@@ -16,6 +16,7 @@ void register_bench(CLI::App& app) {
     std::string device = "cpu";
     std::vector<std::string> sizes;
     bool validation = false;
+    std::string preconditioner = "jacobi";
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("bench", "Time simulation steps (one thread) and print the figures");
@@ -42,8 +43,11 @@ void register_bench(CLI::App& app) {
                   "cpu (the suites) | gpu | auto: the GPU step's time per tick by stage on a hanging cloth lifted by "
                   "two hands (docs/gpu.md)")
       ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
-  cmd->add_option("--sizes", args->sizes, "GPU bench: 16k (default), 64k, 256k (1k: a smoke test)")
-      ->check(CLI::IsMember({"1k", "16k", "64k", "256k"}));
+  cmd->add_option("--sizes", args->sizes, "GPU bench: 16k (default), 64k, 256k (1k, 4k: the solve's iteration counts)")
+      ->check(CLI::IsMember({"1k", "4k", "16k", "64k", "256k"}));
+  cmd->add_option("--preconditioner", args->preconditioner,
+                  "GPU bench: the GPU solve's preconditioner, jacobi (default: block Jacobi) | mg (a multigrid V-cycle)")
+      ->check(CLI::IsMember({"mg", "jacobi"}));
   cmd->add_flag("--validation", args->validation, "GPU bench: with VK_LAYER_KHRONOS_validation (counts its messages)");
   cmd->callback([args] {
     nlohmann::json out;
@@ -55,6 +59,7 @@ void register_bench(CLI::App& app) {
       g.device = args->device;
       g.validation = args->validation;
       g.material = args->options.material;
+      g.preconditioner = args->preconditioner;
       out["gpu_step"] = lab::bench_gpu_step(g);
       if (args->json) std::cout << out.dump(2) << "\n";
       return;

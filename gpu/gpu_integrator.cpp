@@ -6,6 +6,7 @@
 #include "gpu/compute_pipeline.h"
 #include "gpu/gpu_contact_stage.h"
 #include "gpu/gpu_force_stage.h"
+#include "gpu/gpu_multigrid.h"
 #include "gpu/storage_set.h"
 #include "gpu/vk_check.h"
 #include "sim/implicit_step.h"
@@ -67,7 +68,7 @@ enum Binding {
   kBindings
 };
 // Slots 6-8: the contacts in and their impulses out (step_layout.glsl's kCon0, kCon1, kConOut).
-constexpr uint32_t kSlots = 9, kSlotDv = 0, kSlotD = 2, kSlotQ = 3, kSlotCon0 = 6, kSlotConOut = 8;
+constexpr uint32_t kSlots = 9, kSlotDv = 0, kSlotD = 2, kSlotQ = 3, kSlotS = 4, kSlotCon0 = 6, kSlotConOut = 8;
 constexpr uint32_t kScalarCount = 16, kScalarRes = 4, kScalarIter = 5;
 constexpr uint32_t kTimestamps = 5;
 
@@ -165,6 +166,8 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
     modules_.push_back(m);
   }
   force_stage_->make_pipelines(layout_);
+  if (options_.multigrid)
+    multigrid_ = std::make_unique<GpuMultigrid>(*this, model, set_layout_, uint32_t(sizeof(Push)), options_.mg_sweeps);
   if (options_.contact_stage) contact_stage_ = std::make_unique<GpuContactStage>(*this, model, options_);
   if (ctx_->timestamp_period_ns() > 0) {
     VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
@@ -252,21 +255,42 @@ void GpuIntegrator::record(const ClothModel& model, float h) {
   barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   stamp(1);
-  const VkDescriptorSet sets[2] = {set_, force_stage_->set()};
-  vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 2, sets, 0, nullptr);
+  bind_sets(c);
   force_stage_->record_before_links(run);
   if (nlink_ > 0) dispatch(LinkForces, groups_of(nlink_));
   force_stage_->record_after_links(run);
   dispatch(Assemble, groups_, 0, 0, options_.warm_start ? 1 : 0);
   stamp(2);
+  // The multigrid (when it preconditions): its levels' matrices, then a V-cycle wherever block Jacobi's
+  // z = P r was (cg_start and cg_update in mode 1 leave z and the sums to it).
+  const GpuMultigrid::Dispatch mg = [&](VkPipeline p, VkPipelineLayout layout, uint32_t groups, uint32_t src,
+                                        uint32_t dst, uint32_t mode) {
+    push.src = src, push.dst = dst, push.mode = mode;
+    vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, p);
+    vkCmdPushConstants(c, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push), &push);
+    vkCmdDispatch(c, groups, 1, 1);
+    compute_barrier();
+  };
+  auto precondition = [&](uint32_t z_slot) {
+    if (!multigrid_) return;
+    multigrid_->record_apply(c, mg, z_slot);
+    bind_sets(c);
+  };
+  const uint32_t cg_mode = multigrid_ ? 1 : 0;
+  if (multigrid_) {
+    multigrid_->record_setup(c, mg);
+    bind_sets(c);
+  }
   dispatch(Spmv, groups_, kSlotDv, kSlotQ);
-  dispatch(CgStart, groups_);
+  dispatch(CgStart, groups_, 0, 0, cg_mode);
+  precondition(kSlotD);
   dispatch(CgReduce, 1, 0, 0, 0);
   for (int it = 0; it < options_.max_iterations; ++it) {
     dispatch(Spmv, groups_, kSlotD, kSlotQ);
     dispatch(CgDotDq, groups_);
     dispatch(CgReduce, 1, 0, 0, 1);
-    dispatch(CgUpdate, groups_);
+    dispatch(CgUpdate, groups_, 0, 0, cg_mode);
+    precondition(kSlotS);
     dispatch(CgReduce, 1, 0, 0, 2);
     dispatch(CgDirection, groups_);
   }
@@ -291,6 +315,11 @@ void GpuIntegrator::record(const ClothModel& model, float h) {
   stamp(4);
   WEFT_VK_CHECK(vkEndCommandBuffer(c));
   recorded_h_ = h;
+}
+
+void GpuIntegrator::bind_sets(VkCommandBuffer c) const {
+  const VkDescriptorSet sets[2] = {set_, force_stage_->set()};
+  vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 2, sets, 0, nullptr);
 }
 
 uint64_t GpuIntegrator::tick_upload_bytes() const {

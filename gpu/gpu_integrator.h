@@ -1,8 +1,9 @@
 #pragma once
 // Stage 3 of the tick (sim/world_stages.h) on a Vulkan compute device: Kang & Cho's linearised backward
 // Euler over springs (stretch and bending links) with relative damping and gravity, plus Volino's
-// triangles, the weft/warp model and air (gpu/gpu_force_stage.h), solved by block-Jacobi preconditioned CG,
-// the collider contacts and their friction kept in the solve as mg keeps them; and stage 4 (tethers, the
+// triangles, the weft/warp model and air (gpu/gpu_force_stage.h), solved by CG preconditioned with a V-cycle
+// of mg's aggregation multigrid (gpu/gpu_multigrid.h; or block Jacobi), the collider contacts and their
+// friction kept in the solve as mg keeps them; and stage 4 (tethers, the
 // limiter, the colliders' position passes: gpu/gpu_contact_stage.h) in a second submit at stage 4's place
 // (run_post_solve). Stages 1-2 and 5-7 stay on the CPU (gpu/step_device.h refuses the scenes whose features
 // the GPU step does not run).
@@ -27,11 +28,17 @@ namespace weft {
 
 class GpuForceStage;
 class GpuContactStage;
+class GpuMultigrid;
 
 struct GpuStepOptions {
   float tolerance = 1e-4f;  // relative residual: 1e-3 left a two-hand grab 7 mm (RMS) from the CPU step after 1 s, 1e-4 0.4 mm (docs/gpu.md)
   bool warm_start = true;   // start from last tick's dv (hanging cloth: 71 iterations instead of 100)
   int max_iterations = 150;  // recorded iterations; those after convergence are skipped by a flag on the device
+  // The preconditioner: one aggregation-multigrid V-cycle (gpu/gpu_multigrid.h), or false: block Jacobi (the
+  // default still: the multigrid's count grows with the mesh too, and it leaves the cotton disc's parity case
+  // 1.9 mm from mg after 1 s against block Jacobi's 0.5, over the 1 mm bar; docs/gpu.md).
+  bool multigrid = false;
+  int mg_sweeps = 2;  // l1-Jacobi sweeps each way per level (more on the small levels: GpuMultigrid); 1: 41 iterations at 1k, 73 at 4k; 2: 29, 51
   // Stage 4 (tethers, the strain limiter, the colliders' position passes) on the GPU after the step
   // (gpu/gpu_contact_stage.h), once a world is attached; false: World::step runs it on the CPU.
   bool contact_stage = true;
@@ -58,7 +65,7 @@ class GpuIntegrator final : public Integrator {
   GpuIntegrator& operator=(const GpuIntegrator&) = delete;
 
   void step(const ClothModel& model, ClothState& state, float h) override;
-  const char* name() const override { return "gpu-pcg"; }
+  const char* name() const override { return options_.multigrid ? "gpu-mg" : "gpu-pcg"; }
   // The collider contacts are kept in the solve as mg keeps them (gpu/shaders/contact_friction.glsl).
   bool filters_contacts() const override { return true; }
   // Stage 4 whole (tethers and limiter, the colliders, alternated) once a world is attached; stage 6, the
@@ -69,6 +76,8 @@ class GpuIntegrator final : public Integrator {
   // Stage 4 on the device (a second submit: the step's end, with its free-flight translation correction, is
   // on the CPU between them).
   void run_post_solve(float h) override;
+  // The multigrid preconditioner (options.multigrid), or null (tests).
+  const GpuMultigrid* multigrid() const { return multigrid_.get(); }
   // The stage-4 stage, or null (tests).
   const GpuContactStage* contact_stage() const { return contact_stage_.get(); }
   const GpuStageTimes& stage_times() const { return times_; }
@@ -89,10 +98,13 @@ class GpuIntegrator final : public Integrator {
  private:
   friend class GpuForceStage;    // builds its buffers with make_buffer and upload_once
   friend class GpuContactStage;  // the same, and copies the step's start positions (binding 0)
+  friend class GpuMultigrid;     // the same
   using Buffer = DeviceBuffer;
   Buffer make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, bool host);
   void upload_once(Buffer& dst, const void* data, VkDeviceSize size);
   void record(const ClothModel& model, float h);
+  // The set bindings the step's kernels expect (after the multigrid's, which re-binds set 1).
+  void bind_sets(VkCommandBuffer c) const;
 
   std::shared_ptr<ComputeContext> ctx_;
   GpuStepOptions options_;
@@ -119,6 +131,7 @@ class GpuIntegrator final : public Integrator {
   WorldScratch* world_scratch_ = nullptr;
   StepReport* world_report_ = nullptr;
   std::unique_ptr<GpuContactStage> contact_stage_;  // stage 4 (its own set and command buffer)
+  std::unique_ptr<GpuMultigrid> multigrid_;  // the preconditioner (options_.multigrid), else null
   std::unique_ptr<GpuForceStage> force_stage_;  // Volino, weft/warp, air (set 1); last: destroyed first
 };
 

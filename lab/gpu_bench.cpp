@@ -16,10 +16,11 @@ namespace {
 
 uint32_t quads_for(const std::string& size) {
   if (size == "1k") return 31;     // 1 024 vertices
+  if (size == "4k") return 63;     // 4 096
   if (size == "16k") return 127;   // 16 384
   if (size == "64k") return 255;   // 65 536
   if (size == "256k") return 511;  // 262 144
-  throw std::invalid_argument("gpu bench size '" + size + "': expected 1k, 16k, 64k or 256k");
+  throw std::invalid_argument("gpu bench size '" + size + "': expected 1k, 4k, 16k, 64k or 256k");
 }
 
 double median(std::vector<double> v) {
@@ -42,6 +43,14 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
     if (!choice.gpu) throw StepDeviceRefused("gpu bench: " + choice.reason);
     if (!choice.warning.empty()) std::fprintf(stderr, "weft: warning: %s\n", choice.warning.c_str());
     use_step_device(choice, scene.world);
+    {
+      GpuStepOptions go;
+      go.multigrid = options.preconditioner == "mg";
+      std::shared_ptr<ComputeContext> ctx = choice.context;
+      scene.world.make_custom_integrator = [ctx, go](const ClothModel& m, const SolverOptions& o) {
+        return std::make_unique<GpuIntegrator>(ctx, m, o, go);
+      };
+    }
     World world = build_world(scene);
     const auto* gpu = dynamic_cast<const GpuIntegrator*>(&world.integrator());
     if (!gpu) throw std::logic_error("gpu bench: the world does not run the GPU step");
@@ -100,6 +109,9 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
                         {"bytes_per_tick", {{"up", gpu->tick_upload_bytes()}, {"down", gpu->tick_download_bytes()}}},
                         {"pcg_iterations_median", median(iterations)},
                         {"pcg_residual_median", median(residual)},
+                        {"pcg_iterations_max", *std::max_element(iterations.begin(), iterations.end())},
+                        {"pcg_residual_max", *std::max_element(residual.begin(), residual.end())},
+                        {"preconditioner", options.preconditioner},
                         {"wall_ms_per_tick_median", median(wall)},
                         {"finite", std::all_of(world.state().position.begin(), world.state().position.end(),
                                                [](const glm::vec3& p) { return std::isfinite(p.x + p.y + p.z); })}};
@@ -134,11 +146,13 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
       r["validation_messages"] = c.validation_messages();
     std::fprintf(stderr,
                  "gpu bench %s (%zu vertices, %s) on %s: GPU %.3f ms/tick (upload %.3f, forces %.3f, solve %.3f, "
-                 "download %.3f), %g PCG iterations (relative residual %.1e), wall %.3f ms/tick (CPU: elastics %.3f, "
+                 "download %.3f), %g PCG iterations (%s; at most %g; relative residual %.1e, at most %.1e), wall %.3f ms/tick (CPU: elastics %.3f, "
                  "stage 3 %.3f, corrections %.3f; %.1f kB up, %.1f kB down a tick)\n",
                  size.c_str(), world.model().vertex_count(), options.material.empty() ? "springs" : options.material.c_str(),
                  choice.device_name.c_str(), median(total), median(upload),
-                 median(forces), median(solve), median(download), median(iterations), median(residual), median(wall),
+                 median(forces), median(solve), median(download), median(iterations), options.preconditioner.c_str(),
+                 *std::max_element(iterations.begin(), iterations.end()), median(residual),
+                 *std::max_element(residual.begin(), residual.end()), median(wall),
                  median(elastics), median(integrate), median(corrections), gpu->tick_upload_bytes() / 1e3,
                  gpu->tick_download_bytes() / 1e3);
     out.push_back(r);

@@ -9,11 +9,12 @@
 namespace weft::lab {
 
 struct GpuBenchOptions {
-  std::vector<std::string> sizes = {"16k"};  // 16k | 64k | 256k (and 1k for a smoke test)
+  std::vector<std::string> sizes = {"16k"};  // 16k | 64k | 256k (and 1k, 4k: the solve's iteration counts)
   int steps = 20;                            // timed ticks per size, after 4 untimed
   std::string device = "gpu";                // gpu | auto (auto: refuses to time a CPU)
   bool validation = false;                   // the device opened with VK_LAYER_KHRONOS_validation
   std::string material;                      // fabric preset (assets/materials) for the cloth; empty: springs
+  std::string preconditioner = "jacobi";     // jacobi (block-Jacobi PCG, the step's default) | mg (GpuStepOptions::multigrid)
 };
 
 // One entry per size; throws StepDeviceRefused when no device fits (and for auto, when it would be the CPU).

@@ -1,5 +1,6 @@
 #version 450
-// r = b - W dv (filtered), d = P r; partial sums of r.d, b.b and r.r.
+// r = b - W dv (filtered), d = P r; partial sums of r.d, b.b and r.r. Mode 1: r only (the multigrid
+// preconditions r next, and mg_dots.comp makes d and the sums).
 #include "step_layout.glsl"
 void main() {
   uint i = gl_GlobalInvocationID.x;
@@ -9,8 +10,11 @@ void main() {
     vec3 d = pre_mul(i, r);
     vec3 b = vec[kB * pc.n + i].xyz;
     vec[kR * pc.n + i] = vec4(r, 0.0);
-    vec[kD * pc.n + i] = vec4(d, 0.0);
-    mine = vec4(dot(r, d), dot(b, b), dot(r, r), 0.0);
+    if (pc.mode == 0u) {
+      vec[kD * pc.n + i] = vec4(d, 0.0);
+      mine = vec4(dot(r, d), dot(b, b), dot(r, r), 0.0);
+    }
   }
+  if (pc.mode == 1u) return;  // uniform: no invocation reaches group_sums's barriers
   group_sums(mine);
 }
