@@ -147,7 +147,7 @@ TEST_CASE("box coupling: a crate dropped flat on a pinned irregular cloth comes 
 // cube_drop.json's tilt (10 and 15 degrees): the crate lands on a corner. Solved with the cloth, the exchange
 // is inelastic for the box (inelastic_exchange): without it the backward-Euler sheet returned half the landing,
 // the crate tipped at 5-6 rad/s, hopped and tumbled off its cloth; with the box met only after the step
-// (boxes_in_solve off) the vertices at its rim rang and the fail-safe clamped them.
+// (boxes_in_solve off) the vertices at its rim rang (0.18 m/s over the last 2 s) and edges reached 10.3 %.
 TEST_CASE("box coupling: a crate landing on its corner on a pinned irregular cloth rests on it, unclamped") {
   for (const bool failsafe : {true, false}) {
     CAPTURE(failsafe);
@@ -155,6 +155,7 @@ TEST_CASE("box coupling: a crate landing on its corner on a pinned irregular clo
     CHECK(d.speed_clamps == 0);
     CHECK(d.peak_speed < 5.f);
     CHECK(d.peak_strain < 0.101f);
+    CHECK(d.late_speed < 0.05f);  // the cloth still (the box after the step: 0.18 m/s of ringing at its rim)
     CHECK(d.box_height > 0.55f);  // on the cloth, not through it nor off it onto the floor
     CHECK(std::abs(d.box_x) < 0.3f);
     CHECK(std::abs(d.box_z) < 0.3f);
