@@ -18,6 +18,7 @@
 // the friction is a damping: the constraint adds no energy. A vertex arriving from above meets the
 // collider pass after the step as before (sim/collider.h); the step after, sim/landing_filter.h decides
 // whether the filter holds it yet.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -45,6 +46,13 @@ struct ContactFilter {
   std::vector<uint32_t> entry_of_vertex;  // per vertex: its entry, or kNone (nvert)
   std::vector<float> distance;            // while building: the entry's distance to its collider, m
   std::vector<glm::vec3> work;            // record_contact_impulses: the contact's impulse on the vertex, N s
+  // The rigid box the entry rests on (its index in WorldState::boxes), or kNone for a static or driven
+  // collider: the box takes the contact's reaction (sim/box_coupling.h).
+  std::vector<uint32_t> body;
+  uint32_t body_of(size_t k) const { return k < body.size() ? body[k] : kNone; }  // kNone where unrecorded
+  // record_contact_impulses: the vertex's diagonal block of the step's matrix W_ii along the normal and across
+  // it, kg: how much the contact's impulse grows per m/s its box moves the vertex, lumped (sim/box_coupling.h).
+  std::vector<glm::vec2> lumped_mass;
 
   void resize(size_t vertex_count);  // capacity for every vertex: building never allocates
   size_t size() const { return vertex.size(); }
@@ -67,11 +75,13 @@ struct ContactFilter {
       slip[kept] = slip[k];
       impulse[kept] = impulse[k];
       distance[kept] = distance[k];
+      if (k < body.size()) body[kept] = body[k];
       entry_of_vertex[i] = uint32_t(kept);
       ++kept;
     }
     for (auto* u : {&dv_normal, &friction, &impulse, &distance}) u->resize(kept);
     for (auto* u : {&normal, &slip}) u->resize(kept);
+    body.resize(std::min(body.size(), kept));
     vertex.resize(kept);
   }
 
@@ -94,11 +104,13 @@ struct ContactFilter {
 
 // Builds `out` (this step's contacts) from the colliders at their end-of-step poses, positions and
 // velocities at the start of the step, and `last` (the previous step's filter, with its impulses).
-// Kinematic and infinite-mass vertices are left to their own constraint.
+// Kinematic and infinite-mass vertices are left to their own constraint. The colliders from first_box on
+// stand for the rigid boxes (RigidBox::as_collider, in WorldState::boxes' order): their entries name the box.
 void find_resting_contacts(const Collider* colliders, size_t ncollider, float thickness, const glm::vec3& gravity,
                            float h, const float* mass, const uint8_t* kinematic, const glm::vec3* x,
                            const glm::vec3* v, const ContactFilter& last, ContactFilter& out,
-                           const uint8_t* held_by = nullptr);  // CollisionPassIo::held_by
+                           const uint8_t* held_by = nullptr,  // CollisionPassIo::held_by
+                           size_t first_box = SIZE_MAX);
 
 // After the solve: each contact's normal impulse per unit mass, n . (W dv - h f)_i / m_i, with W the
 // implicit step's matrix (Kang & Cho Eq. 14 with relative damping: M - h^2 J + h C_d, the drag on the

@@ -45,10 +45,22 @@ Collider RigidBox::as_collider() const {
   return c;
 }
 
+namespace {
+// The box's principal moments about its centre: m/12 (b^2 + c^2), ...
+glm::vec3 principal_inertia(const RigidBox& box) {
+  const glm::vec3 s = 2.f * box.half_extents;
+  return box.mass / 12.f * glm::vec3(s.y * s.y + s.z * s.z, s.x * s.x + s.z * s.z, s.x * s.x + s.y * s.y);
+}
+}  // namespace
+
+glm::mat3 RigidBox::world_inertia() const {
+  const glm::mat3 R = glm::mat3_cast(pose.orientation);
+  const glm::vec3 inertia = principal_inertia(*this);
+  return R * glm::mat3(inertia.x, 0, 0, 0, inertia.y, 0, 0, 0, inertia.z) * glm::transpose(R);
+}
+
 glm::vec3 RigidBox::inverse_inertia_times(const glm::vec3& w) const {
-  const glm::vec3 s = 2.f * half_extents;
-  // box inertia about its centre: m/12 (b^2 + c^2), ...
-  const glm::vec3 inertia = mass / 12.f * glm::vec3(s.y * s.y + s.z * s.z, s.x * s.x + s.z * s.z, s.x * s.x + s.y * s.y);
+  const glm::vec3 inertia = principal_inertia(*this);
   const glm::vec3 local = glm::conjugate(pose.orientation) * w;
   return pose.orientation * (local / inertia);
 }

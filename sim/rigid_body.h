@@ -24,6 +24,8 @@ struct RigidBox {
 
   // The box as a collider at its current pose and velocity.
   Collider as_collider() const;
+  // World inertia tensor about the centre: R I_body R^T.
+  glm::mat3 world_inertia() const;
   // World inverse inertia applied to a vector: R I_body^-1 R^T w.
   glm::vec3 inverse_inertia_times(const glm::vec3& w) const;
   // Velocity of the body's material point at x.

@@ -325,6 +325,7 @@ size_t World::add_collider(const Collider& collider) {
   model_.colliders.push_back(collider);
   model_.colliders.back().previous_pose = collider.pose;
   state_.colliders.push_back(model_.colliders.back());
+  scratch_.solids.reserve(model_.colliders.size() + model_.boxes.size());
   has_followers_ = has_followers_ || collider.follows.has_value();
   has_body_ = has_body_ || collider.body;
   return model_.colliders.size() - 1;
@@ -335,6 +336,9 @@ size_t World::add_rigid_box(const RigidBox& box) {
   model_.boxes.push_back(box);
   model_.boxes.back().previous_pose = box.pose;
   state_.boxes.push_back(model_.boxes.back());
+  scratch_.solids.reserve(model_.colliders.size() + model_.boxes.size());
+  scratch_.box_moved.reserve(model_.boxes.size());
+  scratch_.box_step.reserve(model_.boxes.size());
   return model_.boxes.size() - 1;
 }
 

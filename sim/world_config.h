@@ -31,6 +31,12 @@ struct InteractionConfig {
   // Vertices resting on colliders keep the contact inside the implicit solve (sim/contact_filter.h); off:
   // only the collider pass after the step sees them (for comparisons).
   bool contacts_in_solve = true;
+  // ... and those resting on a rigid box too, the box's velocity solved with them and the exchange inelastic
+  // for the box (sim/box_coupling.h). Off: the box meets the cloth only in the pass after the step
+  // (resolve_cloth_box), held up by 0.09 g vertices meeting it at metres per second: cube_drop.json's crate
+  // rocked for the whole demo and its rim's vertices rang into 7 fail-safe speed clamps. Not in a
+  // step that runs the passes after the solve itself (the GPU's): it keeps what it did.
+  bool boxes_in_solve = true;
   // Tether lengths on flat convex pieces are straight rest distances, not edge paths (sim/tether.h).
   bool straight_tethers = true;
   // On release a vertex keeps at most release_speed_factor * |hand's smoothed velocity| + release_speed_slack

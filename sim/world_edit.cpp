@@ -225,6 +225,7 @@ void World::land_edit(EditBuild& build, EditReport::Landing& ms) {
     f.slip.push_back(old.contact_filter.slip[k]);
     f.impulse.push_back(old.contact_filter.impulse[k]);
     f.distance.push_back(k < old.contact_filter.distance.size() ? old.contact_filter.distance[k] : 0.f);
+    f.body.push_back(old.contact_filter.body_of(k));
   }
   if (!c.plastic_strain.empty() && old.plastic_strain.size() == old_cloth.triangle_count())
     for (size_t t = 0; t < c.plastic_strain.size(); ++t) c.plastic_strain[t] = old.plastic_strain[me.triangle_parent[t]];

@@ -11,6 +11,8 @@ void WorldScratch::resize(const ClothModel& model) {
   tether.resize(model);
   strain.resize(model);
   x_prev.resize(n);
+  box_solve_x.resize(n);
+  box_solve_v.resize(n);
   v_start.resize(n);
   collider_contact.resize(n);
   collider_moved.resize(n);

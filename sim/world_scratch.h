@@ -6,6 +6,8 @@
 
 #include <glm/glm.hpp>
 
+#include "sim/box_coupling.h"
+#include "sim/collider.h"
 #include "sim/contact_filter.h"
 #include "sim/elastic_constraint.h"
 #include "sim/freed_relaxation.h"
@@ -29,6 +31,12 @@ struct WorldScratch {
   VertexSet collider_moved;             // what the last collider pass moved
   std::vector<float> solved_length;     // per structural link (nedge): its length after the solve (sim/buckled_links.h)
   ContactFilter last_contact_filter;    // the previous step's filter while this step's is built
+  // The colliders and then each rigid box as a collider, for the solve's contacts (reserved as they are added).
+  std::vector<Collider> solids;
+  // The cloth at the start of the solve, solved again while a box's velocity converges (sim/box_coupling.h),
+  // and each box's change from its free motion so far and its last Newton step (nvert; nbox).
+  std::vector<glm::vec3> box_solve_x, box_solve_v;
+  std::vector<BoxTwist> box_moved, box_step;
   // Per vertex, bit d set while device d holds it or it slides out of d's grip (nvert): a collider that
   // follows d leaves it alone (sim/collider.h held_by_own_device). Filled at the start of a tick, only
   // while some collider follows a device (held_by_live).
