@@ -1,6 +1,5 @@
 #include "gpu/gpu_contact_stage.h"
 
-#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -32,8 +31,8 @@ struct Push {
   float h, detect, stretch, settled, thickness, settle;
   uint32_t flags, pad;
 };
-constexpr uint32_t kVelFromCorrection = 1, kClearHeld = 2, kGate = 4, kWelded = 8;
-enum Binding { X, V, XPrev, VInfo, Edges, Teth, Tick, ConOut, Sc, Ind, Weld };
+constexpr uint32_t kVelFromCorrection = 1, kClearHeld = 2, kGate = 4;
+enum Binding { X, V, XPrev, VInfo, Edges, Teth, Tick, ConOut, Sc, Ind };
 constexpr uint32_t kScalars = 16;
 constexpr uint32_t kScContacts = 7, kScTotalCorrected = 8, kScStuck = 9, kScAltPasses = 10, kScFirstSweeps = 11,
                    kScFirstLargest = 12;
@@ -58,19 +57,36 @@ GpuContactStage::GpuContactStage(GpuIntegrator& owner, const ClothModel& model, 
     : owner_(owner), options_(options), n_(uint32_t(model.vertex_count())), nedge_(uint32_t(model.edge_count)) {
   const VkDevice dev = owner_.ctx_->device();
   const size_t n = std::max<size_t>(n_, 1), ne = std::max<size_t>(nedge_, 1);
+  // The edges in colour order, each with its ends and rest length (the sweep's only table).
+  const EdgeColouring colouring = colour_edges(model);
+  std::vector<uint32_t> edges(4 * ne, 0);
+  for (size_t k = 0; k < colouring.order.size(); ++k) {
+    const uint32_t e = colouring.order[k];
+    edges[4 * k] = model.link[e][0];
+    edges[4 * k + 1] = model.link[e][1];
+    edges[4 * k + 2] = as_bits(model.rest_length[e]);
+    edges[4 * k + 3] = e;
+  }
+  for (size_t c = 0; c < colouring.colour_count(); ++c)
+    colours_.push_back({colouring.colour_offset[c], colouring.colour_offset[c + 1] - colouring.colour_offset[c]});
   const VkBufferUsageFlags storage =
       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
   const VkDeviceSize v4 = 16;
   const VkDeviceSize tick_bytes = v4 * (1 + kColliderVec4 * kMaxColliders);
   // the indirect dispatches: x y z per colour and for the collider pass, then their full group counts
-  const VkDeviceSize ind_bytes = 4 * (3 * (kMaxColours + 1) + kMaxColours + 1);
+  const uint32_t nc = uint32_t(colours_.size());
+  std::vector<uint32_t> ind(3 * (nc + 1) + nc + 1, 1);
+  for (uint32_t c = 0; c < nc; ++c) ind[3 * c] = ind[3 * (nc + 1) + c] = groups_of(colours_[c].count);
+  ind[3 * nc] = ind[3 * (nc + 1) + nc] = groups_of(n_);
   const VkDeviceSize sizes[kBindings] = {v4 * n,  v4 * n, v4 * n, v4 * n, v4 * ne, 8 * kTetherSets * n,
-                                         tick_bytes, v4 * n, 4 * kScalars, ind_bytes, v4 * n};
+                                         tick_bytes, v4 * n, 4 * kScalars, 4 * ind.size()};
   for (uint32_t b = 0; b < kBindings; ++b)
     buf_[b] = owner_.make_buffer(sizes[b], storage | (b == Ind ? VkBufferUsageFlags(VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT) : VkBufferUsageFlags(0)), false);
-  upload_colouring(model, colour_edges(model));
+  owner_.upload_once(buf_[Ind], ind.data(), 4 * ind.size());
   up_ = owner_.make_buffer(3 * v4 * n + 8 * kTetherSets * n + tick_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
   down_ = owner_.make_buffer(3 * v4 * n + 4 * kScalars, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+  // the inverse masses never change; the kinematic and held flags are packed per tick beside them
+  if (nedge_ > 0) owner_.upload_once(buf_[Edges], edges.data(), 16 * VkDeviceSize(nedge_));
 
   set_layout_ = make_storage_set_layout(dev, kBindings);
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push)};
@@ -115,50 +131,6 @@ GpuContactStage::~GpuContactStage() {
   for (Buf& b : buf_) destroy_device_buffer(*owner_.ctx_, b);
   destroy_device_buffer(*owner_.ctx_, up_);
   destroy_device_buffer(*owner_.ctx_, down_);
-  destroy_device_buffer(*owner_.ctx_, weld_up_);
-}
-
-void GpuContactStage::upload_colouring(const ClothModel& model, const EdgeColouring& colouring) {
-  // The edges in colour order, each with its ends and rest length (the sweep's only table).
-  std::vector<uint32_t> edges(4 * std::max<size_t>(nedge_, 1), 0);
-  for (size_t k = 0; k < colouring.order.size(); ++k) {
-    const uint32_t e = colouring.order[k];
-    edges[4 * k] = model.link[e][0];
-    edges[4 * k + 1] = model.link[e][1];
-    edges[4 * k + 2] = as_bits(model.rest_length[e]);
-    edges[4 * k + 3] = e;
-  }
-  colours_.clear();
-  for (size_t c = 0; c < colouring.colour_count() && c < kMaxColours; ++c)
-    colours_.push_back({colouring.colour_offset[c], colouring.colour_offset[c + 1] - colouring.colour_offset[c]});
-  const uint32_t nc = uint32_t(colours_.size());
-  std::vector<uint32_t> ind(3 * (nc + 1) + nc + 1, 1);
-  for (uint32_t c = 0; c < nc; ++c) ind[3 * c] = ind[3 * (nc + 1) + c] = groups_of(colours_[c].count);
-  ind[3 * nc] = ind[3 * (nc + 1) + nc] = groups_of(n_);
-  owner_.upload_once(buf_[Ind], ind.data(), 4 * ind.size());
-  if (nedge_ > 0) owner_.upload_once(buf_[Edges], edges.data(), 16 * VkDeviceSize(nedge_));
-}
-
-void GpuContactStage::weld_seams(const ClothModel& model, const SeamSet& seams) {
-  // Each seam's possible ring (its vertex a and the nearer end of b-c, as weld_sewn_seams pairs them),
-  // joined by union-find: the groups the colouring keeps apart.
-  std::vector<uint32_t> group(n_);
-  for (uint32_t i = 0; i < n_; ++i) group[i] = i;
-  auto root = [&](uint32_t i) {
-    while (group[i] != i) i = group[i] = group[group[i]];
-    return i;
-  };
-  for (size_t k = 0; k < seams.size(); ++k) {
-    const uint32_t a = seams.a[k], b = seams.w[k] < 0.5f ? seams.b[k] : seams.c[k];
-    if (a >= n_ || b >= n_) continue;
-    const uint32_t ra = root(a), rb = root(b);
-    if (ra != rb) group[std::max(ra, rb)] = std::min(ra, rb);
-  }
-  for (uint32_t i = 0; i < n_; ++i) group[i] = root(i);
-  upload_colouring(model, colour_edges(model, group));
-  weld_up_ = owner_.make_buffer(16 * VkDeviceSize(std::max<uint32_t>(n_, 1)), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
-  welded_ = true;
-  recorded_h_ = 0;  // recorded again with the new colours and the welds' copy
 }
 
 // The stage as one command buffer, in sim/stage_contacts.cpp's order: tethers, a limiting pass, the first
@@ -184,7 +156,6 @@ void GpuContactStage::record(const WorldModel& world, float h) {
             (strain.velocity_from_correction ? kVelFromCorrection : 0u) |
                 (world.config.interaction.clear_held_patches ? kClearHeld : 0u),
             0};
-  if (welded_) push.flags |= kWelded;
   const uint32_t base_flags = push.flags;
   const uint32_t ncolour = uint32_t(colours_.size());
   bool indirect = false;  // the next run's groups from Ind at indirect_offset (gated by stage_control.comp)
@@ -249,10 +220,6 @@ void GpuContactStage::record(const WorldModel& world, float h) {
     vkCmdCopyBuffer(c, up_.buffer, buf_[Teth].buffer, 1, &ts);
     const VkBufferCopy start{0, 0, block};  // the integrator's x: where the step began
     vkCmdCopyBuffer(c, owner_.buf_[0].buffer, buf_[XPrev].buffer, 1, &start);
-    if (welded_) {
-      const VkBufferCopy welds{0, 0, block};
-      vkCmdCopyBuffer(c, weld_up_.buffer, buf_[Weld].buffer, 1, &welds);
-    }
   }
   const VkBufferCopy tick{3 * block + teth, 0, tick_bytes};
   vkCmdCopyBuffer(c, up_.buffer, buf_[Tick].buffer, 1, &tick);
@@ -303,7 +270,6 @@ void GpuContactStage::record(const WorldModel& world, float h) {
 
 void GpuContactStage::run(const WorldModel& world, WorldState& state, WorldScratch& scratch, StepReport& stats,
                           float h) {
-  if (!welded_ && state.seams.size() > 0) weld_seams(world.cloth, state.seams);
   if (h != recorded_h_) record(world, h);
   ClothState& cs = state.cloth;
   const ClothModel& m = world.cloth;
@@ -320,18 +286,7 @@ void GpuContactStage::run(const WorldModel& world, WorldState& state, WorldScrat
     float* pi = up + 4 * (2 * n + i);
     px[0] = x.x; px[1] = x.y; px[2] = x.z; px[3] = 0.f;
     pv[0] = v.x; pv[1] = v.y; pv[2] = v.z; pv[3] = 0.f;
-    pi[0] = m.inv_mass[i]; pi[1] = cs.kinematic[i] ? 1.f : 0.f; pi[2] = held_by ? float(held_by[i]) : 0.f;
-    pi[3] = scratch.seam_slip[i];  // an open seam drove it this tick: no friction holds it back
-  }
-  if (welded_) {  // the rings World::step's weld_sewn_seams made this tick (open seams weld nothing)
-    uint32_t* w = static_cast<uint32_t*>(weld_up_.mapped);
-    const StrainLimitScratch& s = scratch.strain;
-    for (size_t i = 0; i < n; ++i) {
-      w[4 * i] = s.weld_next[i];
-      w[4 * i + 1] = s.weld_root[i];
-      w[4 * i + 2] = as_bits(s.weld_inv_mass[i]);
-      w[4 * i + 3] = 0;
-    }
+    pi[0] = m.inv_mass[i]; pi[1] = cs.kinematic[i] ? 1.f : 0.f; pi[2] = held_by ? float(held_by[i]) : 0.f; pi[3] = 0.f;
   }
   // The active tether sets (each device's, then the pins'): anchor and length per vertex.
   uint32_t* teth = reinterpret_cast<uint32_t*>(up + 12 * n);

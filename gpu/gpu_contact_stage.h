@@ -12,10 +12,7 @@
 //   (the CPU's later sweeps look only near what moved: the same edges are over the limit);
 // - the colliders (sim/collider.cpp resolve_collisions), per vertex over the colliders in order: planes,
 //   spheres, capsules and boxes, still, moving or following a device, with Coulomb friction on the tick's
-//   motion and the swept tests; a vertex an open seam drove this tick slides free of friction;
-// - the sewn seams welded for the limiter (sim/sewn_weld.h), in a world with seams: an edge's welded end
-//   moves its whole ring, and the edges are coloured with each seam's ring as one vertex (the rings a seam
-//   can make, sewn or not: a ring of the tick's is always inside one), so that a colour's rings are its own.
+//   motion and the swept tests.
 // The sweeps and passes past convergence are recorded but skipped by flags a one-invocation kernel sets on
 // the device (gpu/shaders/stage_control.comp), as sim/strain_limit.cpp and sim/stage_contacts.cpp decide;
 // maxima are integer maxima of float bits and counts integer sums: one device, one result.
@@ -30,8 +27,6 @@
 
 #include "gpu/gpu_integrator.h"
 #include "sim/cloth_model.h"
-#include "sim/edge_colouring.h"
-#include "sim/seam.h"
 #include "sim/step_report.h"
 #include "sim/world_model.h"
 #include "sim/world_scratch.h"
@@ -51,7 +46,7 @@ class GpuContactStage {
   // positions on the device): one submit, then x, v, the collider contact flags (scratch.collider_contact),
   // the contact axes and stats.strain and stats.collision as resolve_contacts leaves them.
   void run(const WorldModel& world, WorldState& state, WorldScratch& scratch, StepReport& stats, float h);
-  uint64_t tick_upload_bytes() const { return up_.size + (welded_ ? weld_up_.size : 0); }
+  uint64_t tick_upload_bytes() const { return up_.size; }
   uint64_t tick_download_bytes() const { return down_.size; }
   size_t colour_count() const { return colours_.size(); }
   // The last run's alternation passes and the sweeps of its first limiting pass (tests, docs).
@@ -60,11 +55,6 @@ class GpuContactStage {
 
  private:
   void record(const WorldModel& world, float h);
-  // The edges in `colouring`'s order into Edges, its colours and the indirect counts (at most kMaxColours).
-  void upload_colouring(const ClothModel& model, const EdgeColouring& colouring);
-  // Once, at the first run in a world with seams: the colouring with each seam's possible ring as one vertex,
-  // and the welds' upload (weld_up_).
-  void weld_seams(const ClothModel& model, const SeamSet& seams);
 
   GpuIntegrator& owner_;
   GpuStepOptions options_;
@@ -74,13 +64,10 @@ class GpuContactStage {
   };
   std::vector<Colour> colours_;
   using Buf = GpuIntegrator::Buffer;
-  static constexpr uint32_t kBindings = 11;  // contact_layout.glsl's
-  static constexpr uint32_t kMaxColours = 64;  // the indirect counts' room (colour_edges makes at most 64)
+  static constexpr uint32_t kBindings = 10;  // contact_layout.glsl's
   static constexpr uint32_t kTetherSets = kDeviceCount + 1;  // each device's, then the pins'
   std::array<Buf, kBindings> buf_{};
   Buf up_, down_;
-  Buf weld_up_;          // mapped, in a world with seams: per vertex its ring's next, root and inverse mass
-  bool welded_ = false;  // the colouring and the sweeps take the welds (weld_seams)
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;

@@ -34,8 +34,7 @@ const char* gpu_unsupported_feature(const Scene& scene) {
   if (!scene.rigid_boxes.empty()) return "rigid boxes";
   // A body's parts are sphere and capsule colliders (Collider::body), still or following a device: the
   // resting contacts, the solve's filter and stage 4's collide.comp take them as any other collider.
-  // Seams: stage 2 (their elastics) and 5c (closing the sewn ones) on the CPU, the sewn pairs in the GPU solve
-  // (sewn_project.comp), the welds in stage 4's sweeps and the seam-driven vertices' slip in collide.comp
+  if (!scene.seams.empty() || scene.seam_lines.size() > 0) return "seams";
   // stage 4's collider table (gpu/gpu_contact_stage.h), the hands' palms and forearms counted in
   if (scene.colliders.size() + 8 > GpuContactStage::kMaxColliders) return "more than 56 colliders";
   return nullptr;

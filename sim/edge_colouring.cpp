@@ -4,18 +4,14 @@
 
 namespace weft {
 
-EdgeColouring colour_edges(const ClothModel& model) { return colour_edges(model, {}); }
-
-EdgeColouring colour_edges(const ClothModel& model, const std::vector<uint32_t>& group) {
+EdgeColouring colour_edges(const ClothModel& model) {
   const size_t n = model.vertex_count(), ne = model.edge_count;
-  const bool grouped = group.size() == n;
   // used[v] holds a bit per colour taken at v (64 colours: a vertex of degree 33 or more is refused below)
   std::vector<uint64_t> used(n, 0);
   std::vector<uint32_t> colour(ne, 0);
   uint32_t ncolour = 0;
   for (size_t e = 0; e < ne; ++e) {
-    auto [i, j] = model.link[e];
-    if (grouped) i = group[i], j = group[j];
+    const auto [i, j] = model.link[e];
     const uint64_t taken = used[i] | used[j];
     uint32_t c = 0;
     while (c < 64 && ((taken >> c) & 1u)) ++c;

@@ -19,11 +19,6 @@ struct EdgeColouring {
 // both ends first): at most 2 d - 1 colours for a largest vertex degree d.
 EdgeColouring colour_edges(const ClothModel& model);
 
-// The same with vertices in groups (group[v], nvert; a vertex alone is its own group): edges of one colour
-// share no group, so that a correction that moves a whole group (a sewn seam's weld, sim/sewn_weld.h) runs
-// beside the others of its colour. Empty `group`: colour_edges(model).
-EdgeColouring colour_edges(const ClothModel& model, const std::vector<uint32_t>& group);
-
 // Number of vertices that two edges of one colour share (0 for a valid colouring).
 size_t edge_colouring_conflicts(const ClothModel& model, const EdgeColouring& colouring);
 

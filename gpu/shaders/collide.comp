@@ -263,8 +263,7 @@ void main() {
     vec3 vc = point_velocity(col, xi);
     vec3 v_rel = vi - vc;
     if (dot(v_rel, n) < 0.0) {
-      bool slips = seam_slip(i);
-      vec3 v_out = contact_response(v_rel, n, slips ? 0.0 : col.mu_s, slips ? 0.0 : col.mu_k);
+      vec3 v_out = contact_response(v_rel, n, col.mu_s, col.mu_k);
       if (v_out == vec3(0.0)) atomicOr(sc[kStuck], 1u);
       vec3 v_new = vc + v_out;
       if (!swept) {

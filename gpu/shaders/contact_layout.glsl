@@ -16,9 +16,6 @@ layout(std430, binding = 8) coherent buffer Sc { uint sc[]; };   // the stage's 
 // each one's full count (colours + 1). stage_control.comp zeroes a pass's once it is done, so the sweeps and
 // passes past convergence cost a dispatch of no groups, not one that starts and returns.
 layout(std430, binding = 9) buffer Ind { uint ind[]; };
-// The sewn seams' welds (sim/sewn_weld.h), in a world with seams: per vertex the next vertex of its ring (itself:
-// not welded), the ring's root and its inverse total mass (float bits; 0 when a member is kinematic).
-layout(std430, binding = 10) readonly buffer Weld { uvec4 weld[]; };
 
 layout(push_constant) uniform Push {
   uint n;          // vertices
@@ -31,11 +28,11 @@ layout(push_constant) uniform Push {
   float settled;   // a sweep whose worst corrected edge is within settled l0 ends the pass
   float thickness; // contact distance, m
   float settle;    // the alternation ends once a limiting pass moves no vertex this far, m
-  uint flags;      // kVelFromCorrection | kClearHeld | kGate | kWelded
+  uint flags;      // kVelFromCorrection | kClearHeld | kGate
   uint pad;
 } pc;
 
-const uint kVelFromCorrection = 1, kClearHeld = 2, kGate = 4, kWelded = 8;
+const uint kVelFromCorrection = 1, kClearHeld = 2, kGate = 4;
 
 // counters and flags in `sc`: this sweep's worst l / l0 (float bits) and corrections; the pass's done flag,
 // corrections, largest move (float bits) and sweeps; the alternation's done flag; the first collider pass's
@@ -46,5 +43,4 @@ const uint kWorst = 0, kSweepCorrected = 1, kPassDone = 2, kPassCorrected = 3, k
            kFirstLargest = 12, kScalars = 16;
 
 bool kinematic(uint i) { return vinfo[i].y != 0.0; }
-bool seam_slip(uint i) { return vinfo[i].w != 0.0; }  // an open seam drove it this tick (WorldScratch::seam_slip)
 float inv_mass(uint i) { return vinfo[i].x; }

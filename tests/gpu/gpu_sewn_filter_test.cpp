@@ -1,21 +1,18 @@
 // The sewn seams kept in the GPU solve (gpu/shaders/sewn_project.comp, as mg keeps them: sim/sewn_filter.h)
 // against the CPU's default step, on two irregular panels (make_irregular, not a grid) 1 cm apart, sewn along
 // one side: stage 2's elastics close the seam, then the solve keeps every pair (the command buffer recorded
-// again, once, with the projections); and stage 4 on the GPU with the sewn seams welded for the limiter
-// (sim/sewn_weld.h: strain_sweep.comp moves a welded end's ring) against stage 4 on the CPU.
+// again, once, with the projections). Stage 4 runs on the CPU here (GpuStepOptions::contact_stage false):
+// the GPU's limiter does not weld the sewn seams yet (sim/sewn_weld.h), so seams stay refused for --device gpu.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <memory>
 #include <stdexcept>
 
-#include "gpu/gpu_contact_stage.h"
 #include "gpu/gpu_integrator.h"
 #include "gpu/step_device.h"
 #include "sim/mesh_generators.h"
-#include "sim/strain_limit.h"
 #include "tests/gpu/gpu_world.h"
-#include "tests/sim/pose_samples.h"
 #include "tests/skip.h"
 
 using namespace weft;
@@ -26,10 +23,10 @@ TEST_SUITE_BEGIN("gpu");
 
 namespace {
 
-World sewn_gpu_world(Scene s, std::shared_ptr<ComputeContext> ctx, bool contact_stage = false, float tolerance = 1e-4f) {
-  s.world.make_custom_integrator = [ctx, contact_stage, tolerance](const ClothModel& m, const SolverOptions& o) {
+World sewn_gpu_world(Scene s, std::shared_ptr<ComputeContext> ctx, float tolerance = 1e-4f) {
+  s.world.make_custom_integrator = [ctx, tolerance](const ClothModel& m, const SolverOptions& o) {
     GpuStepOptions g;
-    g.contact_stage = contact_stage;
+    g.contact_stage = false;
     g.tolerance = tolerance;
     return std::make_unique<GpuIntegrator>(ctx, m, o, g);
   };
@@ -38,7 +35,7 @@ World sewn_gpu_world(Scene s, std::shared_ptr<ComputeContext> ctx, bool contact_
 
 // Panel A (an irregular 20 x 25 cm sheet) and its mirror image B, 1 cm apart in a vertical plane, A's right side
 // sewn to B's left, hung from their outer top corners with their hem 5 mm over a floor; a ball under the seam.
-Scene sewn_panels(float gap = 0.01f) {
+Scene sewn_panels() {
   Scene s;
   s.name = "gpu sewn filter: two panels";
   IrregularSpec spec;
@@ -49,8 +46,8 @@ Scene sewn_panels(float gap = 0.01f) {
   spec.seed = 4;
   const Mesh a = make_irregular(spec);
   const uint32_t na = uint32_t(a.vertex_count());
-  for (const glm::vec3& p : a.positions) s.mesh.positions.push_back(glm::vec3(p.x - spec.width - 0.5f * gap, 0.009f + p.y, 0.f));
-  for (const glm::vec3& p : a.positions) s.mesh.positions.push_back(glm::vec3(spec.width + 0.5f * gap - p.x, 0.009f + p.y, 0.f));
+  for (const glm::vec3& p : a.positions) s.mesh.positions.push_back(glm::vec3(p.x - spec.width - 0.005f, 0.009f + p.y, 0.f));
+  for (const glm::vec3& p : a.positions) s.mesh.positions.push_back(glm::vec3(spec.width + 0.005f - p.x, 0.009f + p.y, 0.f));
   s.mesh.material = a.material;
   for (const glm::vec2& m : a.material) s.mesh.material.push_back(glm::vec2(2.f * spec.width - m.x, m.y));
   s.mesh.triangles = a.triangles;
@@ -88,7 +85,7 @@ TEST_CASE("gpu sewn filter: two sewn panels hanging over a ball, as on the CPU")
   WEFT_SKIP_IF(!ctx, "no Vulkan device");
   const Scene s = sewn_panels();
   REQUIRE(s.seams.size() >= 5);
-  CHECK(gpu_unsupported_feature(s) == nullptr);
+  CHECK(std::string(gpu_unsupported_feature(s)) == "seams");  // stage 4's weld is not on the GPU yet
   Scene tight = s;
   tight.world.solver.mg_tolerance = 1e-5f;
   tight.world.solver.mg_max_iterations = 200;
@@ -122,45 +119,6 @@ TEST_CASE("gpu sewn filter: two sewn panels hanging over a ball, as on the CPU")
   CHECK(g.tick_upload_bytes() == 80 * gpu.state().position.size() + 32 * gpu.state().position.size());
 }
 
-// The same panels 4 cm apart: the seam's elastics pull each side 2 cm across columns about 4 cm wide, and once
-// the pairs sew the edges beside the seam are far over the limit: the limiter shortens them, each welded pair's
-// ring moved as one (without the welds it moved one side, and the seam's closing put it half back). The GPU
-// solve with stage 4 on the GPU against the same with stage 4 on the CPU within the scene's own spread (the CPU
-// stage 4 run at the solve's tolerance 0.9e-4 for 1e-4) + 1 mm, the largest edge strain within 1 % of the
-// CPU's, and the seam closed.
-TEST_CASE("gpu sewn filter: stage 4 on the GPU welds the sewn seam, as on the CPU") {
-  auto ctx = open_device(false);
-  WEFT_SKIP_IF(!ctx, "no Vulkan device");
-  const Scene s = sewn_panels(0.04f);
-  World cpu4 = sewn_gpu_world(s, ctx, false), gpu4 = sewn_gpu_world(s, ctx, true),
-        spread = sewn_gpu_world(s, ctx, false, 0.9e-4f);
-  auto tick = [](World& w, int) { w.step(); };
-  const float limit = gpu4.config().interaction.strain.max_strain;
-  float worst_gpu = 0.f, worst_cpu = 0.f, gap_gpu = 0.f;
-  uint32_t corrected = 0;
-  for (int k = 0; k < 120; ++k) {
-    tick(cpu4, k);
-    tick(gpu4, k);
-    tick(spread, k);
-    worst_gpu = std::max(worst_gpu, max_edge_strain(gpu4.model(), gpu4.state().position.data()));
-    worst_cpu = std::max(worst_cpu, max_edge_strain(cpu4.model(), cpu4.state().position.data()));
-    corrected += gpu4.step_report().strain.corrected;
-    if (k >= 60) gap_gpu = std::max(gap_gpu, gpu4.step_report().seams.gap_max);
-  }
-  const auto& g = dynamic_cast<const GpuIntegrator&>(gpu4.integrator());
-  REQUIRE(g.runs(PostSolveStage::StrainLimit));
-  const double rms = rms_difference(cpu4, gpu4), own = rms_difference(cpu4, spread);
-  MESSAGE("0.5 s: stage 4 GPU against CPU RMS " << rms * 1e3 << " mm (the scene's own spread " << own * 1e3
-                                               << " mm); largest edge strain GPU " << worst_gpu * 100 << " %, CPU "
-                                               << worst_cpu * 100 << " % (limit " << limit * 100 << " %); GPU corrections "
-                                               << corrected << "; largest seam gap " << gap_gpu * 1e3 << " mm; colours "
-                                               << g.contact_stage()->colour_count());
-  CHECK(corrected > 0);
-  CHECK(worst_gpu <= std::max(limit, worst_cpu) + 0.01f);
-  CHECK(rms <= own + 1e-3);
-  CHECK(gpu4.step_report().seams.sewn == s.seams.size());
-}
-
 TEST_CASE("gpu sewn filter: two runs give one hash, and the validation layer says nothing") {
   const auto devices = list_compute_devices();
   WEFT_SKIP_IF(devices.empty(), "no Vulkan device");
@@ -172,7 +130,7 @@ TEST_CASE("gpu sewn filter: two runs give one hash, and the validation layer say
   }
   const Scene s = sewn_panels();
   auto run = [&] {
-    World w = sewn_gpu_world(s, ctx, true);  // the solve's pairs and stage 4's welds
+    World w = sewn_gpu_world(s, ctx);
     for (int k = 0; k < 60; ++k) w.step();
     CHECK(w.state().sewn_filter.size() == s.seams.size());
     return w.state_hash();
