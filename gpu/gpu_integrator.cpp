@@ -1,5 +1,6 @@
 #include "gpu/gpu_integrator.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -10,6 +11,7 @@
 #include "gpu/storage_set.h"
 #include "gpu/vk_check.h"
 #include "sim/implicit_step.h"
+#include "sim/sewn_filter.h"
 
 namespace weft {
 namespace {
@@ -42,7 +44,12 @@ const uint32_t kCgReduce[] = {
 const uint32_t kContactImpulse[] = {
 #include "contact_impulse.comp.spv.inc"
 };
-enum Kernel { LinkForces, Assemble, Spmv, CgStart, CgDotDq, CgUpdate, CgDirection, CgReduce, ContactImpulse, kKernels };
+const uint32_t kSewnProject[] = {
+#include "sewn_project.comp.spv.inc"
+};
+enum Kernel {
+  LinkForces, Assemble, Spmv, CgStart, CgDotDq, CgUpdate, CgDirection, CgReduce, ContactImpulse, SewnProject, kKernels
+};
 struct Code {
   const uint32_t* words;
   size_t bytes;
@@ -51,7 +58,7 @@ const Code kCode[kKernels] = {{kLinkForces, sizeof(kLinkForces)}, {kAssemble, si
                               {kSpmv, sizeof(kSpmv)},             {kCgStart, sizeof(kCgStart)},
                               {kCgDotDq, sizeof(kCgDotDq)},       {kCgUpdate, sizeof(kCgUpdate)},
                               {kCgDirection, sizeof(kCgDirection)}, {kCgReduce, sizeof(kCgReduce)},
-                              {kContactImpulse, sizeof(kContactImpulse)}};
+                              {kContactImpulse, sizeof(kContactImpulse)}, {kSewnProject, sizeof(kSewnProject)}};
 
 // step_layout.glsl's Push, in std430 order.
 struct Push {
@@ -67,8 +74,10 @@ enum Binding {
   X, V, Kin, VData, Links, LinkP, LinkF, LinkJ, CsrOff, Csr, Pre, Diag, Vecs, Force, Partial, Scalars,
   kBindings
 };
-// Slots 6-8: the contacts in and their impulses out (step_layout.glsl's kCon0, kCon1, kConOut).
-constexpr uint32_t kSlots = 9, kSlotDv = 0, kSlotD = 2, kSlotQ = 3, kSlotS = 4, kSlotCon0 = 6, kSlotConOut = 8;
+// Slots 6-8: the contacts in and their impulses out (step_layout.glsl's kCon0, kCon1, kConOut); 9-10 the sewn
+// pairs (kSew0, kSew1).
+constexpr uint32_t kSlots = 11, kSlotDv = 0, kSlotD = 2, kSlotQ = 3, kSlotS = 4, kSlotB = 5, kSlotCon0 = 6,
+                   kSlotConOut = 8, kSlotSew0 = 9;
 constexpr uint32_t kScalarCount = 16, kScalarRes = 4, kScalarIter = 5;
 constexpr uint32_t kTimestamps = 5;
 
@@ -199,10 +208,15 @@ GpuIntegrator::~GpuIntegrator() {
   for (Buffer& b : buf_) destroy_device_buffer(*ctx_, b);
   destroy_device_buffer(*ctx_, up_);
   destroy_device_buffer(*ctx_, down_);
+  destroy_device_buffer(*ctx_, sew_up_);
 }
 
 // The whole stage as one command buffer: upload, forces, the PCG's recorded iterations, download.
-void GpuIntegrator::record(const ClothModel& model, float h) {
+void GpuIntegrator::record(const ClothModel& model, float h, bool sewn) {
+  // The multigrid's sums (mg_dots.comp) come before the pairs' projection of z would: not combined yet.
+  if (sewn && multigrid_)
+    throw std::runtime_error("GPU step: the multigrid preconditioner does not take sewn seams yet (use block Jacobi)");
+  if (sewn) make_sewn_upload();
   WEFT_VK_CHECK(vkResetCommandBuffer(cmd_, 0));
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   WEFT_VK_CHECK(vkBeginCommandBuffer(cmd_, &begin));
@@ -250,6 +264,10 @@ void GpuIntegrator::record(const ClothModel& model, float h) {
     vkCmdCopyBuffer(c, up_.buffer, buf_[Kin].buffer, 1, &k);
     const VkBufferCopy contacts{3 * block, kSlotCon0 * block, 2 * block};
     vkCmdCopyBuffer(c, up_.buffer, buf_[Vecs].buffer, 1, &contacts);
+    if (sewn) {
+      const VkBufferCopy pairs{0, kSlotSew0 * block, 2 * block};
+      vkCmdCopyBuffer(c, sew_up_.buffer, buf_[Vecs].buffer, 1, &pairs);
+    }
   }
   force_stage_->record_upload(c);
   barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
@@ -260,6 +278,14 @@ void GpuIntegrator::record(const ClothModel& model, float h) {
   if (nlink_ > 0) dispatch(LinkForces, groups_of(nlink_));
   force_stage_->record_after_links(run);
   dispatch(Assemble, groups_, 0, 0, options_.warm_start ? 1 : 0);
+  // The sewn pairs (sewn_project.comp) where the world has any: dv imposed, b, each W d and each
+  // preconditioned residual projected, so r and d stay on the pairs' constraints (r.z and d.q are then the
+  // projected ones: S is a symmetric projection and r = S r).
+  auto project_pairs = [&](uint32_t slot, uint32_t mode) {
+    if (sewn) dispatch(SewnProject, groups_of((n_ + 1) / 2), slot, 0, mode);
+  };
+  project_pairs(kSlotDv, 1);
+  project_pairs(kSlotB, 0);
   stamp(2);
   // The multigrid (when it preconditions): its levels' matrices, then a V-cycle wherever block Jacobi's
   // z = P r was (cg_start and cg_update in mode 1 leave z and the sums to it).
@@ -282,15 +308,19 @@ void GpuIntegrator::record(const ClothModel& model, float h) {
     bind_sets(c);
   }
   dispatch(Spmv, groups_, kSlotDv, kSlotQ);
+  project_pairs(kSlotQ, 0);
   dispatch(CgStart, groups_, 0, 0, cg_mode);
   precondition(kSlotD);
+  project_pairs(kSlotD, 0);
   dispatch(CgReduce, 1, 0, 0, 0);
   for (int it = 0; it < options_.max_iterations; ++it) {
     dispatch(Spmv, groups_, kSlotD, kSlotQ);
+    project_pairs(kSlotQ, 0);
     dispatch(CgDotDq, groups_);
     dispatch(CgReduce, 1, 0, 0, 1);
     dispatch(CgUpdate, groups_, 0, 0, cg_mode);
     precondition(kSlotS);
+    project_pairs(kSlotS, 0);
     dispatch(CgReduce, 1, 0, 0, 2);
     dispatch(CgDirection, groups_);
   }
@@ -315,6 +345,33 @@ void GpuIntegrator::record(const ClothModel& model, float h) {
   stamp(4);
   WEFT_VK_CHECK(vkEndCommandBuffer(c));
   recorded_h_ = h;
+  sewn_recorded_ = sewn;
+}
+
+// The sewn pairs' upload (kSew0, kSew1: 32 bytes a vertex), made once, at the first record with pairs; every
+// entry starts past the last (a = -1).
+void GpuIntegrator::make_sewn_upload() {
+  if (sew_up_.buffer || n_ == 0) return;
+  sew_up_ = make_buffer(2 * 16 * VkDeviceSize(n_), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+  float* p = static_cast<float*>(sew_up_.mapped);
+  for (size_t k = 0; k < 8 * size_t(n_); ++k) p[k] = 0.f;
+  for (size_t k = 0; k < n_; ++k) p[4 * k] = -1.f;
+  sew_packed_ = 0;
+}
+
+// This tick's sewn pairs (stage 3's find_sewn_pairs) into kSew0 and kSew1; the entries the last tick had
+// beyond them marked past the last.
+void GpuIntegrator::pack_sewn(const SewnFilter& f) {
+  float* p = static_cast<float*>(sew_up_.mapped);
+  const size_t n = n_, count = std::min(f.size(), n);
+  for (size_t k = 0; k < count; ++k) {
+    float* e = p + 4 * k;
+    float* d = p + 4 * (n + k);
+    e[0] = float(f.a[k]); e[1] = float(f.b[k]); e[2] = float(f.c[k]); e[3] = f.w[k];
+    d[0] = f.normal[k].x; d[1] = f.normal[k].y; d[2] = f.normal[k].z; d[3] = f.dv_normal[k];
+  }
+  for (size_t k = count; k < sew_packed_; ++k) p[4 * k] = -1.f;
+  sew_packed_ = count;
 }
 
 void GpuIntegrator::bind_sets(VkCommandBuffer c) const {
@@ -323,7 +380,7 @@ void GpuIntegrator::bind_sets(VkCommandBuffer c) const {
 }
 
 uint64_t GpuIntegrator::tick_upload_bytes() const {
-  return up_.size + force_stage_->upload_bytes() + (runs(PostSolveStage::ColliderPasses) ? contact_stage_->tick_upload_bytes() : 0);
+  return up_.size + (sewn_recorded_ ? sew_up_.size : 0) + force_stage_->upload_bytes() + (runs(PostSolveStage::ColliderPasses) ? contact_stage_->tick_upload_bytes() : 0);
 }
 
 uint64_t GpuIntegrator::tick_download_bytes() const {
@@ -345,7 +402,11 @@ void GpuIntegrator::attach_world(const WorldModel& model, WorldState& state, Wor
 }
 
 void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
-  if (h != recorded_h_) record(model, h);  // once: h is fixed while a world runs (an edit makes a new integrator)
+  // Once: h is fixed while a world runs (an edit makes a new integrator); again, once, when the seams are all
+  // sewn and the solve starts keeping the pairs (sim/sewn_filter.h).
+  const bool sewn = sewn_recorded_ || !state.sewn_filter.empty();
+  if (h != recorded_h_ || sewn != sewn_recorded_) record(model, h, sewn);
+  if (sewn) pack_sewn(state.sewn_filter);
   float* up = static_cast<float*>(up_.mapped);
   const size_t n = n_;
   for (size_t i = 0; i < n; ++i) {

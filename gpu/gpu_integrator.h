@@ -29,6 +29,7 @@ namespace weft {
 class GpuForceStage;
 class GpuContactStage;
 class GpuMultigrid;
+struct SewnFilter;
 
 struct GpuStepOptions {
   float tolerance = 1e-4f;  // relative residual: 1e-3 left a two-hand grab 7 mm (RMS) from the CPU step after 1 s, 1e-4 0.4 mm (docs/gpu.md)
@@ -102,9 +103,11 @@ class GpuIntegrator final : public Integrator {
   using Buffer = DeviceBuffer;
   Buffer make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, bool host);
   void upload_once(Buffer& dst, const void* data, VkDeviceSize size);
-  void record(const ClothModel& model, float h);
+  void record(const ClothModel& model, float h, bool sewn);
   // The set bindings the step's kernels expect (after the multigrid's, which re-binds set 1).
   void bind_sets(VkCommandBuffer c) const;
+  void make_sewn_upload();
+  void pack_sewn(const SewnFilter& filter);
 
   std::shared_ptr<ComputeContext> ctx_;
   GpuStepOptions options_;
@@ -112,6 +115,9 @@ class GpuIntegrator final : public Integrator {
   uint32_t n_ = 0, nlink_ = 0, groups_ = 0;
   std::array<Buffer, 16> buf_{};  // gpu/shaders/step_layout.glsl's bindings
   Buffer up_, down_;              // mapped: x v kin in; dv, force, scalars out
+  Buffer sew_up_;                 // mapped: the sewn pairs in (kSew0, kSew1), once a world has them
+  bool sewn_recorded_ = false;    // the command buffer projects onto the sewn pairs
+  size_t sew_packed_ = 0;         // entries the last tick packed
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;

@@ -32,7 +32,8 @@ const char* gpu_unsupported_feature(const Scene& scene) {
   // stiffnesses) with its plasticity, and air run on the GPU (gpu/gpu_force_stage.h)
   if (w.self_collision.enabled) return "self-collision";
   if (!scene.rigid_boxes.empty()) return "rigid boxes";
-  if (!scene.body.parts.empty()) return "a body";
+  // A body's parts are sphere and capsule colliders (Collider::body), still or following a device: the
+  // resting contacts, the solve's filter and stage 4's collide.comp take them as any other collider.
   if (!scene.seams.empty() || scene.seam_lines.size() > 0) return "seams";
   // stage 4's collider table (gpu/gpu_contact_stage.h), the hands' palms and forearms counted in
   if (scene.colliders.size() + 8 > GpuContactStage::kMaxColliders) return "more than 56 colliders";

@@ -41,6 +41,8 @@ const uint kDv = 0, kR = 1, kD = 2, kQ = 3, kS = 4, kB = 5;
 // velocity and the friction's h c, kg; kConOut after the solve: the contact's impulse N s, its normal
 // impulse per unit mass m/s.
 const uint kCon0 = 6, kCon1 = 7, kConOut = 8;
+// The sewn pairs the solve keeps (sim/sewn_filter.h; sewn_project.comp), uploaded only for a world with seams.
+const uint kSew0 = 9, kSew1 = 10;
 vec4 con0(uint i) { return vec[kCon0 * pc.n + i]; }
 vec4 con1(uint i) { return vec[kCon1 * pc.n + i]; }
 // scalars in `sc`

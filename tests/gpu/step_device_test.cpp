@@ -81,6 +81,8 @@ TEST_CASE("step device: a feature the GPU step lacks is refused for gpu by name 
   Scene c2 = hanging_scene();
   c2.colliders.push_back(Collider{});  // contacts and friction in the GPU solve (gpu/shaders/contact_friction.glsl)
   CHECK(gpu_unsupported_feature(c2) == nullptr);
+  c2.body = make_mannequin(Pose{}, 1.75f);  // a body's parts are colliders (tests/gpu/gpu_body_test.cpp)
+  CHECK(gpu_unsupported_feature(c2) == nullptr);
   c2.rigid_boxes.push_back(RigidBox{});
   CHECK(std::string(gpu_unsupported_feature(c2)) == "rigid boxes");
 }
