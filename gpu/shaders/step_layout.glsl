@@ -45,6 +45,10 @@ vec4 con0(uint i) { return vec[kCon0 * pc.n + i]; }
 vec4 con1(uint i) { return vec[kCon1 * pc.n + i]; }
 // scalars in `sc`
 const uint kDelta = 0, kBNorm = 1, kAlpha = 2, kBeta = 3, kRes = 4, kIter = 5, kDone = 6, kDq = 7;
+// The end of the step's (end_step.comp): the translation correction c (xyz) and whether it applies, made by
+// translation_reduce.comp; the last tick's contact axes (sim/contact_axes.h), uploaded: axis k at kAxes + 4 k,
+// their count and whether a contact stuck.
+const uint kCorr = 8, kCorrOn = 11, kAxes = 16, kAxesCount = 28, kAxesStuck = 29;
 
 vec3 sym_mul(vec4 a, vec4 b, vec3 p) {  // (xx xy xz yy | yz zz) times p
   return vec3(a.x * p.x + a.y * p.y + a.z * p.z, a.y * p.x + a.w * p.y + b.x * p.z, a.z * p.x + b.x * p.y + b.y * p.z);
