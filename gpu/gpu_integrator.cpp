@@ -8,6 +8,7 @@
 #include "gpu/gpu_force_stage.h"
 #include "gpu/storage_set.h"
 #include "gpu/vk_check.h"
+#include "sim/buckled_links.h"
 #include "sim/implicit_step.h"
 
 namespace weft {
@@ -76,7 +77,7 @@ struct Push {
 
 // step_layout.glsl's bindings and slots.
 enum Binding {
-  X, V, Kin, VData, Links, LinkP, LinkF, LinkJ, CsrOff, Csr, Pre, Diag, Vecs, Force, Partial, Scalars,
+  X, V, Kin, VData, Links, LinkP, LinkF, LinkJ, CsrOff, Csr, Pre, Diag, Vecs, Force, Partial, Scalars, Buckled,
   kBindings
 };
 // Slots 6-8: the contacts in and their impulses out (step_layout.glsl's kCon0, kCon1, kConOut); 3-4 the end
@@ -87,6 +88,9 @@ constexpr uint32_t kScalarCount = 16, kScalarRes = 4, kScalarIter = 5, kAxesFloa
 constexpr uint32_t kTimestamps = 5;
 
 uint32_t groups_of(uint32_t count) { return (count + 255) / 256; }
+static_assert(kBuckleStrain == 0.02f, "link_forces.comp's kBuckleStrain");
+// The buckled marks' bytes, four to a word (step_layout.glsl's Buckled): at least one word.
+VkDeviceSize buckled_bytes(size_t nedge) { return 4 * std::max<VkDeviceSize>((nedge + 3) / 4, 1); }
 
 }  // namespace
 
@@ -144,10 +148,11 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
                                          8 * nnl,      8 * nnl,           v4 * nnl,     2 * v4 * nnl,
                                          4 * (nn + 1), 4 * 2 * nnl,       3 * v4 * nn,  2 * v4 * nn,
                                          kSlots * v4 * nn, v4 * nn,       16 * groups_of(uint32_t(nn)),
-                                         4 * (kScalarCount + kAxesFloats)};
+                                         4 * (kScalarCount + kAxesFloats), buckled_bytes(model.edge_count)};
   static_assert(std::tuple_size_v<decltype(buf_)> == kBindings);
   for (size_t b = 0; b < buf_.size(); ++b) buf_[b] = make_buffer(sizes[b], storage, false);
-  up_ = make_buffer(5 * v4 * nn + 4 * kAxesFloats, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);  // x v kin | contacts (2) | axes
+  // x v kin | contacts (2) | axes | buckled marks
+  up_ = make_buffer(5 * v4 * nn + 4 * kAxesFloats + buckled_bytes(model.edge_count), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
   // x v (the end of the step's) scalars | the tests' dv force contacts
   down_ = make_buffer(2 * v4 * nn + 4 * kScalarCount + (options_.read_back_solve ? 3 * v4 * nn : 0),
                       VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
@@ -298,6 +303,8 @@ void GpuIntegrator::record(const ClothModel& model, float h) {
   }
   const VkBufferCopy axes{5 * block, 4 * kScalarCount, 4 * kAxesFloats};
   vkCmdCopyBuffer(c, up_.buffer, buf_[Scalars].buffer, 1, &axes);
+  const VkBufferCopy marks{5 * block + 4 * kAxesFloats, 0, buf_[Buckled].size};
+  vkCmdCopyBuffer(c, up_.buffer, buf_[Buckled].buffer, 1, &marks);
   force_stage_->record_upload(c);
   barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
@@ -381,6 +388,7 @@ void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
     f[0] = slip.x; f[1] = slip.y; f[2] = slip.z; f[3] = filter.friction[k];
   }
   pack_contact_axes(state.contact_axes, up + 4 * 5 * n);
+  pack_buckled_links(state, up + 4 * 5 * n + kAxesFloats);
   force_stage_->pack(state);
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.commandBufferCount = 1;
@@ -404,6 +412,18 @@ void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
       sums_.download += times_.download;
       ++timed_;
     }
+  }
+}
+
+// The links the corrections crushed (ClothState::buckled, marked by World::step after stage 4), or none.
+void GpuIntegrator::pack_buckled_links(const ClothState& state, float* out) const {
+  const size_t bytes = buf_[Buckled].size;
+  const uint8_t* marks = buckled_links(state);
+  if (marks) {
+    std::memcpy(out, marks, state.buckled.size());
+    std::memset(reinterpret_cast<uint8_t*>(out) + state.buckled.size(), 0, bytes - state.buckled.size());
+  } else {
+    std::memset(out, 0, bytes);
   }
 }
 

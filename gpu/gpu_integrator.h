@@ -102,13 +102,14 @@ class GpuIntegrator final : public Integrator {
   void record_end_of_step(Dispatch& dispatch);
   void record_end_of_step_download(VkCommandBuffer c);
   static void pack_contact_axes(const ContactAxes& axes, float* out);
+  void pack_buckled_links(const ClothState& state, float* out) const;
   void read_back_end_of_step(ClothState& state, const float* down, float h);
 
   std::shared_ptr<ComputeContext> ctx_;
   GpuStepOptions options_;
   bool translation_correction_;
   uint32_t n_ = 0, nlink_ = 0, groups_ = 0;
-  std::array<Buffer, 16> buf_{};  // gpu/shaders/step_layout.glsl's bindings
+  std::array<Buffer, 17> buf_{};  // gpu/shaders/step_layout.glsl's bindings
   Buffer up_, down_;              // mapped: x v kin in; dv, force, scalars out
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;

@@ -19,6 +19,10 @@ layout(std430, binding = 12) buffer Vecs { vec4 vec[]; };      // the solve's ve
 layout(std430, binding = 13) buffer Force { vec4 force[]; };   // total force (n), N
 layout(std430, binding = 14) buffer Partial { float partial[]; };  // per workgroup: 4 partial sums
 layout(std430, binding = 15) buffer Scalars { float sc[]; };   // the solve's scalars (kScalar* below)
+// The structural links the corrections crushed at a landing (sim/buckled_links.h, ClothState::buckled), a byte
+// per link, four to a word, uploaded each tick (the 32nd storage buffer of the step's two sets: lavapipe's limit).
+layout(std430, binding = 16) readonly buffer Buckled { uint buckled[]; };
+bool link_buckled(uint l) { return ((buckled[l >> 2] >> (8u * (l & 3u))) & 0xffu) != 0u; }
 
 layout(push_constant) uniform Push {
   uint n;        // vertices
