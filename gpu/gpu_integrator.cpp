@@ -10,6 +10,7 @@
 #include "gpu/gpu_multigrid.h"
 #include "gpu/storage_set.h"
 #include "gpu/vk_check.h"
+#include "sim/buckled_links.h"
 #include "sim/implicit_step.h"
 #include "sim/sewn_filter.h"
 
@@ -47,8 +48,18 @@ const uint32_t kContactImpulse[] = {
 const uint32_t kSewnProject[] = {
 #include "sewn_project.comp.spv.inc"
 };
+const uint32_t kTranslationSums[] = {
+#include "translation_sums.comp.spv.inc"
+};
+const uint32_t kTranslationReduce[] = {
+#include "translation_reduce.comp.spv.inc"
+};
+const uint32_t kEndStep[] = {
+#include "end_step.comp.spv.inc"
+};
 enum Kernel {
-  LinkForces, Assemble, Spmv, CgStart, CgDotDq, CgUpdate, CgDirection, CgReduce, ContactImpulse, SewnProject, kKernels
+  LinkForces, Assemble, Spmv, CgStart, CgDotDq, CgUpdate, CgDirection, CgReduce, ContactImpulse, SewnProject,
+  TranslationSums, TranslationReduce, EndStep, kKernels
 };
 struct Code {
   const uint32_t* words;
@@ -58,7 +69,9 @@ const Code kCode[kKernels] = {{kLinkForces, sizeof(kLinkForces)}, {kAssemble, si
                               {kSpmv, sizeof(kSpmv)},             {kCgStart, sizeof(kCgStart)},
                               {kCgDotDq, sizeof(kCgDotDq)},       {kCgUpdate, sizeof(kCgUpdate)},
                               {kCgDirection, sizeof(kCgDirection)}, {kCgReduce, sizeof(kCgReduce)},
-                              {kContactImpulse, sizeof(kContactImpulse)}, {kSewnProject, sizeof(kSewnProject)}};
+                              {kContactImpulse, sizeof(kContactImpulse)}, {kSewnProject, sizeof(kSewnProject)},
+                              {kTranslationSums, sizeof(kTranslationSums)},
+                              {kTranslationReduce, sizeof(kTranslationReduce)}, {kEndStep, sizeof(kEndStep)}};
 
 // step_layout.glsl's Push, in std430 order.
 struct Push {
@@ -71,17 +84,22 @@ struct Push {
 
 // step_layout.glsl's bindings and slots.
 enum Binding {
-  X, V, Kin, VData, Links, LinkP, LinkF, LinkJ, CsrOff, Csr, Pre, Diag, Vecs, Force, Partial, Scalars,
+  X, V, Kin, VData, Links, LinkP, LinkF, LinkJ, CsrOff, Csr, Pre, Diag, Vecs, Force, Partial, Scalars, Buckled,
   kBindings
 };
 // Slots 6-8: the contacts in and their impulses out (step_layout.glsl's kCon0, kCon1, kConOut); 9-10 the sewn
-// pairs (kSew0, kSew1).
+// pairs (kSew0, kSew1); 3-4 the end of the step's x and v (end_step.comp's kXEnd, kVEnd: the solve's q and s,
+// dead by then).
 constexpr uint32_t kSlots = 11, kSlotDv = 0, kSlotD = 2, kSlotQ = 3, kSlotS = 4, kSlotB = 5, kSlotCon0 = 6,
-                   kSlotConOut = 8, kSlotSew0 = 9;
-constexpr uint32_t kScalarCount = 16, kScalarRes = 4, kScalarIter = 5;
+                   kSlotConOut = 8, kSlotSew0 = 9, kSlotXEnd = 3;
+// Scalars: the first 16 made on the device and read back, then the contact axes uploaded (step_layout.glsl).
+constexpr uint32_t kScalarCount = 16, kScalarRes = 4, kScalarIter = 5, kAxesFloats = 16;
 constexpr uint32_t kTimestamps = 5;
 
 uint32_t groups_of(uint32_t count) { return (count + 255) / 256; }
+static_assert(kBuckleStrain == 0.02f, "link_forces.comp's kBuckleStrain");
+// The buckled marks' bytes, four to a word (step_layout.glsl's Buckled): at least one word.
+VkDeviceSize buckled_bytes(size_t nedge) { return 4 * std::max<VkDeviceSize>((nedge + 3) / 4, 1); }
 
 }  // namespace
 
@@ -138,12 +156,15 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
   const VkDeviceSize sizes[kBindings] = {v4 * nn,      v4 * nn,           v4 * nn,      v4 * nn,
                                          8 * nnl,      8 * nnl,           v4 * nnl,     2 * v4 * nnl,
                                          4 * (nn + 1), 4 * 2 * nnl,       3 * v4 * nn,  2 * v4 * nn,
-                                         kSlots * v4 * nn, v4 * nn,       16 * groups_of(uint32_t(nn)), 4 * kScalarCount};
+                                         kSlots * v4 * nn, v4 * nn,       16 * groups_of(uint32_t(nn)),
+                                         4 * (kScalarCount + kAxesFloats), buckled_bytes(model.edge_count)};
   static_assert(std::tuple_size_v<decltype(buf_)> == kBindings);
   for (size_t b = 0; b < buf_.size(); ++b) buf_[b] = make_buffer(sizes[b], storage, false);
-  up_ = make_buffer(5 * v4 * nn, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);  // x v kin | contacts (2)
-  // dv force scalars | contacts
-  down_ = make_buffer(3 * v4 * nn + 4 * kScalarCount, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+  // x v kin | contacts (2) | axes | buckled marks
+  up_ = make_buffer(5 * v4 * nn + 4 * kAxesFloats + buckled_bytes(model.edge_count), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+  // x v (the end of the step's) scalars | the tests' dv force contacts
+  down_ = make_buffer(2 * v4 * nn + 4 * kScalarCount + (options_.read_back_solve ? 3 * v4 * nn : 0),
+                      VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
   if (n > 0) {
     upload_once(buf_[VData], vdata.data(), 16 * n);
     const std::vector<float> zeros(4 * kSlots * n, 0.f);  // the warm start's first dv
@@ -212,6 +233,37 @@ GpuIntegrator::~GpuIntegrator() {
 }
 
 // The whole stage as one command buffer: upload, forces, the PCG's recorded iterations, download.
+// The end of the step (apply_implicit_step) after the contacts' impulses: the free-flight translation
+// correction's sums and c (a fixed-order reduction), then per vertex v += dv, x += h v into the slots
+// end_step.comp names.
+template <class Dispatch>
+void GpuIntegrator::record_end_of_step(Dispatch& dispatch) {
+  if (translation_correction_) {
+    dispatch(TranslationSums, groups_, 0, 0, 0);
+    dispatch(TranslationReduce, 1, 0, 0, 0);
+  }
+  dispatch(EndStep, groups_, 0, 0, 0);
+}
+
+// x and v at the step's end (x's w: the contacts' normal impulses) and the scalars; the tests' dv, forces and
+// contacts' impulses after them.
+void GpuIntegrator::record_end_of_step_download(VkCommandBuffer c) {
+  const VkDeviceSize block = 16 * VkDeviceSize(n_);
+  if (n_ > 0) {
+    const VkBufferCopy xv{kSlotXEnd * block, 0, 2 * block};
+    vkCmdCopyBuffer(c, buf_[Vecs].buffer, down_.buffer, 1, &xv);
+  }
+  const VkBufferCopy s{0, 2 * block, 4 * kScalarCount};
+  vkCmdCopyBuffer(c, buf_[Scalars].buffer, down_.buffer, 1, &s);
+  if (options_.read_back_solve && n_ > 0) {
+    const VkDeviceSize at = 2 * block + 4 * kScalarCount;
+    const VkBufferCopy dv{kSlotDv * block, at, block}, f{0, at + block, block}, con{kSlotConOut * block, at + 2 * block, block};
+    vkCmdCopyBuffer(c, buf_[Vecs].buffer, down_.buffer, 1, &dv);
+    vkCmdCopyBuffer(c, buf_[Force].buffer, down_.buffer, 1, &f);
+    vkCmdCopyBuffer(c, buf_[Vecs].buffer, down_.buffer, 1, &con);
+  }
+}
+
 void GpuIntegrator::record(const ClothModel& model, float h, bool sewn) {
   // The multigrid's sums (mg_dots.comp) come before the pairs' projection of z would: not combined yet.
   if (sewn && multigrid_)
@@ -255,7 +307,7 @@ void GpuIntegrator::record(const ClothModel& model, float h, bool sewn) {
           VK_ACCESS_TRANSFER_WRITE_BIT);
   if (queries_) vkCmdResetQueryPool(c, queries_, 0, kTimestamps);
   stamp(0);
-  vkCmdFillBuffer(c, buf_[Scalars].buffer, 0, VK_WHOLE_SIZE, 0);
+  vkCmdFillBuffer(c, buf_[Scalars].buffer, 0, 4 * kScalarCount, 0);
   const VkDeviceSize block = 16 * VkDeviceSize(n_);
   if (n_ > 0) {
     const VkBufferCopy x{0, 0, block}, v{block, 0, block}, k{2 * block, 0, block};
@@ -269,6 +321,10 @@ void GpuIntegrator::record(const ClothModel& model, float h, bool sewn) {
       vkCmdCopyBuffer(c, sew_up_.buffer, buf_[Vecs].buffer, 1, &pairs);
     }
   }
+  const VkBufferCopy axes{5 * block, 4 * kScalarCount, 4 * kAxesFloats};
+  vkCmdCopyBuffer(c, up_.buffer, buf_[Scalars].buffer, 1, &axes);
+  const VkBufferCopy marks{5 * block + 4 * kAxesFloats, 0, buf_[Buckled].size};
+  vkCmdCopyBuffer(c, up_.buffer, buf_[Buckled].buffer, 1, &marks);
   force_stage_->record_upload(c);
   barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
@@ -325,20 +381,11 @@ void GpuIntegrator::record(const ClothModel& model, float h, bool sewn) {
     dispatch(CgDirection, groups_);
   }
   dispatch(ContactImpulse, groups_);
+  record_end_of_step(dispatch);
   stamp(3);
   barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
           VK_ACCESS_TRANSFER_READ_BIT);
-  if (n_ > 0) {
-    const VkBufferCopy dv{16 * VkDeviceSize(kSlotDv) * n_, 0, block}, f{0, block, block};
-    vkCmdCopyBuffer(c, buf_[Vecs].buffer, down_.buffer, 1, &dv);
-    vkCmdCopyBuffer(c, buf_[Force].buffer, down_.buffer, 1, &f);
-  }
-  const VkBufferCopy s{0, 2 * block, 4 * kScalarCount};
-  vkCmdCopyBuffer(c, buf_[Scalars].buffer, down_.buffer, 1, &s);
-  if (n_ > 0) {
-    const VkBufferCopy contacts{kSlotConOut * block, 2 * block + 4 * kScalarCount, block};
-    vkCmdCopyBuffer(c, buf_[Vecs].buffer, down_.buffer, 1, &contacts);
-  }
+  record_end_of_step_download(c);
   force_stage_->record_download(c);
   barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
           VK_ACCESS_HOST_READ_BIT);
@@ -429,6 +476,8 @@ void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
     e[0] = nrm.x; e[1] = nrm.y; e[2] = nrm.z; e[3] = filter.dv_normal[k];
     f[0] = slip.x; f[1] = slip.y; f[2] = slip.z; f[3] = filter.friction[k];
   }
+  pack_contact_axes(state.contact_axes, up + 4 * 5 * n);
+  pack_buckled_links(state, up + 4 * 5 * n + kAxesFloats);
   force_stage_->pack(state);
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.commandBufferCount = 1;
@@ -437,25 +486,11 @@ void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
   WEFT_VK_CHECK(vkWaitForFences(ctx_->device(), 1, &fence_, VK_TRUE, UINT64_MAX));
   WEFT_VK_CHECK(vkResetFences(ctx_->device(), 1, &fence_));
   const float* down = static_cast<const float*>(down_.mapped);
-  for (size_t i = 0; i < n; ++i) {
-    dv_[i] = glm::vec3(down[4 * i], down[4 * i + 1], down[4 * i + 2]);
-    forces_.force[i] = glm::vec3(down[4 * (n + i)], down[4 * (n + i) + 1], down[4 * (n + i) + 2]);
-    forces_.drag_coefficient[i] = down[4 * (n + i) + 3];  // air's (assemble.comp): the translation correction's
-  }
   const float* scalars = down + 8 * n;
   force_stage_->read_back(state);
   stats_.solver_iterations = int(scalars[kScalarIter]);
   stats_.residual = scalars[kScalarRes];
-  // Each contact's impulse (next tick's N, the lift-off test) and work (the translation correction), as
-  // record_contact_impulses makes them on the CPU.
-  ContactFilter& contacts = state.contact_filter;
-  const float* out = scalars + kScalarCount;
-  contacts.work.resize(contacts.size());  // within the capacity reserved for every vertex
-  for (size_t k = 0; k < contacts.size(); ++k) {
-    const float* e = out + 4 * size_t(contacts.vertex[k]);
-    contacts.work[k] = glm::vec3(e[0], e[1], e[2]);
-    contacts.impulse[k] = e[3];
-  }
+  read_back_end_of_step(state, down, h);
   if (queries_) {
     uint64_t t[kTimestamps];
     if (vkGetQueryPoolResults(ctx_->device(), queries_, 0, kTimestamps, sizeof(t), t, sizeof(uint64_t),
@@ -467,7 +502,63 @@ void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
       ++timed_;
     }
   }
-  apply_implicit_step(model, state, forces_, h, dv_.data(), translation_correction_);
+}
+
+// The links the corrections crushed (ClothState::buckled, marked by World::step after stage 4), or none.
+void GpuIntegrator::pack_buckled_links(const ClothState& state, float* out) const {
+  const size_t bytes = buf_[Buckled].size;
+  const uint8_t* marks = buckled_links(state);
+  if (marks) {
+    std::memcpy(out, marks, state.buckled.size());
+    std::memset(reinterpret_cast<uint8_t*>(out) + state.buckled.size(), 0, bytes - state.buckled.size());
+  } else {
+    std::memset(out, 0, bytes);
+  }
+}
+
+void GpuIntegrator::pack_contact_axes(const ContactAxes& axes, float* out) {
+  std::memset(out, 0, 4 * kAxesFloats);
+  for (int k = 0; k < axes.count && k < 3; ++k) {
+    out[4 * k] = axes.axis[k].x;
+    out[4 * k + 1] = axes.axis[k].y;
+    out[4 * k + 2] = axes.axis[k].z;
+  }
+  out[12] = float(axes.count);
+  out[13] = axes.stuck ? 1.f : 0.f;
+}
+
+// The state at the step's end as end_step.comp left it, each kept contact's normal impulse (next tick's N, the
+// lift-off test) from x's w, and the clock (apply_implicit_step's). With read_back_solve, the solve's dv, the
+// forces and the contacts' whole impulses too (ContactFilter::work, record_contact_impulses' on the CPU).
+void GpuIntegrator::read_back_end_of_step(ClothState& state, const float* down, float h) {
+  const size_t n = n_;
+  for (size_t i = 0; i < n; ++i) {
+    const float* px = down + 4 * i;
+    const float* pv = down + 4 * (n + i);
+    state.position[i] = glm::vec3(px[0], px[1], px[2]);
+    state.velocity[i] = glm::vec3(pv[0], pv[1], pv[2]);
+  }
+  ContactFilter& contacts = state.contact_filter;
+  contacts.work.resize(contacts.size());  // within the capacity reserved for every vertex
+  for (size_t k = 0; k < contacts.size(); ++k) {
+    contacts.impulse[k] = down[4 * size_t(contacts.vertex[k]) + 3];
+    contacts.work[k] = glm::vec3(0.f);
+  }
+  if (options_.read_back_solve) {
+    const float* extra = down + 8 * n + kScalarCount;
+    for (size_t i = 0; i < n; ++i) {
+      dv_[i] = glm::vec3(extra[4 * i], extra[4 * i + 1], extra[4 * i + 2]);
+      const float* f = extra + 4 * (n + i);
+      forces_.force[i] = glm::vec3(f[0], f[1], f[2]);
+      forces_.drag_coefficient[i] = f[3];  // air's (assemble.comp)
+    }
+    for (size_t k = 0; k < contacts.size(); ++k) {
+      const float* e = extra + 4 * (2 * n + size_t(contacts.vertex[k]));
+      contacts.work[k] = glm::vec3(e[0], e[1], e[2]);
+    }
+  }
+  state.time += h;
+  ++state.step_count;
 }
 
 // Not at the end of step(): World::step measures the fail-safe's post-solve energy between the two (stage 4

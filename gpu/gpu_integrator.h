@@ -10,8 +10,8 @@
 //
 // Shaped for the sim thread: every buffer and the one command buffer are made once (the command buffer at
 // the first step, which fixes h); a tick packs x, v, the kinematic velocities and the contacts into a mapped
-// buffer, submits once, waits, and reads dv, the forces and the contacts' impulses back; nothing is
-// allocated. Deterministic: per-vertex sums gather the links in a fixed (link) order and the dot products
+// buffer, submits once, waits, and reads x and v at the step's end back (the end of the step, with its
+// free-flight translation correction, runs on the device); nothing is allocated. Deterministic: per-vertex sums gather the links in a fixed (link) order and the dot products
 // reduce in a fixed tree, no atomics.
 #include <array>
 #include <memory>
@@ -46,14 +46,17 @@ struct GpuStepOptions {
   // Sweeps recorded per limiting pass (the CPU's StrainLimitParams::iterations and near_iterations cap it
   // too): those past convergence are skipped on the device.
   int limit_sweeps = 64;
+  // Tests: the solve's dv, the forces at the step's start and the contacts' whole impulses read back too
+  // (solved_dv(), forces(), ContactFilter::work); the tick needs only the state at the step's end.
+  bool read_back_solve = false;
 };
 
 // GPU time of the last step by stage (timestamps; zero when the device has none), ms.
 struct GpuStageTimes {
   double upload = 0;    // the packed state into the device's buffers
   double forces = 0;    // link forces and Jacobian blocks, per-vertex assembly
-  double solve = 0;     // the PCG iterations
-  double download = 0;  // dv and forces back
+  double solve = 0;     // the PCG iterations, the contacts' impulses, the end of the step (x, v)
+  double download = 0;  // x and v back
   double total() const { return upload + forces + solve + download; }
 };
 
@@ -87,14 +90,16 @@ class GpuIntegrator final : public Integrator {
   uint64_t timed_steps() const { return timed_; }
   const ComputeContext& context() const { return *ctx_; }
   // Bytes the recorded command buffers copy in and out each tick: the whole state (x, v, the kinematic
-  // velocities, the contacts; the weave's rest angles, or with plasticity its gate) in, dv, the forces, the
-  // contacts' impulses and the scalars (and the plastic rest state) out, and stage 4's state in and out (once
-  // it runs: a world attached), because stages 1-2 and 5-7 and the end of the step run on the CPU between
+  // velocities, the contacts and their axes; the weave's rest angles, or with plasticity its gate) in, x and
+  // v at the step's end, the contacts' impulses and the scalars (and the plastic rest state) out, and stage
+  // 4's state in and out (once it runs: a world attached), because stages 1-2 and 5-7 run on the CPU between
   // submits (docs/gpu.md).
   uint64_t tick_upload_bytes() const;
   uint64_t tick_download_bytes() const;
-  // The last step's forces at its start state as read back (force; air's drag_coefficient), for tests.
+  // With GpuStepOptions::read_back_solve (tests): the last step's forces at its start state (force; air's
+  // drag_coefficient) and its solved dv before the end of the step; zero without.
   const ForceBuffers& forces() const { return forces_; }
+  const std::vector<glm::vec3>& solved_dv() const { return dv_; }
 
  private:
   friend class GpuForceStage;    // builds its buffers with make_buffer and upload_once
@@ -108,12 +113,18 @@ class GpuIntegrator final : public Integrator {
   void bind_sets(VkCommandBuffer c) const;
   void make_sewn_upload();
   void pack_sewn(const SewnFilter& filter);
+  template <class Dispatch>
+  void record_end_of_step(Dispatch& dispatch);
+  void record_end_of_step_download(VkCommandBuffer c);
+  static void pack_contact_axes(const ContactAxes& axes, float* out);
+  void pack_buckled_links(const ClothState& state, float* out) const;
+  void read_back_end_of_step(ClothState& state, const float* down, float h);
 
   std::shared_ptr<ComputeContext> ctx_;
   GpuStepOptions options_;
   bool translation_correction_;
   uint32_t n_ = 0, nlink_ = 0, groups_ = 0;
-  std::array<Buffer, 16> buf_{};  // gpu/shaders/step_layout.glsl's bindings
+  std::array<Buffer, 17> buf_{};  // gpu/shaders/step_layout.glsl's bindings
   Buffer up_, down_;              // mapped: x v kin in; dv, force, scalars out
   Buffer sew_up_;                 // mapped: the sewn pairs in (kSew0, kSew1), once a world has them
   bool sewn_recorded_ = false;    // the command buffer projects onto the sewn pairs

@@ -3,6 +3,8 @@
 // 26 and 13): tension k (l - l0); J = k u u^T + max(T, 0)/l (I - u u^T) (the stabilised derivative drops a
 // compressed spring's transverse term); relative damping cd (v_j - v_i) and viscosity h J (v_j - v_i).
 // Volino's triangles give their edges' tension instead (volino_triangles.comp), summed in triangle order.
+// A structural link the corrections crushed at a landing pushes no harder than at kBuckleStrain
+// (buckled_tension, sim/buckled_links.h; its Jacobian unchanged), as the CPU's mg step caps it.
 #include "step_layout.glsl"
 #include "force_layout.glsl"
 void main() {
@@ -14,6 +16,8 @@ void main() {
   float inv = len > 1e-12 ? 1.0 / len : 0.0;
   vec3 u = d * inv;
   float t = linkp[l].x * (len - linkp[l].y);
+  const float kBuckleStrain = 0.02;  // sim/buckled_links.h's (gpu_integrator.cpp asserts it)
+  if (l < fp.nedge && link_buckled(l)) t = max(t, -linkp[l].x * kBuckleStrain * linkp[l].y);
   if ((fp.flags & kVolino) != 0u && l < fp.nedge) {
     t = 0.0;
     for (uint k = lg_off[l]; k < lg_off[l + 1]; ++k) t += elem_force[lg[k]].x;

@@ -19,6 +19,10 @@ layout(std430, binding = 12) buffer Vecs { vec4 vec[]; };      // the solve's ve
 layout(std430, binding = 13) buffer Force { vec4 force[]; };   // total force (n), N
 layout(std430, binding = 14) buffer Partial { float partial[]; };  // per workgroup: 4 partial sums
 layout(std430, binding = 15) buffer Scalars { float sc[]; };   // the solve's scalars (kScalar* below)
+// The structural links the corrections crushed at a landing (sim/buckled_links.h, ClothState::buckled), a byte
+// per link, four to a word, uploaded each tick (the 32nd storage buffer of the step's two sets: lavapipe's limit).
+layout(std430, binding = 16) readonly buffer Buckled { uint buckled[]; };
+bool link_buckled(uint l) { return ((buckled[l >> 2] >> (8u * (l & 3u))) & 0xffu) != 0u; }
 
 layout(push_constant) uniform Push {
   uint n;        // vertices
@@ -47,6 +51,10 @@ vec4 con0(uint i) { return vec[kCon0 * pc.n + i]; }
 vec4 con1(uint i) { return vec[kCon1 * pc.n + i]; }
 // scalars in `sc`
 const uint kDelta = 0, kBNorm = 1, kAlpha = 2, kBeta = 3, kRes = 4, kIter = 5, kDone = 6, kDq = 7;
+// The end of the step's (end_step.comp): the translation correction c (xyz) and whether it applies, made by
+// translation_reduce.comp; the last tick's contact axes (sim/contact_axes.h), uploaded: axis k at kAxes + 4 k,
+// their count and whether a contact stuck.
+const uint kCorr = 8, kCorrOn = 11, kAxes = 16, kAxesCount = 28, kAxesStuck = 29;
 
 vec3 sym_mul(vec4 a, vec4 b, vec3 p) {  // (xx xy xz yy | yz zz) times p
   return vec3(a.x * p.x + a.y * p.y + a.z * p.z, a.y * p.x + a.w * p.y + b.x * p.z, a.z * p.x + b.x * p.y + b.y * p.z);

@@ -361,7 +361,9 @@ void force_case(const Material& m, const char* what, double tolerance) {
   evaluate_forces(model, state.position.data(), state.velocity.data(), cpu,
                   {.jacobian = true, .viscosity_h = h, .hinge_rest_angle = plastic_rest_angles(state),
                    .plastic_strain = plastic_strains(state)});
-  GpuIntegrator gpu(ctx, model, s.world.solver);
+  GpuStepOptions read_back;
+  read_back.read_back_solve = true;
+  GpuIntegrator gpu(ctx, model, s.world.solver, read_back);
   gpu.step(model, state, h);
   double worst = 0, largest = 0, worst_drag = 0, largest_drag = 0;
   for (size_t i = 0; i < model.vertex_count(); ++i) {
