@@ -73,6 +73,13 @@ class GpuSelfContacts {
   };
   Inputs inputs() const;
   void record_search(VkCommandBuffer c) const;
+  // What the search leaves on the device for the response (gpu/gpu_self_response.h): contacts found per triangle
+  // and per edge, and their slots (options' slots_per_triangle per triangle, then slots_per_edge per edge).
+  struct Outputs {
+    VkBuffer vt_count, vt_out, ee_count, ee_out;
+  };
+  Outputs outputs() const;
+  const GpuSelfContactOptions& options() const { return options_; }
   const GpuSelfContactStats& stats() const { return stats_; }
   float cell_size() const { return cell_; }
   uint32_t buckets() const { return buckets_; }
