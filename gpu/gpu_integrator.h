@@ -27,6 +27,7 @@ namespace weft {
 
 class GpuForceStage;
 class GpuContactStage;
+class GpuSelfResponse;
 
 struct GpuStepOptions {
   float tolerance = 1e-4f;  // relative residual: 1e-3 left a two-hand grab 7 mm (RMS) from the CPU step after 1 s, 1e-4 0.4 mm (docs/gpu.md)
@@ -38,6 +39,11 @@ struct GpuStepOptions {
   // Sweeps recorded per limiting pass (the CPU's StrainLimitParams::iterations and near_iterations cap it
   // too): those past convergence are skipped on the device.
   int limit_sweeps = 64;
+  // Stage 5 (gpu/gpu_self_response.h: the self-contact search and its position and velocity passes, then stage
+  // 4's limiter and colliders once more, the limiter last) after stage 4, for a world with self-collision. Off by
+  // default: not yet the CPU's whole stage 5 (no rigid impact zones, crossing check, tangles, overlaps opened),
+  // so gpu/step_device.cpp still refuses self-collision; tests turn it on.
+  bool self_response = false;
 };
 
 // GPU time of the last step by stage (timestamps; zero when the device has none), ms.
@@ -71,6 +77,8 @@ class GpuIntegrator final : public Integrator {
   void run_post_solve(float h) override;
   // The stage-4 stage, or null (tests).
   const GpuContactStage* contact_stage() const { return contact_stage_.get(); }
+  // The stage-5 response (GpuStepOptions::self_response), made at its first tick, or null.
+  const GpuSelfResponse* self_response() const { return self_response_.get(); }
   const GpuStageTimes& stage_times() const { return times_; }
   // Summed over every timed step so far, and how many (`--json`'s gpu_ms: the mean per tick).
   const GpuStageTimes& stage_time_sums() const { return sums_; }
@@ -119,6 +127,8 @@ class GpuIntegrator final : public Integrator {
   WorldScratch* world_scratch_ = nullptr;
   StepReport* world_report_ = nullptr;
   std::unique_ptr<GpuContactStage> contact_stage_;  // stage 4 (its own set and command buffer)
+  std::unique_ptr<GpuSelfResponse> self_response_;  // stage 5 (GpuStepOptions::self_response; its own submit)
+  void run_self_contacts(float h);
   std::unique_ptr<GpuForceStage> force_stage_;  // Volino, weft/warp, air (set 1); last: destroyed first
 };
 

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "gpu/gpu_self_response.h"
+#include "sim/collider.h"
 #include "sim/integrator.h"
 #include "sim/intersection_count.h"
 #include "sim/mesh_generators.h"
@@ -268,6 +269,66 @@ TEST_CASE("gpu self response: an irregular sheet dropped and folded onto itself 
   CHECK(gpu.most_crossings <= cpu.most_crossings + 2);
   CHECK(fastest < 5.f);
   CHECK(std::isfinite(lowest));
+}
+
+TEST_CASE("gpu self response: in the GPU step after stage 4, a sheet folding onto itself on the floor") {
+  auto ctx = open_device(false);
+  WEFT_SKIP_IF(!ctx, "no Vulkan device");
+  // The drop fold above as worlds with a floor: the CPU's default step, and the GPU step with stage 5 claimed
+  // (GpuStepOptions::self_response; World::step skips the CPU's), twice; 0.5 s.
+  Mesh mesh = make_irregular({.width = 0.24f, .height = 0.24f, .columns = 10, .rows = 10, .grading = 1.5f, .seed = 5});
+  const float hinge = 0.12f, angle = 2.7925f;  // 160 degrees: the upper half lands within the run
+  for (glm::vec3& p : mesh.positions) {
+    const float d = std::max(p.x - hinge, 0.f);
+    p = glm::vec3(std::min(p.x, hinge) + d * std::cos(angle), 0.01f + d * std::sin(angle), -p.y);
+  }
+  Material material;
+  material.damping = 0.001f;
+  material.bend_stiffness = 0.5f;
+  auto make_world = [&](bool gpu) {
+    WorldConfig wc;
+    wc.tick_hz = 240.0;
+    wc.self_collision = {.enabled = true, .thickness = 0.005f};
+    if (gpu)
+      wc.make_custom_integrator = [ctx](const ClothModel& m, const SolverOptions& o) {
+        return std::make_unique<GpuIntegrator>(ctx, m, o, GpuStepOptions{.self_response = true});
+      };
+    World w(build_cloth_model(mesh, material), wc);
+    Collider floor;
+    floor.shape = ColliderShape::Plane;
+    floor.mu_static = 1.f;
+    floor.mu_kinetic = 0.8f;
+    w.add_collider(floor);
+    return w;
+  };
+  World cpu = make_world(false), gpu = make_world(true), again = make_world(true);
+  uint64_t cpu_contacts = 0, gpu_contacts = 0, cpu_crossings = 0, gpu_crossings = 0, clamps = 0;
+  for (int k = 0; k < 120; ++k) {
+    cpu.step();
+    gpu.step();
+    again.step();
+    const SelfCollisionStats& cs = cpu.self_collision()->stats();
+    cpu_contacts += cs.vertex_triangle + cs.edge_edge;
+    const auto* integrator = dynamic_cast<const GpuIntegrator*>(&gpu.integrator());
+    REQUIRE(integrator);
+    REQUIRE(integrator->self_response());
+    gpu_contacts += integrator->self_response()->stats().contacts;
+    CHECK(gpu.self_collision()->stats().vertex_triangle + gpu.self_collision()->stats().edge_edge == 0);  // skipped
+    clamps += gpu.step_report().failsafe.speed_clamps + gpu.step_report().failsafe.energy_clamps;
+    if (k % 10 == 9) {
+      cpu_crossings += count_self_intersections(cpu.model(), cpu.state().position).edge_triangle;
+      gpu_crossings += count_self_intersections(gpu.model(), gpu.state().position).edge_triangle;
+    }
+  }
+  MESSAGE("GPU step with stage 5, 0.5 s: contacts CPU ", cpu_contacts, ", GPU ", gpu_contacts,
+          "; crossings summed over sampled ticks CPU ", cpu_crossings, ", GPU ", gpu_crossings, "; RMS from the CPU ",
+          test::rms_difference(cpu, gpu) * 1e3, " mm; fail-safe clamps ", clamps);
+  CHECK(cpu_contacts > 100);
+  CHECK(2 * gpu_contacts >= cpu_contacts);
+  CHECK(gpu_contacts <= 2 * cpu_contacts);
+  if (cpu_crossings == 0) CHECK(gpu_crossings == 0);
+  CHECK(std::memcmp(gpu.state().position.data(), again.state().position.data(),
+                    gpu.state().position.size() * sizeof(glm::vec3)) == 0);
 }
 
 TEST_CASE("gpu self response: two calls give one state and allocate nothing") {
