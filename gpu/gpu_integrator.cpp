@@ -8,6 +8,7 @@
 #include "gpu/gpu_contact_stage.h"
 #include "gpu/gpu_force_stage.h"
 #include "gpu/gpu_multigrid.h"
+#include "gpu/gpu_self_response.h"
 #include "gpu/storage_set.h"
 #include "gpu/vk_check.h"
 #include "sim/buckled_links.h"
@@ -437,6 +438,8 @@ uint64_t GpuIntegrator::tick_download_bytes() const {
 
 bool GpuIntegrator::runs(PostSolveStage stage) const {
   if (stage == PostSolveStage::Plasticity) return force_stage_->runs_plasticity();
+  if (stage == PostSolveStage::SelfContacts)
+    return options_.self_response && contact_stage_ && world_model_ && world_model_->config.self_collision.enabled;
   return contact_stage_ && world_model_ &&
          (stage == PostSolveStage::StrainLimit || stage == PostSolveStage::ColliderPasses);
 }
@@ -567,6 +570,23 @@ void GpuIntegrator::read_back_end_of_step(ClothState& state, const float* down, 
 void GpuIntegrator::run_post_solve(float h) {
   if (runs(PostSolveStage::ColliderPasses))
     contact_stage_->run(*world_model_, *world_state_, *world_scratch_, *world_report_, h);
+  if (runs(PostSolveStage::SelfContacts)) run_self_contacts(h);
+}
+
+// Stage 5 as resolve_self_contacts orders it: the self-contacts on the positions stage 4 left (the layers on a
+// collider held), then, where there were contacts, stage 4 once more (the limiter, alternated with the colliders, the
+// limiter last). Its own submits for now, each with the state's round trip.
+void GpuIntegrator::run_self_contacts(float h) {
+  const WorldModel& world = *world_model_;
+  WorldState& state = *world_state_;
+  WorldScratch& scratch = *world_scratch_;
+  if (!self_response_)  // at the first tick, as the stages' command buffers (h is fixed while a world runs)
+    self_response_ = std::make_unique<GpuSelfResponse>(ctx_, world.cloth, world.config.self_collision, h);
+  self_response_->resolve(world.cloth, state.cloth, scratch.x_prev.data(), scratch.collider_contact.data());
+  if (self_response_->stats().contacts == 0) return;
+  const StrainLimitStats first = world_report_->strain;
+  contact_stage_->run(world, state, scratch, *world_report_, h);
+  world_report_->strain.corrected += first.corrected;
 }
 
 }  // namespace weft

@@ -30,6 +30,7 @@ class GpuForceStage;
 class GpuContactStage;
 class GpuMultigrid;
 struct SewnFilter;
+class GpuSelfResponse;
 
 struct GpuStepOptions {
   float tolerance = 1e-4f;  // relative residual: 1e-3 left a two-hand grab 7 mm (RMS) from the CPU step after 1 s, 1e-4 0.4 mm (docs/gpu.md)
@@ -49,6 +50,11 @@ struct GpuStepOptions {
   // Tests: the solve's dv, the forces at the step's start and the contacts' whole impulses read back too
   // (solved_dv(), forces(), ContactFilter::work); the tick needs only the state at the step's end.
   bool read_back_solve = false;
+  // Stage 5 (gpu/gpu_self_response.h: the self-contact search and its position and velocity passes, then stage
+  // 4's limiter and colliders once more, the limiter last) after stage 4, for a world with self-collision. Off by
+  // default: not yet the CPU's whole stage 5 (no rigid impact zones, crossing check, tangles, overlaps opened),
+  // so gpu/step_device.cpp still refuses self-collision; tests turn it on.
+  bool self_response = false;
 };
 
 // GPU time of the last step by stage (timestamps; zero when the device has none), ms.
@@ -84,6 +90,8 @@ class GpuIntegrator final : public Integrator {
   const GpuMultigrid* multigrid() const { return multigrid_.get(); }
   // The stage-4 stage, or null (tests).
   const GpuContactStage* contact_stage() const { return contact_stage_.get(); }
+  // The stage-5 response (GpuStepOptions::self_response), made at its first tick, or null.
+  const GpuSelfResponse* self_response() const { return self_response_.get(); }
   const GpuStageTimes& stage_times() const { return times_; }
   // Summed over every timed step so far, and how many (`--json`'s gpu_ms: the mean per tick).
   const GpuStageTimes& stage_time_sums() const { return sums_; }
@@ -149,6 +157,8 @@ class GpuIntegrator final : public Integrator {
   StepReport* world_report_ = nullptr;
   std::unique_ptr<GpuContactStage> contact_stage_;  // stage 4 (its own set and command buffer)
   std::unique_ptr<GpuMultigrid> multigrid_;  // the preconditioner (options_.multigrid), else null
+  std::unique_ptr<GpuSelfResponse> self_response_;  // stage 5 (GpuStepOptions::self_response; its own submit)
+  void run_self_contacts(float h);
   std::unique_ptr<GpuForceStage> force_stage_;  // Volino, weft/warp, air (set 1); last: destroyed first
 };
 

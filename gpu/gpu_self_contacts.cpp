@@ -261,6 +261,10 @@ void GpuSelfContacts::record_search(VkCommandBuffer c) const {
 
 GpuSelfContacts::Inputs GpuSelfContacts::inputs() const { return {buf_[X].buffer, buf_[XP].buffer, buf_[Kin].buffer}; }
 
+GpuSelfContacts::Outputs GpuSelfContacts::outputs() const {
+  return {buf_[VtCount].buffer, buf_[VtOut].buffer, buf_[EeCount].buffer, buf_[EeOut].buffer};
+}
+
 // Once, at load, for detect(): the mapped inputs copied in, the search, the counts and slots copied out.
 void GpuSelfContacts::record() {
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};

@@ -13,8 +13,8 @@
 //
 // Not the CPU's whole detection: no curvature criterion (the hash finds the pairs inside flat patches that
 // the BVH's cones skip: more contacts on a folded sheet, all true proximities), no tangle bookkeeping, no
-// seams or cut twins (the GPU step refuses seams), no rigid impact zones. The response (position and
-// velocity passes) stays on the CPU; docs/gpu.md says what is missing before self-collision runs on the GPU.
+// seams or cut twins (the GPU step refuses seams), no rigid impact zones. The position and velocity passes are
+// gpu/gpu_self_response.h; docs/gpu.md says what is missing before self-collision runs on the GPU.
 //
 // Shaped like the step's other stages: buffers, pipelines and the command buffer made once at load;
 // detect() packs x, the step's start and the kinematic flags into a mapped buffer, submits once and reads
@@ -73,6 +73,13 @@ class GpuSelfContacts {
   };
   Inputs inputs() const;
   void record_search(VkCommandBuffer c) const;
+  // What the search leaves on the device for the response (gpu/gpu_self_response.h): contacts found per triangle
+  // and per edge, and their slots (options' slots_per_triangle per triangle, then slots_per_edge per edge).
+  struct Outputs {
+    VkBuffer vt_count, vt_out, ee_count, ee_out;
+  };
+  Outputs outputs() const;
+  const GpuSelfContactOptions& options() const { return options_; }
   const GpuSelfContactStats& stats() const { return stats_; }
   float cell_size() const { return cell_; }
   uint32_t buckets() const { return buckets_; }

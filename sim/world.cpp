@@ -144,7 +144,9 @@ void World::step() {
     resolve_contacts(model_, state_, scratch_, h, stats_);
   }
   stats_.timing.self_collision_ms = 0;
-  if (self_collision_) resolve_self_contacts(model_, state_, *self_collision_, scratch_, h, stats_);
+  // (The GPU step runs stage 5 itself when it claims it, in run_post_solve after its stage 4.)
+  if (self_collision_ && !integrator_->runs(PostSolveStage::SelfContacts))
+    resolve_self_contacts(model_, state_, *self_collision_, scratch_, h, stats_);
   resolve_driven_contacts(model_, state_, scratch_, h);
   release_seam_slip(state_, scratch_);  // after every contact pass: the seams' vertices slid free of friction
   close_seams(model_, state_);  // and after them, so that what the tick publishes has them closed
