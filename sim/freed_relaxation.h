@@ -55,7 +55,8 @@ size_t relax_freed(const ClothModel& model, const std::vector<uint32_t>& vertice
 // The step's side (World::step). Before apply_elastics: keeps the vertices held last tick.
 void note_held_vertices(const std::vector<uint32_t>& elastic_held, FreedRelaxation& r);
 // After apply_elastics: which of them are free now, their neighbours, the links to relax and the start
-// velocities. False (nothing to do) where none was freed or the model's energy is not its links'.
+// velocities (sim/release_grip.h takes its throw from the same set). False where none was freed; the caller
+// relaxes only where the model's energy is its links' (not the weft/warp triangles).
 bool begin_freed_relaxation(const ClothModel& model, const std::vector<uint32_t>& adjacency_offset,
                             const std::vector<uint32_t>& adjacency_neighbour, const uint8_t* kinematic,
                             const glm::vec3* v, FreedRelaxation& r);

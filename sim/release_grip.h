@@ -1,0 +1,31 @@
+#pragma once
+// The grip's friction on the tick it lets go. A held patch is kinematic and flat in the hand's frame while the
+// cloth beside it hangs: its border is creased, and the bending links there store energy that only the grip
+// holds. Freed, the first solve turns that crease into motion of the patch: in `weft validate interaction`
+// (hands still) the grasped corner left upward at 0.84 m/s out of the solve, 0.93 m/s once the freed
+// relaxation (sim/freed_relaxation.h) had finished the step on the springs (4k; 0.33-0.48 m/s at 16k), and
+// stopped the next tick. The positions the solve and the relaxation reach are the cloth's own (the flap
+// unfolds to where its links balance); the speed is the crease thrown, which a hand that opens does not
+// throw: the cloth slides out through the fingers and their friction takes it.
+// So, on the tick a vertex is freed, it and its neighbours along edges keep the velocity they started the
+// step with (the hand's, for the freed ones) plus gravity's over the tick, where the solve gave them more
+// speed than that; where the solve slowed them (the cloth behind a throw) their velocity stays the solve's:
+// the grip takes speed, it never gives it.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+namespace weft {
+
+struct ContactFilter;
+
+// For each of `vertices` (v_start[k] its velocity at the step's start), free and not held by a collider
+// contact in `filter` (its normal belongs to the collider): v = v_start + h g where |v| exceeds that.
+// Returns the number of vertices slowed. Allocation-free.
+size_t take_release_throw(const std::vector<uint32_t>& vertices, const std::vector<glm::vec3>& v_start,
+                          const uint8_t* kinematic, const ContactFilter* filter, glm::vec3 gravity, float h,
+                          glm::vec3* v);
+
+}  // namespace weft
