@@ -35,7 +35,7 @@ inline constexpr int kFreedRelaxationSweeps = 4;
 // Scratch, sized once for the model (nvert, nlink).
 struct FreedRelaxation {
   std::vector<uint32_t> freed;     // the vertices held last tick (WorldState::elastic_held), then those freed
-  std::vector<uint32_t> vertices;  // the freed ones and their neighbours along edges, to relax
+  std::vector<uint32_t> vertices;  // the freed ones first, then their neighbours along edges, to relax
   std::vector<uint8_t> in_set;     // 1 where a vertex is in `vertices` (nvert)
   std::vector<uint32_t> links;     // the links with an end in `vertices`
   std::vector<glm::vec3> v_start;  // the velocity each of `vertices` started the step with

@@ -4,11 +4,11 @@
 
 namespace weft {
 
-size_t take_release_throw(const std::vector<uint32_t>& vertices, const std::vector<glm::vec3>& v_start,
+size_t take_release_throw(const std::vector<uint32_t>& vertices, size_t count, const std::vector<glm::vec3>& v_start,
                           const uint8_t* kinematic, const ContactFilter* filter, glm::vec3 gravity, float h,
                           glm::vec3* v) {
   size_t slowed = 0;
-  for (size_t k = 0; k < vertices.size() && k < v_start.size(); ++k) {
+  for (size_t k = 0; k < count && k < vertices.size() && k < v_start.size(); ++k) {
     const uint32_t i = vertices[k];
     if (kinematic[i]) continue;
     if (filter && filter->entry_of_vertex.size() > i && filter->entry_of_vertex[i] != ContactFilter::kNone) continue;

@@ -128,8 +128,8 @@ void World::step() {
                 &state_.cloth.contact_filter, scratch_.x_prev.data(), scratch_.freed.v_start.data(), h,
                 kFreedRelaxationSweeps, state_.cloth.position.data(), state_.cloth.velocity.data());
   // ... and the crease the grip held is not thrown: its friction takes the freed patch's speed (sim/release_grip.h).
-  if (freed)
-    take_release_throw(scratch_.freed.vertices, scratch_.freed.v_start, state_.cloth.kinematic.data(),
+  if (freed)  // the freed ones lead `vertices` (their neighbours follow)
+    take_release_throw(scratch_.freed.vertices, scratch_.freed.freed.size(), scratch_.freed.v_start, state_.cloth.kinematic.data(),
                        &state_.cloth.contact_filter, model_.cloth.material.gravity, h, state_.cloth.velocity.data());
   if (recoil) end_release_recoil(model_, state_, scratch_, h);
   const bool buckle = !state_.cloth.buckled.empty();  // what the corrections crush buckles (sim/buckled_links.h)

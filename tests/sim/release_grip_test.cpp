@@ -93,7 +93,7 @@ TEST_CASE("release grip: take_release_throw takes speed, never gives it") {
   const glm::vec3 g(0.f, -9.81f, 0.f);
   const float h = 1.f / 240.f;
   glm::vec3 v[4] = {{0.f, 0.9f, 0.f}, {0.5f, 0.f, 0.f}, {0.f, -0.01f, 0.f}, {0.f, 3.f, 0.f}};
-  CHECK(take_release_throw(vertices, v_start, kinematic, nullptr, g, h, v) == 1);
+  CHECK(take_release_throw(vertices, vertices.size(), v_start, kinematic, nullptr, g, h, v) == 1);
   CHECK(v[0].y == doctest::Approx(h * g.y));  // thrown up by the crease: the grip takes it
   CHECK(v[1].x == doctest::Approx(0.5f));     // slowed by the solve below its start: left as the solve put it
   CHECK(v[2].y == doctest::Approx(-0.01f));   // slower than a tick of gravity: left alone
