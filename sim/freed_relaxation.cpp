@@ -121,7 +121,7 @@ bool begin_freed_relaxation(const ClothModel& model, const std::vector<uint32_t>
   for (uint32_t i : r.freed)
     if (!kinematic[i]) r.freed[kept++] = i;
   r.freed.resize(kept);
-  if (r.freed.empty() || model.weft_warp.active()) return false;
+  if (r.freed.empty()) return false;
   r.vertices.clear();
   auto add = [&](uint32_t i) {
     if (r.in_set[i]) return;

@@ -35,7 +35,7 @@ inline constexpr int kFreedRelaxationSweeps = 4;
 // Scratch, sized once for the model (nvert, nlink).
 struct FreedRelaxation {
   std::vector<uint32_t> freed;     // the vertices held last tick (WorldState::elastic_held), then those freed
-  std::vector<uint32_t> vertices;  // the freed ones and their neighbours along edges, to relax
+  std::vector<uint32_t> vertices;  // the freed ones first, then their neighbours along edges, to relax
   std::vector<uint8_t> in_set;     // 1 where a vertex is in `vertices` (nvert)
   std::vector<uint32_t> links;     // the links with an end in `vertices`
   std::vector<glm::vec3> v_start;  // the velocity each of `vertices` started the step with
@@ -55,7 +55,8 @@ size_t relax_freed(const ClothModel& model, const std::vector<uint32_t>& vertice
 // The step's side (World::step). Before apply_elastics: keeps the vertices held last tick.
 void note_held_vertices(const std::vector<uint32_t>& elastic_held, FreedRelaxation& r);
 // After apply_elastics: which of them are free now, their neighbours, the links to relax and the start
-// velocities. False (nothing to do) where none was freed or the model's energy is not its links'.
+// velocities (sim/release_grip.h takes its throw from the same set). False where none was freed; the caller
+// relaxes only where the model's energy is its links' (not the weft/warp triangles).
 bool begin_freed_relaxation(const ClothModel& model, const std::vector<uint32_t>& adjacency_offset,
                             const std::vector<uint32_t>& adjacency_neighbour, const uint8_t* kinematic,
                             const glm::vec3* v, FreedRelaxation& r);

@@ -11,6 +11,7 @@
 #include "sim/freed_relaxation.h"
 #include "sim/grasp_saturation.h"
 #include "sim/plasticity.h"
+#include "sim/release_grip.h"
 #include "sim/release_recoil.h"
 #include "sim/seam_line.h"
 #include "sim/sewn_weld.h"
@@ -122,10 +123,14 @@ void World::step() {
   const bool recoil = begin_release_recoil(model_, state_, scratch_);
   integrator_->attach_world(model_, state_, scratch_, stats_);
   integrate(model_, state_, *integrator_, self_collision_.get(), scratch_, h);
-  if (freed)
+  if (freed && !model_.cloth.weft_warp.active())  // the relaxation's energy is the links' (weft/warp: not)
     relax_freed(model_.cloth, scratch_.freed.vertices, scratch_.freed.links, state_.cloth.kinematic.data(),
                 &state_.cloth.contact_filter, scratch_.x_prev.data(), scratch_.freed.v_start.data(), h,
                 kFreedRelaxationSweeps, state_.cloth.position.data(), state_.cloth.velocity.data());
+  // ... and the crease the grip held is not thrown: its friction takes the freed patch's speed (sim/release_grip.h).
+  if (freed)  // the freed ones lead `vertices` (their neighbours follow)
+    take_release_throw(scratch_.freed.vertices, scratch_.freed.freed.size(), scratch_.freed.v_start, state_.cloth.kinematic.data(),
+                       &state_.cloth.contact_filter, model_.cloth.material.gravity, h, state_.cloth.velocity.data());
   if (recoil) end_release_recoil(model_, state_, scratch_, h);
   const bool buckle = !state_.cloth.buckled.empty();  // what the corrections crush buckles (sim/buckled_links.h)
   if (buckle) record_solved_lengths(model_.cloth, state_.cloth.position.data(), scratch_.solved_length.data());
