@@ -21,6 +21,7 @@
 using namespace weft;
 using weft::test::open_device;
 using weft::test::rms_difference;
+using weft::test::table_height_disc;
 using weft::test::sample;
 
 TEST_SUITE_BEGIN("gpu");
@@ -58,20 +59,7 @@ uint32_t extreme(const Mesh& m, float ax, float az) {  // the vertex furthest al
 // An annulus of 0.5 m with a 0.1 m hole lying 1.5 cm over table.json's table (a box on a floor, their
 // frictions): it falls on it and drapes over the edges. `hands`: the hands' colliders on.
 Scene table_disc(bool hands) {
-  Scene s;
-  s.name = "gpu stage 4: disc on a table";
-  AnnulusSpec a;
-  a.inner_radius = 0.05f;
-  a.outer_radius = 0.3f;
-  a.rings = 6;
-  a.edge = 0.05f;
-  a.seed = 5;
-  s.mesh = make_annulus(a);
-  for (glm::vec3& p : s.mesh.positions) p = glm::vec3(p.x - 0.3f, 0.765f, 0.3f - p.y);
-  s.material.areal_density = 0.15f;
-  s.material.stretch_stiffness = 500.f;
-  s.material.bend_stiffness = 5.f;
-  s.material.damping = 0.01f;
+  Scene s = table_height_disc("gpu stage 4: disc on a table");
   Collider floor;
   floor.mu_static = 0.6f;
   floor.mu_kinetic = 0.5f;

@@ -16,6 +16,7 @@
 
 using namespace weft;
 using weft::test::open_device;
+using weft::test::table_height_disc;
 
 TEST_SUITE_BEGIN("gpu");
 
@@ -23,20 +24,7 @@ namespace {
 
 // An annulus of 0.3 m with a 0.05 m hole, 0.765 m up (over a table when `table`), 151 vertices.
 Scene disc(bool table) {
-  Scene s;
-  s.name = "gpu end of step";
-  AnnulusSpec a;
-  a.inner_radius = 0.05f;
-  a.outer_radius = 0.3f;
-  a.rings = 6;
-  a.edge = 0.05f;
-  a.seed = 5;
-  s.mesh = make_annulus(a);
-  for (glm::vec3& p : s.mesh.positions) p = glm::vec3(p.x - 0.3f, 0.765f, 0.3f - p.y);
-  s.material.areal_density = 0.15f;
-  s.material.stretch_stiffness = 500.f;
-  s.material.bend_stiffness = 5.f;
-  s.material.damping = 0.01f;
+  Scene s = table_height_disc("gpu end of step");
   s.hand_colliders.enabled = false;
   Collider floor;
   floor.mu_static = 0.6f;

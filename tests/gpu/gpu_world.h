@@ -6,6 +6,7 @@
 
 #include "gpu/compute_context.h"
 #include "gpu/gpu_integrator.h"
+#include "sim/mesh_generators.h"
 #include "sim/scene.h"
 #include "sim/world.h"
 
@@ -22,6 +23,26 @@ inline World gpu_world(Scene s, std::shared_ptr<ComputeContext> ctx) {
     return std::make_unique<GpuIntegrator>(ctx, m, o);
   };
   return build_world(s);
+}
+
+// An irregular annulus of 0.3 m with a 0.05 m hole (151 vertices) lying flat 0.765 m up, 1.5 cm over
+// table.json's table, in a light, stiff test material: the disc the stage-4 and end-of-step tests drop.
+inline Scene table_height_disc(const char* name) {
+  Scene s;
+  s.name = name;
+  AnnulusSpec a;
+  a.inner_radius = 0.05f;
+  a.outer_radius = 0.3f;
+  a.rings = 6;
+  a.edge = 0.05f;
+  a.seed = 5;
+  s.mesh = make_annulus(a);
+  for (glm::vec3& p : s.mesh.positions) p = glm::vec3(p.x - 0.3f, 0.765f, 0.3f - p.y);
+  s.material.areal_density = 0.15f;
+  s.material.stretch_stiffness = 500.f;
+  s.material.bend_stiffness = 5.f;
+  s.material.damping = 0.01f;
+  return s;
 }
 
 inline double rms_difference(const World& a, const World& b) {
