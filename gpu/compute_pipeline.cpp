@@ -21,4 +21,35 @@ VkPipeline make_compute_pipeline(VkDevice dev, const uint32_t* words, size_t byt
   return pipeline;
 }
 
+VkPipelineLayout make_compute_layout(VkDevice dev, const VkDescriptorSetLayout* sets, uint32_t count,
+                                     uint32_t push_bytes) {
+  const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
+  VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  pl.setLayoutCount = count;
+  pl.pSetLayouts = sets;
+  pl.pushConstantRangeCount = push_bytes > 0 ? 1 : 0;
+  pl.pPushConstantRanges = push_bytes > 0 ? &range : nullptr;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  WEFT_VK_CHECK(vkCreatePipelineLayout(dev, &pl, nullptr, &layout));
+  return layout;
+}
+
+void make_command_buffer_and_fence(VkDevice dev, VkCommandPool pool, VkCommandBuffer& cmd, VkFence& fence) {
+  VkCommandBufferAllocateInfo a{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  a.commandPool = pool;
+  a.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  a.commandBufferCount = 1;
+  WEFT_VK_CHECK(vkAllocateCommandBuffers(dev, &a, &cmd));
+  VkFenceCreateInfo f{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  WEFT_VK_CHECK(vkCreateFence(dev, &f, nullptr, &fence));
+}
+
+void memory_barrier(VkCommandBuffer c, VkPipelineStageFlags from, VkAccessFlags from_access, VkPipelineStageFlags to,
+                    VkAccessFlags to_access) {
+  VkMemoryBarrier m{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  m.srcAccessMask = from_access;
+  m.dstAccessMask = to_access;
+  vkCmdPipelineBarrier(c, from, to, 0, 1, &m, 0, nullptr, 0, nullptr);
+}
+
 }  // namespace weft

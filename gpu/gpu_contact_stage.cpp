@@ -89,13 +89,7 @@ GpuContactStage::GpuContactStage(GpuIntegrator& owner, const ClothModel& model, 
   if (nedge_ > 0) owner_.upload_once(buf_[Edges], edges.data(), 16 * VkDeviceSize(nedge_));
 
   set_layout_ = make_storage_set_layout(dev, kBindings);
-  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push)};
-  VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  pl.setLayoutCount = 1;
-  pl.pSetLayouts = &set_layout_;
-  pl.pushConstantRangeCount = 1;
-  pl.pPushConstantRanges = &range;
-  WEFT_VK_CHECK(vkCreatePipelineLayout(dev, &pl, nullptr, &layout_));
+  layout_ = make_compute_layout(dev, &set_layout_, 1, sizeof(Push));
   VkBuffer buffers[kBindings];
   for (uint32_t b = 0; b < kBindings; ++b) buffers[b] = buf_[b].buffer;
   make_storage_set(dev, set_layout_, buffers, kBindings, pool_, set_);
@@ -107,13 +101,7 @@ GpuContactStage::GpuContactStage(GpuIntegrator& owner, const ClothModel& model, 
                       {kStageControlCode, sizeof(kStageControlCode)},
                       {kCollideCode, sizeof(kCollideCode)}};
   for (int k = 0; k < kKernels; ++k) pipelines_[k] = make_compute_pipeline(dev, code[k].words, code[k].bytes, layout_, modules_[k]);
-  VkCommandBufferAllocateInfo a{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  a.commandPool = owner_.ctx_->pool();
-  a.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  a.commandBufferCount = 1;
-  WEFT_VK_CHECK(vkAllocateCommandBuffers(dev, &a, &cmd_));
-  VkFenceCreateInfo f{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  WEFT_VK_CHECK(vkCreateFence(dev, &f, nullptr, &fence_));
+  make_command_buffer_and_fence(dev, owner_.ctx_->pool(), cmd_, fence_);
 }
 
 GpuContactStage::~GpuContactStage() {
@@ -144,12 +132,7 @@ void GpuContactStage::record(const WorldModel& world, float h) {
   WEFT_VK_CHECK(vkBeginCommandBuffer(cmd_, &begin));
   const VkCommandBuffer c = cmd_;
   auto barrier = [&](VkPipelineStageFlags from, VkAccessFlags from_access, VkPipelineStageFlags to,
-                     VkAccessFlags to_access) {
-    VkMemoryBarrier m{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    m.srcAccessMask = from_access;
-    m.dstAccessMask = to_access;
-    vkCmdPipelineBarrier(c, from, to, 0, 1, &m, 0, nullptr, 0, nullptr);
-  };
+                     VkAccessFlags to_access) { memory_barrier(c, from, from_access, to, to_access); };
   const float detect = 1.f + strain.max_strain;
   Push push{n_, 0, n_, 0, h, detect, detect - 1e-3f, detect + strain.tolerance, thickness,
             strain.contact_settle * thickness,

@@ -181,13 +181,7 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
   set_layout_ = make_storage_set_layout(dev, kBindings);
   force_stage_ = std::make_unique<GpuForceStage>(*this, model);
   const VkDescriptorSetLayout set_layouts[2] = {set_layout_, force_stage_->set_layout()};
-  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push)};
-  VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  pl.setLayoutCount = 2;
-  pl.pSetLayouts = set_layouts;
-  pl.pushConstantRangeCount = 1;
-  pl.pPushConstantRanges = &range;
-  WEFT_VK_CHECK(vkCreatePipelineLayout(dev, &pl, nullptr, &layout_));
+  layout_ = make_compute_layout(dev, set_layouts, 2, sizeof(Push));
   VkBuffer buffers[kBindings];
   for (uint32_t b = 0; b < kBindings; ++b) buffers[b] = buf_[b].buffer;
   make_storage_set(dev, set_layout_, buffers, kBindings, descriptor_pool_, set_);
@@ -206,13 +200,7 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
     q.queryCount = kTimestamps;
     WEFT_VK_CHECK(vkCreateQueryPool(dev, &q, nullptr, &queries_));
   }
-  VkCommandBufferAllocateInfo a{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  a.commandPool = ctx_->pool();
-  a.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  a.commandBufferCount = 1;
-  WEFT_VK_CHECK(vkAllocateCommandBuffers(dev, &a, &cmd_));
-  VkFenceCreateInfo f{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  WEFT_VK_CHECK(vkCreateFence(dev, &f, nullptr, &fence_));
+  make_command_buffer_and_fence(dev, ctx_->pool(), cmd_, fence_);
 }
 
 GpuIntegrator::~GpuIntegrator() {
@@ -275,12 +263,7 @@ void GpuIntegrator::record(const ClothModel& model, float h, bool sewn) {
   WEFT_VK_CHECK(vkBeginCommandBuffer(cmd_, &begin));
   const VkCommandBuffer c = cmd_;
   auto barrier = [&](VkPipelineStageFlags from, VkAccessFlags from_access, VkPipelineStageFlags to,
-                     VkAccessFlags to_access) {
-    VkMemoryBarrier m{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    m.srcAccessMask = from_access;
-    m.dstAccessMask = to_access;
-    vkCmdPipelineBarrier(c, from, to, 0, 1, &m, 0, nullptr, 0, nullptr);
-  };
+                     VkAccessFlags to_access) { memory_barrier(c, from, from_access, to, to_access); };
   auto compute_barrier = [&] {
     barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
@@ -428,7 +411,8 @@ void GpuIntegrator::bind_sets(VkCommandBuffer c) const {
 }
 
 uint64_t GpuIntegrator::tick_upload_bytes() const {
-  return up_.size + (sewn_recorded_ ? sew_up_.size : 0) + force_stage_->upload_bytes() + (runs(PostSolveStage::ColliderPasses) ? contact_stage_->tick_upload_bytes() : 0);
+  return up_.size + (sewn_recorded_ ? sew_up_.size : 0) + force_stage_->upload_bytes() +
+         (runs(PostSolveStage::ColliderPasses) ? contact_stage_->tick_upload_bytes() : 0);
 }
 
 uint64_t GpuIntegrator::tick_download_bytes() const {

@@ -138,13 +138,7 @@ GpuMultigrid::GpuMultigrid(GpuIntegrator& owner, const ClothModel& model, VkDesc
   for (uint32_t b = 0; b < kBindings; ++b) buffers[b] = buf_[b].buffer;
   make_storage_set(dev, set_layout_, buffers, kBindings, pool_, set_);
   const VkDescriptorSetLayout sets[2] = {step_set_layout, set_layout_};
-  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
-  VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  pl.setLayoutCount = 2;
-  pl.pSetLayouts = sets;
-  pl.pushConstantRangeCount = 1;
-  pl.pPushConstantRanges = &range;
-  WEFT_VK_CHECK(vkCreatePipelineLayout(dev, &pl, nullptr, &layout_));
+  layout_ = make_compute_layout(dev, sets, 2, push_bytes);
   const struct {
     const uint32_t* words;
     size_t bytes;

@@ -177,10 +177,7 @@ GpuSelfContacts::GpuSelfContacts(std::shared_ptr<ComputeContext> context, const 
   VkBuffer buffers[kBindings];
   for (uint32_t b = 0; b < kBindings; ++b) buffers[b] = buf_[b].buffer;
   make_storage_set(dev, set_layout_, buffers, kBindings, pool_, set_);
-  VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  pl.setLayoutCount = 1;
-  pl.pSetLayouts = &set_layout_;
-  WEFT_VK_CHECK(vkCreatePipelineLayout(dev, &pl, nullptr, &layout_));
+  layout_ = make_compute_layout(dev, &set_layout_, 1, 0);
   struct Code {
     const uint32_t* words;
     size_t bytes;
@@ -197,13 +194,7 @@ GpuSelfContacts::GpuSelfContacts(std::shared_ptr<ComputeContext> context, const 
     q.queryCount = 2;
     WEFT_VK_CHECK(vkCreateQueryPool(dev, &q, nullptr, &queries_));
   }
-  VkCommandBufferAllocateInfo a{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  a.commandPool = ctx_->pool();
-  a.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  a.commandBufferCount = 1;
-  WEFT_VK_CHECK(vkAllocateCommandBuffers(dev, &a, &cmd_));
-  VkFenceCreateInfo f{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  WEFT_VK_CHECK(vkCreateFence(dev, &f, nullptr, &fence_));
+  make_command_buffer_and_fence(dev, ctx_->pool(), cmd_, fence_);
   contacts_.reserve(size_t(vt_slots + ee_slots));
   record();
 }
@@ -226,15 +217,6 @@ GpuSelfContacts::~GpuSelfContacts() {
   destroy(down_);
 }
 
-namespace {
-void memory_barrier(VkCommandBuffer c, VkPipelineStageFlags from, VkAccessFlags from_access, VkPipelineStageFlags to,
-                    VkAccessFlags to_access) {
-  VkMemoryBarrier m{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  m.srcAccessMask = from_access;
-  m.dstAccessMask = to_access;
-  vkCmdPipelineBarrier(c, from, to, 0, 1, &m, 0, nullptr, 0, nullptr);
-}
-}  // namespace
 
 // Clear the counts, the hash (prepare, scan, scatter, sort), the fans' cones, the narrow phase; after the
 // caller's transfers into the inputs.

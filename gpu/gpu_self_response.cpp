@@ -50,13 +50,6 @@ constexpr uint32_t kGlobals = 4;
 
 uint32_t groups_of(uint32_t count, uint32_t size) { return std::max<uint32_t>((count + size - 1) / size, 1); }
 
-void memory_barrier(VkCommandBuffer c, VkPipelineStageFlags from, VkAccessFlags from_access, VkPipelineStageFlags to,
-                    VkAccessFlags to_access) {
-  VkMemoryBarrier m{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  m.srcAccessMask = from_access;
-  m.dstAccessMask = to_access;
-  vkCmdPipelineBarrier(c, from, to, 0, 1, &m, 0, nullptr, 0, nullptr);
-}
 
 constexpr VkAccessFlags kAll = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
                                VK_ACCESS_TRANSFER_WRITE_BIT;
@@ -95,13 +88,7 @@ GpuSelfResponse::GpuSelfResponse(std::shared_ptr<ComputeContext> context, const 
 
   const VkDevice dev = ctx_->device();
   set_layout_ = make_storage_set_layout(dev, kBindings);
-  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push)};
-  VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  pl.setLayoutCount = 1;
-  pl.pSetLayouts = &set_layout_;
-  pl.pushConstantRangeCount = 1;
-  pl.pPushConstantRanges = &range;
-  WEFT_VK_CHECK(vkCreatePipelineLayout(dev, &pl, nullptr, &layout_));
+  layout_ = make_compute_layout(dev, &set_layout_, 1, sizeof(Push));
   VkBuffer buffers[kBindings];
   for (uint32_t b = 0; b < kBindings; ++b) buffers[b] = buf_[b].buffer;
   const GpuSelfContacts::Outputs out = search_->outputs();
@@ -120,13 +107,7 @@ GpuSelfResponse::GpuSelfResponse(std::shared_ptr<ComputeContext> context, const 
                       {kActingCode, sizeof(kActingCode)},     {kVelocityCode, sizeof(kVelocityCode)}};
   for (int k = 0; k < kKernels; ++k)
     pipelines_[k] = make_compute_pipeline(dev, code[k].words, code[k].bytes, layout_, modules_[k]);
-  VkCommandBufferAllocateInfo a{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  a.commandPool = ctx_->pool();
-  a.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  a.commandBufferCount = 1;
-  WEFT_VK_CHECK(vkAllocateCommandBuffers(dev, &a, &cmd_));
-  VkFenceCreateInfo f{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  WEFT_VK_CHECK(vkCreateFence(dev, &f, nullptr, &fence_));
+  make_command_buffer_and_fence(dev, ctx_->pool(), cmd_, fence_);
   record();
 }
 

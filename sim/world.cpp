@@ -129,8 +129,9 @@ void World::step() {
                 kFreedRelaxationSweeps, state_.cloth.position.data(), state_.cloth.velocity.data());
   // ... and the crease the grip held is not thrown: its friction takes the freed patch's speed (sim/release_grip.h).
   if (freed)  // the freed ones lead `vertices` (their neighbours follow)
-    take_release_throw(scratch_.freed.vertices, scratch_.freed.freed.size(), scratch_.freed.v_start, state_.cloth.kinematic.data(),
-                       &state_.cloth.contact_filter, model_.cloth.material.gravity, h, state_.cloth.velocity.data());
+    take_release_throw(scratch_.freed.vertices, scratch_.freed.freed.size(), scratch_.freed.v_start,
+                       state_.cloth.kinematic.data(), &state_.cloth.contact_filter, model_.cloth.material.gravity, h,
+                       state_.cloth.velocity.data());
   if (recoil) end_release_recoil(model_, state_, scratch_, h);
   const bool buckle = !state_.cloth.buckled.empty();  // what the corrections crush buckles (sim/buckled_links.h)
   if (buckle) record_solved_lengths(model_.cloth, state_.cloth.position.data(), scratch_.solved_length.data());
