@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <stdexcept>
 
 #include "gpu/gpu_integrator.h"
@@ -127,14 +128,9 @@ TEST_CASE("gpu body: two runs on a tracked mannequin give one hash") {
 }
 
 TEST_CASE("gpu body: the Vulkan validation layer says nothing") {
-  const auto devices = list_compute_devices();
-  WEFT_SKIP_IF(devices.empty(), "no Vulkan device");
-  std::shared_ptr<ComputeContext> ctx;
-  try {
-    ctx = open_device(true);
-  } catch (const std::runtime_error& e) {
-    WEFT_SKIP_IF(true, e.what());  // the layer is not installed
-  }
+  std::string why;
+  const std::shared_ptr<ComputeContext> ctx = weft::test::open_validated_device(why);
+  WEFT_SKIP_IF(!ctx, why.c_str());
   {
     World w = gpu_world(body_disc(true), ctx);
     size_t contacts = 0;  // the apron reaches the chest at about 0.2 s

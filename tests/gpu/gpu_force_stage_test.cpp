@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <string>
 
 #include "engine/material_loader.h"
 #include "gpu/gpu_integrator.h"
@@ -324,14 +325,9 @@ TEST_CASE("gpu forces: a weft/warp tick in wind allocates nothing once the comma
 }
 
 TEST_CASE("gpu forces: the Vulkan validation layer says nothing about the force kernels") {
-  const auto devices = list_compute_devices();
-  WEFT_SKIP_IF(devices.empty(), "no Vulkan device");
-  std::shared_ptr<ComputeContext> ctx;
-  try {
-    ctx = open_device(true);
-  } catch (const std::runtime_error& e) {
-    WEFT_SKIP_IF(true, e.what());  // the layer is not installed
-  }
+  std::string why;
+  const std::shared_ptr<ComputeContext> ctx = weft::test::open_validated_device(why);
+  WEFT_SKIP_IF(!ctx, why.c_str());
   Material volino = preset("isotropic"), cotton = preset("cotton");
   volino.stretch_model = StretchModel::Volino;
   cotton.drag = 2.f;

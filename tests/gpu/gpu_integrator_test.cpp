@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <memory>
+#include <string>
 
 #include "engine/scene_loader.h"
 #include "gpu/gpu_integrator.h"
@@ -312,14 +313,9 @@ TEST_CASE("gpu step: a tick moves the whole state across the bus (what stages 2 
 }
 
 TEST_CASE("gpu step: the Vulkan validation layer says nothing") {
-  const auto devices = list_compute_devices();
-  WEFT_SKIP_IF(devices.empty(), "no Vulkan device");
-  std::shared_ptr<ComputeContext> ctx;
-  try {
-    ctx = open_device(true);
-  } catch (const std::runtime_error& e) {
-    WEFT_SKIP_IF(true, e.what());  // the layer is not installed
-  }
+  std::string why;
+  const std::shared_ptr<ComputeContext> ctx = weft::test::open_validated_device(why);
+  WEFT_SKIP_IF(!ctx, why.c_str());
   {
     World w = gpu_world(hanging_scene(), ctx);
     for (int k = 0; k < 30; ++k) w.step();

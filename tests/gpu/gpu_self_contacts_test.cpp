@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <string>
 
 #include "gpu/gpu_self_contacts.h"
 #include "sim/collider.h"
@@ -367,14 +368,9 @@ TEST_CASE("gpu self contacts: vertices not finite are counted and their features
 }
 
 TEST_CASE("gpu self contacts: the Vulkan validation layer says nothing") {
-  const auto devices = list_compute_devices();
-  WEFT_SKIP_IF(devices.empty(), "no Vulkan device");
-  std::shared_ptr<ComputeContext> ctx;
-  try {
-    ctx = open_device(true);
-  } catch (const std::runtime_error& e) {
-    WEFT_SKIP_IF(true, e.what());  // the layer is not installed
-  }
+  std::string why;
+  const std::shared_ptr<ComputeContext> ctx = weft::test::open_validated_device(why);
+  WEFT_SKIP_IF(!ctx, why.c_str());
   {
     const FoldedSheet f = folded_sheet(0.007f, 0.01f);
     GpuSelfContacts gpu(ctx, f.model, config(false));

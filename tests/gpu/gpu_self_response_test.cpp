@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <string>
 
 #include "gpu/gpu_self_response.h"
 #include "sim/collider.h"
@@ -347,14 +348,9 @@ TEST_CASE("gpu self response: two calls give one state and allocate nothing") {
 }
 
 TEST_CASE("gpu self response: the Vulkan validation layer says nothing") {
-  const auto devices = list_compute_devices();
-  WEFT_SKIP_IF(devices.empty(), "no Vulkan device");
-  std::shared_ptr<ComputeContext> ctx;
-  try {
-    ctx = open_device(true);
-  } catch (const std::runtime_error& e) {
-    WEFT_SKIP_IF(true, e.what());  // the layer is not installed
-  }
+  std::string why;
+  const std::shared_ptr<ComputeContext> ctx = weft::test::open_validated_device(why);
+  WEFT_SKIP_IF(!ctx, why.c_str());
   {
     const Fold f = folded_sheet(0.007f, 0.01f);
     GpuSelfResponse gpu(ctx, f.model, config(), kH);

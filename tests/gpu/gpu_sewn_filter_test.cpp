@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <stdexcept>
 
 #include "gpu/gpu_integrator.h"
@@ -123,14 +124,9 @@ TEST_CASE("gpu sewn filter: two sewn panels hanging over a ball, as on the CPU")
 }
 
 TEST_CASE("gpu sewn filter: two runs give one hash, and the validation layer says nothing") {
-  const auto devices = list_compute_devices();
-  WEFT_SKIP_IF(devices.empty(), "no Vulkan device");
-  std::shared_ptr<ComputeContext> ctx;
-  try {
-    ctx = open_device(true);
-  } catch (const std::runtime_error& e) {
-    WEFT_SKIP_IF(true, e.what());  // the layer is not installed
-  }
+  std::string why;
+  const std::shared_ptr<ComputeContext> ctx = weft::test::open_validated_device(why);
+  WEFT_SKIP_IF(!ctx, why.c_str());
   const Scene s = sewn_panels();
   auto run = [&] {
     World w = sewn_gpu_world(s, ctx);

@@ -3,6 +3,8 @@
 // RMS position difference between two worlds (the parity measure).
 #include <cmath>
 #include <memory>
+#include <stdexcept>
+#include <string>
 
 #include "gpu/compute_context.h"
 #include "gpu/gpu_integrator.h"
@@ -16,6 +18,21 @@ inline std::shared_ptr<ComputeContext> open_device(bool validation) {
   const auto devices = list_compute_devices();
   if (devices.empty()) return nullptr;
   return std::make_shared<ComputeContext>(devices.front().index, validation);
+}
+
+// The first device with the Vulkan validation layer on, for the tests that check the layer says nothing; null
+// with the reason to skip (no device, or the layer not installed).
+inline std::shared_ptr<ComputeContext> open_validated_device(std::string& why) {
+  if (list_compute_devices().empty()) {
+    why = "no Vulkan device";
+    return nullptr;
+  }
+  try {
+    return open_device(true);
+  } catch (const std::runtime_error& e) {
+    why = e.what();
+    return nullptr;
+  }
 }
 
 inline World gpu_world(Scene s, std::shared_ptr<ComputeContext> ctx) {
