@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 
 #include "gpu/vk_check.h"
@@ -44,12 +45,48 @@ std::vector<VkPhysicalDevice> physical_devices(VkInstance instance) {
   return out;
 }
 
+// One instance per process and layer set, made on first use and destroyed at exit: on an H100 (driver
+// 580.159.04) the NVIDIA driver refused new instances (VK_ERROR_INCOMPATIBLE_DRIVER) after a few dozen had
+// been made and destroyed in one process (gpu_tests, 10 test cases in), so a process makes each once. An
+// instance is safe to share between threads for what the contexts do with it (enumerate, create devices);
+// the messengers, which are not, are made and destroyed under the same lock.
+struct SharedInstance {
+  VkInstance instance = VK_NULL_HANDLE;
+  ~SharedInstance() {
+    if (instance) vkDestroyInstance(instance, nullptr);
+  }
+};
+
+std::mutex& instance_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+VkResult shared_instance(bool validation, VkInstance& out) {
+  const std::lock_guard<std::mutex> lock(instance_mutex());
+  static SharedInstance plain, validated;
+  SharedInstance& s = validation ? validated : plain;
+  if (!s.instance) {
+    std::vector<const char*> layers, extensions;
+    if (validation) {
+      layers.push_back(kValidationLayer);
+      extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    }
+    if (const VkResult r = make_instance(layers, extensions, s.instance); r != VK_SUCCESS) {
+      s.instance = VK_NULL_HANDLE;
+      return r;
+    }
+  }
+  out = s.instance;
+  return VK_SUCCESS;
+}
+
 }  // namespace
 
 std::vector<ComputeDeviceInfo> list_compute_devices(std::string* why) {
   std::vector<ComputeDeviceInfo> out;
   VkInstance instance = VK_NULL_HANDLE;
-  if (const VkResult r = make_instance({}, {}, instance); r != VK_SUCCESS) {
+  if (const VkResult r = shared_instance(false, instance); r != VK_SUCCESS) {
     if (why) *why = std::string("no Vulkan instance (") + vk_result_name(r) + ")";
     return out;
   }
@@ -64,7 +101,6 @@ std::vector<ComputeDeviceInfo> list_compute_devices(std::string* why) {
   } catch (const VulkanError& e) {
     if (why) *why = e.what();
   }
-  vkDestroyInstance(instance, nullptr);
   std::stable_sort(out.begin(), out.end(), [](const ComputeDeviceInfo& a, const ComputeDeviceInfo& b) {
     return device_type_rank(a.type) < device_type_rank(b.type);
   });
@@ -73,7 +109,6 @@ std::vector<ComputeDeviceInfo> list_compute_devices(std::string* why) {
 }
 
 ComputeContext::ComputeContext(uint32_t index, bool validation) {
-  std::vector<const char*> layers, extensions;
   if (validation) {
     uint32_t n = 0;
     vkEnumerateInstanceLayerProperties(&n, nullptr);
@@ -82,13 +117,23 @@ ComputeContext::ComputeContext(uint32_t index, bool validation) {
     const bool found = std::any_of(props.begin(), props.end(),
                                    [](const VkLayerProperties& p) { return std::strcmp(p.layerName, kValidationLayer) == 0; });
     if (!found) throw std::runtime_error(std::string("GPU step: validation asked for but ") + kValidationLayer + " is not installed");
-    layers.push_back(kValidationLayer);
-    extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
   }
-  WEFT_VK_CHECK(make_instance(layers, extensions, instance_));
+  WEFT_VK_CHECK(shared_instance(validation, instance_));
   if (validation) {
+    const std::lock_guard<std::mutex> lock(instance_mutex());
     messenger_ = create_debug_messenger(instance_, debug_messenger_info(&ComputeContext::on_message, this));
   }
+  // The instance outlives this context: what a failed open made (the messenger, whose callback points here)
+  // must not.
+  try {
+    open(index);
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+void ComputeContext::open(uint32_t index) {
   const auto devices = physical_devices(instance_);
   if (index >= devices.size()) throw std::runtime_error("GPU step: no Vulkan device " + std::to_string(index));
   physical_ = devices[index];
@@ -122,14 +167,20 @@ ComputeContext::ComputeContext(uint32_t index, bool validation) {
   WEFT_VK_CHECK(vkCreateCommandPool(device_, &pool, nullptr, &pool_));
 }
 
-ComputeContext::~ComputeContext() {
+ComputeContext::~ComputeContext() { release(); }
+
+void ComputeContext::release() {
   if (device_) {
     vkDeviceWaitIdle(device_);
-    vkDestroyCommandPool(device_, pool_, nullptr);
+    if (pool_) vkDestroyCommandPool(device_, pool_, nullptr);
     vkDestroyDevice(device_, nullptr);
+    device_ = VK_NULL_HANDLE;
   }
-  destroy_debug_messenger(instance_, messenger_);
-  if (instance_) vkDestroyInstance(instance_, nullptr);
+  if (messenger_) {
+    const std::lock_guard<std::mutex> lock(instance_mutex());
+    destroy_debug_messenger(instance_, messenger_);
+    messenger_ = VK_NULL_HANDLE;
+  }
 }
 
 uint32_t ComputeContext::memory_type(uint32_t bits, VkMemoryPropertyFlags wanted) const {

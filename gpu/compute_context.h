@@ -32,6 +32,8 @@ class ComputeContext {
   ComputeContext(const ComputeContext&) = delete;
   ComputeContext& operator=(const ComputeContext&) = delete;
 
+  // The process's instance for this layer set, shared by every context (compute_context.cpp says why).
+  VkInstance instance() const { return instance_; }
   VkDevice device() const { return device_; }
   VkPhysicalDevice physical() const { return physical_; }
   VkQueue queue() const { return queue_; }
@@ -46,6 +48,8 @@ class ComputeContext {
   const std::string& first_validation_message() const { return first_message_; }
 
  private:
+  void open(uint32_t index);  // the device, its queue and pool
+  void release();             // what this context made, not the shared instance
   static VkBool32 VKAPI_PTR on_message(VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
                                        const VkDebugUtilsMessengerCallbackDataEXT* data, void* self);
   VkInstance instance_ = VK_NULL_HANDLE;
