@@ -247,6 +247,9 @@ void register_validate_interaction(CLI::App& validate) {
                   "Where the solver under test steps: cpu (default), gpu (the GPU step's PCG, lavapipe included) or "
                   "auto; the CG reference stays on the CPU (docs/gpu.md)")
       ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
+  cmd->add_option("--preconditioner", args->options.preconditioner,
+                  "With --device gpu: the GPU solve's preconditioner, jacobi (default: block Jacobi) | mg (a multigrid V-cycle)")
+      ->check(CLI::IsMember({"jacobi", "mg"}));
   cmd->callback([args] {
     const nlohmann::json out = lab::validate_interaction(args->options);
     if (!args->json)

@@ -78,14 +78,14 @@ StepDeviceChoice choose_step_device(const Scene& scene, bool validation) {
   return out;
 }
 
-void use_step_device(const StepDeviceChoice& choice, WorldConfig& config) {
+void use_step_device(const StepDeviceChoice& choice, WorldConfig& config, const GpuStepOptions& options) {
   if (!choice.gpu) {
     config.make_custom_integrator = nullptr;
     return;
   }
   std::shared_ptr<ComputeContext> ctx = choice.context;
-  config.make_custom_integrator = [ctx](const ClothModel& model, const SolverOptions& solver) {
-    return std::make_unique<GpuIntegrator>(ctx, model, solver);
+  config.make_custom_integrator = [ctx, options](const ClothModel& model, const SolverOptions& solver) {
+    return std::make_unique<GpuIntegrator>(ctx, model, solver, options);
   };
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "gpu/compute_context.h"
+#include "gpu/gpu_integrator.h"
 #include "sim/scene.h"
 
 namespace weft {
@@ -39,7 +40,7 @@ const char* gpu_unsupported_feature(const Scene& scene);
 // StepDeviceRefused for `gpu` with an unsupported feature or no device.
 StepDeviceChoice choose_step_device(const Scene& scene, bool validation = false);
 
-// Sets the world's integrator factory to the GPU step on the chosen device (nothing for the CPU).
-void use_step_device(const StepDeviceChoice& choice, WorldConfig& config);
+// Sets the world's integrator factory to the GPU step on the chosen device, with `options` (nothing for the CPU).
+void use_step_device(const StepDeviceChoice& choice, WorldConfig& config, const GpuStepOptions& options = {});
 
 }  // namespace weft

@@ -88,9 +88,12 @@ nlohmann::json validate_interaction(const InteractionValidationOptions& o) {
   WorldConfig tested;
   tested.integrator = setup.solver;
   tested.solver = setup.options;
-  const StepDeviceChoice device = use_validation_device(o.device, "interaction", tested);
+  GpuStepOptions gpu;
+  gpu.multigrid = o.preconditioner == "mg";
+  const StepDeviceChoice device = use_validation_device(o.device, "interaction", tested, {}, false, gpu);
   setup.make_integrator = tested.make_custom_integrator;
-  const std::string label = device.gpu ? "gpu" : o.solver;  // the GPU step solves by its own PCG
+  // The GPU step solves by its own PCG.
+  const std::string label = device.gpu ? (gpu.multigrid ? "gpu-mg" : "gpu") : o.solver;
   const char* name = label.c_str();
   std::fprintf(stderr, "validate interaction: %u vertices, solver %s\n", (o.quads + 1) * (o.quads + 1), name);
   const InteractionResult test = run_interaction(setup);

@@ -19,7 +19,8 @@ namespace weft::lab {
 // and the device line on stderr. Throws StepDeviceRefused (gpu: a feature it does not run, or no device) and
 // std::invalid_argument (a device name other than the three).
 StepDeviceChoice use_validation_device(const std::string& device, const std::string& what, WorldConfig& config,
-                                       const Material& material = {}, bool validation_layers = false);
+                                       const Material& material = {}, bool validation_layers = false,
+                                       const GpuStepOptions& gpu = {});
 
 // "device", "device_name", "device_reason" for a validation's JSON.
 nlohmann::json device_json(const StepDeviceChoice& choice);

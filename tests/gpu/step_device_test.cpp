@@ -5,6 +5,8 @@
 
 #include "gpu/step_device.h"
 #include "sim/mesh_generators.h"
+#include "sim/world.h"
+#include "tests/skip.h"
 
 using namespace weft;
 
@@ -96,6 +98,20 @@ TEST_CASE("step device: auto never takes a CPU Vulkan device") {
   const StepDeviceChoice c = choose_step_device(s);
   CHECK(c.gpu == real_gpu);
   if (!real_gpu) CHECK(c.reason.rfind("auto: ", 0) == 0);
+}
+
+TEST_CASE("step device: the GPU step's options reach the worlds built on the chosen device") {
+  Scene s = hanging_scene();
+  s.world.device = StepDevice::Gpu;
+  WEFT_SKIP_IF(list_compute_devices().empty(), "no Vulkan device");
+  const StepDeviceChoice c = choose_step_device(s);
+  REQUIRE(c.gpu);
+  GpuStepOptions mg;
+  mg.multigrid = true;  // `validate interaction --preconditioner mg`
+  use_step_device(c, s.world, mg);
+  CHECK(std::string(build_world(s).integrator().name()) == "gpu-mg");
+  use_step_device(c, s.world);
+  CHECK(std::string(build_world(s).integrator().name()) == "gpu-pcg");
 }
 
 TEST_SUITE_END();
