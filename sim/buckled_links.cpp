@@ -14,7 +14,7 @@ void record_solved_lengths(const ClothModel& model, const glm::vec3* x, float* s
 
 bool mark_buckled_links(const ClothModel& model, const glm::vec3* x, const float* solved_length, float strain,
                         const RigidBox* boxes, size_t nbox, const Collider* colliders, size_t ncollider, float reach,
-                        const glm::vec3* x_start, float thickness, uint8_t* buckled) {
+                        const glm::vec3* x_start, float thickness, uint8_t* buckled, bool in_flight) {
   const auto landed = [&](uint32_t i) {
     glm::vec3 n;
     for (size_t c = 0; c < ncollider; ++c)
@@ -37,11 +37,29 @@ bool mark_buckled_links(const ClothModel& model, const glm::vec3* x, const float
   for (size_t l = 0; l < model.edge_count; ++l) {
     const float len = glm::length(x[model.link[l][1]] - x[model.link[l][0]]);
     const bool crushed = len < (1.f - strain) * model.rest_length[l];
-    buckled[l] = crushed && (buckled[l] || (len < solved_length[l] && (landed(model.link[l][0]) || landed(model.link[l][1]))));
+    if (buckled[l] == kBuckledInFlight) {
+      if (len >= model.rest_length[l]) buckled[l] = 0;
+    } else if (buckled[l]) {
+      if (!crushed) buckled[l] = 0;
+    } else if (crushed && len < solved_length[l]) {
+      if (in_flight) buckled[l] = kBuckledInFlight;
+      else if (landed(model.link[l][0]) || landed(model.link[l][1])) buckled[l] = kBuckledAtLanding;
+    }
     if (buckled[l] && (nbox || followers) && (pushed(model.link[l][0]) || pushed(model.link[l][1]))) buckled[l] = 0;
     any = any || buckled[l];
   }
   return any;
+}
+
+bool cloth_in_flight(const uint8_t* kinematic, const uint8_t* in_contact, const glm::vec3* x, size_t nvert,
+                     const RigidBox* boxes, size_t nbox, float reach) {
+  for (size_t i = 0; i < nvert; ++i)
+    if (kinematic[i] || in_contact[i]) return false;
+  glm::vec3 n;
+  for (size_t b = 0; b < nbox; ++b)
+    for (size_t i = 0; i < nvert; ++i)
+      if (collider_distance(boxes[b].as_collider(), x[i], n) < reach) return false;
+  return true;
 }
 
 bool device_touches(const Collider* colliders, size_t ncollider, const glm::vec3* x, size_t nvert, float reach) {
@@ -71,7 +89,8 @@ void cap_buckled_links(const ClothModel& model, const glm::vec3* x, const uint8_
     if (!(len > 1e-12f)) continue;
     const float k = model.stiffness[l], l0 = model.rest_length[l];
     const float t = k * (len - l0);
-    const glm::vec3 df = ((buckled_tension(k, l0, len, strain) - t) / len) * d;  // the link pulls i with t d / len
+    const float cap = buckled[l] == kBuckledInFlight ? 0.f : strain;
+    const glm::vec3 df = ((buckled_tension(k, l0, len, cap) - t) / len) * d;  // the link pulls i with t d / len
     force[i] += df;
     force[j] -= df;
   }

@@ -37,9 +37,12 @@ SeamStats measure_seams(const SeamSet& seams, const glm::vec3* x) {
   return out;
 }
 
-// The links the corrections crushed at a landing marked buckled (sim/buckled_links.h); none while a device
-// holds the cloth or one of its colliders touches it (a patch sliding out after its release is not held).
-void update_buckled_links(const WorldModel& model, WorldState& state, const WorldScratch& scratch, bool has_followers) {
+// The links the corrections crushed at a landing or in the flight after a release marked buckled
+// (sim/buckled_links.h); none while a device holds the cloth or one of its colliders touches it (a patch sliding
+// out after its release is not held). `cpu_contacts`: the CPU collider passes ran (they fill
+// scratch.collider_contact, which tells free flight).
+void update_buckled_links(const WorldModel& model, WorldState& state, const WorldScratch& scratch, bool has_followers,
+                          bool cpu_contacts) {
   const float thickness = model.config.interaction.thickness;
   bool held = false;
   for (int d = 0; d < kDeviceCount; ++d) held = held || (!state.held[d].vertex.empty() && !state.release[d].active);
@@ -49,12 +52,24 @@ void update_buckled_links(const WorldModel& model, WorldState& state, const Worl
   if (held) {
     if (state.cloth.any_buckled) std::fill(state.cloth.buckled.begin(), state.cloth.buckled.end(), uint8_t(0));
     state.cloth.any_buckled = false;
+    state.flying_since_release = false;
     return;
   }
+  // Only in the flight after a release (state.flying_since_release): a folded cloth floating weightless for
+  // seconds and never released, its layers in a steady fight with the self-contacts (world_edit_test's cut
+  // fold), crumpled with its crushed links buckled (246 links crushed, 9 crossing pairs).
+  const bool in_flight = state.flying_since_release && cpu_contacts && state.cloth.contact_filter.empty() &&
+                         cloth_in_flight(state.cloth.kinematic.data(), scratch.collider_contact.data(),
+                                         state.cloth.position.data(), state.cloth.position.size(), state.boxes.data(),
+                                         state.boxes.size(), kPushedReach * thickness);
+  // The patch slides out of the grip kinematic (not yet in flight); past that, the first touch ends the flight.
+  bool sliding = false;
+  for (int d = 0; d < kDeviceCount; ++d) sliding = sliding || state.release[d].active;
+  if (!in_flight && !sliding) state.flying_since_release = false;
   state.cloth.any_buckled = mark_buckled_links(model.cloth, state.cloth.position.data(), scratch.solved_length.data(),
                                                kBuckleStrain, state.boxes.data(), state.boxes.size(),
                                                state.colliders.data(), state.colliders.size(), kPushedReach * thickness,
-                                               scratch.x_prev.data(), thickness, state.cloth.buckled.data());
+                                               scratch.x_prev.data(), thickness, state.cloth.buckled.data(), in_flight);
 }
 
 }  // namespace
@@ -156,7 +171,8 @@ void World::step() {
   resolve_driven_contacts(model_, state_, scratch_, h);
   release_seam_slip(state_, scratch_);  // after every contact pass: the seams' vertices slid free of friction
   close_seams(model_, state_);  // and after them, so that what the tick publishes has them closed
-  if (buckle) update_buckled_links(model_, state_, scratch_, has_followers_);
+  if (buckle)
+    update_buckled_links(model_, state_, scratch_, has_followers_, !integrator_->runs(PostSolveStage::ColliderPasses));
   if (!integrator_->runs(PostSolveStage::Plasticity))  // the GPU step runs it at the head of its next submit
     update_plasticity(model_.cloth, state_.cloth, h);  // weave creases and set (no-op unless the material has plasticity)
   if (guard) apply_failsafe(model_, model_.config.failsafe, baseline, h, state_, stats_.failsafe);
@@ -217,6 +233,7 @@ void World::reset() {
     state_.tethers[d].active = false;
   }
   state_.release.fill(GraspRelease{});
+  state_.flying_since_release = false;
   state_.elastic_held.clear();
   state_.seam_driven.clear();
   scratch_.elastic.clear();
@@ -510,6 +527,7 @@ void World::free_patch(int d) {
   state_.tethers[d].active = false;
   state_.release[d] = GraspRelease{};
   open_release_recoil(model_, state_);
+  state_.flying_since_release = true;
   energy_cached_ = false;
 }
 

@@ -39,6 +39,9 @@ struct WorldState {
   std::array<glm::vec3, kDeviceCount> held_shift{};  // this tick's held-patch shift (sim/held_clearance.h)
   std::array<GraspRelease, kDeviceCount> release{};  // a release under way: the patch sliding out (sim/grasp_release.h)
   ReleaseRecoil recoil;  // the window after a release in which the cloth is not thrown (sim/release_recoil.h)
+  // Set when a grip lets a patch go, cleared once anything holds or touches the cloth: the flight after a
+  // release, in which crushed links buckle (sim/buckled_links.h kBuckledInFlight).
+  bool flying_since_release = false;
 
   std::vector<uint32_t> elastic_held;  // vertices the elastics made kinematic last tick (capacity nvert)
   std::vector<uint32_t> seam_driven;   // vertices the open seams drive through this tick's solve (capacity nvert)

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "sim/buckled_links.h"
@@ -9,7 +10,10 @@
 #include "sim/force_field.h"
 #include "sim/material.h"
 #include "sim/mesh.h"
+#include "sim/mesh_generators.h"
 #include "sim/rigid_body.h"
+#include "sim/world.h"
+#include "tests/sim/pose_samples.h"
 
 using namespace weft;
 
@@ -122,4 +126,104 @@ TEST_CASE("buckled links: a link at a rigid box does not buckle (the box pass ca
   box.pose.position.y += 0.05f;  // 5 cm over it: the link buckles
   CHECK(mark_buckled_links(m, x.data(), solved.data(), kBuckleStrain, &box, 1, &floor, 1, 1.5f * kT, start.data(), kT, buckled.data()));
   CHECK(buckled[link_of(m, 0, 1)] == 1);
+}
+
+TEST_CASE("buckled links: in free flight a link the corrections crushed buckles with no push at all, until back at its rest length") {
+  const ClothModel m = triangle_model();
+  const size_t l01 = link_of(m, 0, 1), l02 = link_of(m, 0, 2);
+  std::vector<glm::vec3> x = m.rest_position;
+  std::vector<float> solved(m.edge_count);
+  std::vector<uint8_t> buckled(m.edge_count, 0);
+  constexpr float kT = 0.004f;
+  Collider floor{};
+  floor.pose.position.y = -1.f;  // a metre under the triangle: nothing lands
+  const std::vector<glm::vec3> start = m.rest_position;
+  record_solved_lengths(m, x.data(), solved.data());
+  x[1] = glm::vec3(0.024f, 0.f, 0.f);  // the self-contacts push vertex 1 toward 0: 0-1 crushed 20 %
+  // Not landing and not in flight (a heap, a held cloth): a spring as before.
+  CHECK(!mark_buckled_links(m, x.data(), solved.data(), kBuckleStrain, nullptr, 0, &floor, 1, 1.5f * kT, start.data(), kT, buckled.data(), false));
+  // In flight: buckled, as the flight's kind.
+  CHECK(mark_buckled_links(m, x.data(), solved.data(), kBuckleStrain, nullptr, 0, &floor, 1, 1.5f * kT, start.data(), kT, buckled.data(), true));
+  CHECK(buckled[l01] == kBuckledInFlight);
+  CHECK(buckled[link_of(m, 1, 2)] == kBuckledInFlight);  // 9 % short, by the corrections too
+  CHECK(buckled[l02] == 0);
+  // They push their ends not at all (a landing's buckle pushes with its force at 2 %): vertex 1, whose two
+  // links both buckled, feels no in-plane force (it felt 130 N); the Jacobian is kept.
+  std::vector<glm::vec3> v(3, glm::vec3(0.f));
+  ForceBuffers plain(m), capped(m);
+  evaluate_forces(m, x.data(), v.data(), plain, {.jacobian = true});
+  evaluate_forces(m, x.data(), v.data(), capped, {.jacobian = true, .buckled = buckled.data()});
+  CHECK(plain.force[1].x > 100.f);
+  CHECK(capped.force[1].x == doctest::Approx(0.f).epsilon(1e-3).scale(1.f));
+  CHECK(capped.force[1].z == doctest::Approx(0.f).epsilon(1e-3).scale(1.f));
+  CHECK(capped.link_jacobian.get(l01).xx == doctest::Approx(plain.link_jacobian.get(l01).xx));
+  // Kept, whatever the flight, while it is shorter than at rest (1 % short: past the landing's 2 %, still
+  // buckled, so no push appears when the mark goes) ...
+  x[1] = glm::vec3(0.0297f, 0.f, 0.f);
+  record_solved_lengths(m, x.data(), solved.data());
+  CHECK(mark_buckled_links(m, x.data(), solved.data(), kBuckleStrain, nullptr, 0, &floor, 1, 1.5f * kT, start.data(), kT, buckled.data(), false));
+  CHECK(buckled[l01] == kBuckledInFlight);
+  // ... and a spring again once back at its rest length.
+  x[1] = m.rest_position[1];
+  record_solved_lengths(m, x.data(), solved.data());
+  CHECK(!mark_buckled_links(m, x.data(), solved.data(), kBuckleStrain, nullptr, 0, &floor, 1, 1.5f * kT, start.data(), kT, buckled.data(), false));
+}
+
+TEST_CASE("buckled links: the cloth flies free only with no kinematic vertex, no collider contact and no rigid box near") {
+  const std::vector<glm::vec3> x = {{0.f, 1.f, 0.f}, {0.03f, 1.f, 0.f}};
+  std::vector<uint8_t> kinematic(2, 0), contact(2, 0);
+  CHECK(cloth_in_flight(kinematic.data(), contact.data(), x.data(), 2, nullptr, 0, 0.006f));
+  kinematic[1] = 1;  // pinned or held
+  CHECK(!cloth_in_flight(kinematic.data(), contact.data(), x.data(), 2, nullptr, 0, 0.006f));
+  kinematic[1] = 0;
+  contact[0] = 1;  // on a collider
+  CHECK(!cloth_in_flight(kinematic.data(), contact.data(), x.data(), 2, nullptr, 0, 0.006f));
+  contact[0] = 0;
+  RigidBox box;
+  box.half_extents = glm::vec3(0.1f);
+  box.pose.position = x[0] + glm::vec3(0.f, 0.104f, 0.f);  // 4 mm over vertex 0
+  CHECK(!cloth_in_flight(kinematic.data(), contact.data(), x.data(), 2, &box, 1, 0.006f));
+  box.pose.position.y += 0.1f;
+  CHECK(cloth_in_flight(kinematic.data(), contact.data(), x.data(), 2, &box, 1, 0.006f));
+}
+
+TEST_CASE("buckled links: the flight after a release lasts from a grip's letting go to the first touch, and only then") {
+  // World::step buckles the links the corrections crush in flight only after a release: a folded cloth floating
+  // weightless and never released (world_edit_test's cut fold) crumpled with them buckled.
+  Mesh mesh = make_irregular({.width = 0.3f, .height = 0.3f, .columns = 10, .rows = 10, .seed = 4});
+  for (auto& p : mesh.positions) p = glm::vec3(p.x, 0.6f, p.y);
+  WorldConfig config;
+  config.failsafe.enabled = false;
+  World w(build_cloth_model(mesh, Material{}), config);
+  Collider floor{};
+  floor.shape = ColliderShape::Plane;
+  w.add_collider(floor);
+  REQUIRE(!w.state().buckled.empty());  // springs: the links can buckle
+  const glm::vec3 corner = w.state().position[0];
+  const double h = w.time_step();
+  // Dropped from the start, nothing released: never the flight after a release.
+  for (int k = 0; k < 12; ++k) {
+    w.step();
+    CHECK(!w.world_state().flying_since_release);
+  }
+  w.reset();
+  bool released = false, flew = false, landed = false;
+  for (double t = 0; t < 1.0; t += h) {
+    if (t < 0.2) w.submit_pose(test::sample(Device::LeftHand, t, corner));
+    if (t == 0) REQUIRE(w.grab(Hand::Left, test::at(corner), 0.03f) > 0);
+    if (t < 0.2) {
+      w.step();
+      CHECK(!w.world_state().flying_since_release);  // held
+      continue;
+    }
+    if (!released) w.release(Hand::Left), released = true;
+    w.step();
+    float lowest = 1e9f;
+    for (const glm::vec3& p : w.state().position) lowest = std::min(lowest, p.y);
+    if (w.world_state().flying_since_release) flew = true;
+    if (lowest < 0.01f) landed = true;
+    if (landed && lowest < 0.005f) CHECK(!w.world_state().flying_since_release);  // on the floor: over
+  }
+  CHECK(flew);
+  CHECK(landed);
 }
