@@ -6,9 +6,9 @@
 
 #include "gpu/compute_pipeline.h"
 #include "gpu/gpu_contact_stage.h"
-#include "gpu/gpu_resting_contacts.h"
 #include "gpu/gpu_force_stage.h"
 #include "gpu/gpu_multigrid.h"
+#include "gpu/gpu_resting_contacts.h"
 #include "gpu/gpu_self_response.h"
 #include "gpu/storage_set.h"
 #include "gpu/vk_check.h"
