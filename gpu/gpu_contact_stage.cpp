@@ -204,7 +204,7 @@ void GpuContactStage::record(const WorldModel& world, float h) {
     const VkBufferCopy start{0, 0, block};  // the integrator's x: where the step began
     vkCmdCopyBuffer(c, owner_.buf_[0].buffer, buf_[XPrev].buffer, 1, &start);
   }
-  const VkBufferCopy tick{3 * block + teth, 0, tick_bytes};
+  const VkBufferCopy tick{3 * block + teth, 0, table_shared_ ? 16 : tick_bytes};  // stage 3 filled the rest
   vkCmdCopyBuffer(c, up_.buffer, buf_[Tick].buffer, 1, &tick);
   vkCmdFillBuffer(c, buf_[Sc].buffer, 0, VK_WHOLE_SIZE, 0);
   vkCmdFillBuffer(c, buf_[ConOut].buffer, 0, VK_WHOLE_SIZE, 0);
@@ -251,6 +251,34 @@ void GpuContactStage::record(const WorldModel& world, float h) {
   recorded_h_ = h;
 }
 
+// Each collider as collide.comp's load() reads it, after a header vec4 whose x is their count.
+void GpuContactStage::pack_colliders(const std::vector<Collider>& colliders, float* table) {
+  table[0] = float(colliders.size());
+  for (size_t k = 0; k < colliders.size(); ++k) {
+    const Collider& col = colliders[k];
+    float* r = table + 4 * (1 + kColliderVec4 * k);
+    const bool moving = col.pose.position != col.previous_pose.position || col.pose.orientation != col.previous_pose.orientation;
+    const bool still = !col.follows && col.linear_velocity == glm::vec3(0.f) && col.angular_velocity == glm::vec3(0.f);
+    const uint32_t flags = (moving ? 1u : 0u) | (clears_held_patches(col) ? 2u : 0u) | (still ? 4u : 0u);
+    auto put = [&](int slot, const glm::vec3& a, float w) {
+      r[4 * slot] = a.x; r[4 * slot + 1] = a.y; r[4 * slot + 2] = a.z; r[4 * slot + 3] = w;
+    };
+    auto put_q = [&](int slot, const glm::quat& q) {
+      r[4 * slot] = q.x; r[4 * slot + 1] = q.y; r[4 * slot + 2] = q.z; r[4 * slot + 3] = q.w;
+    };
+    r[0] = float(col.shape); r[1] = col.follows ? float(int(*col.follows)) : -1.f; r[2] = float(flags); r[3] = 0.f;
+    put(1, col.pose.position, col.radius);
+    put_q(2, col.pose.orientation);
+    put(3, col.previous_pose.position, col.half_length);
+    put_q(4, col.previous_pose.orientation);
+    put(5, col.half_extents, col.mu_static);
+    put(6, col.linear_velocity, col.mu_kinetic);
+    put(7, col.angular_velocity, 0.f);
+  }
+}
+
+VkBuffer GpuContactStage::collider_table() const { return buf_[Tick].buffer; }
+
 void GpuContactStage::run(const WorldModel& world, WorldState& state, WorldScratch& scratch, StepReport& stats,
                           float h) {
   if (h != recorded_h_) record(world, h);
@@ -285,30 +313,10 @@ void GpuContactStage::run(const WorldModel& world, WorldState& state, WorldScrat
     }
   }
   float* tick = up + 12 * n + 2 * kTetherSets * n;
+  if (!table_shared_) pack_colliders(state.colliders, tick);
   tick[0] = float(state.colliders.size());
   tick[1] = float(mask);
   tick[2] = tick[3] = 0.f;
-  for (size_t k = 0; k < state.colliders.size(); ++k) {
-    const Collider& col = state.colliders[k];
-    float* r = tick + 4 * (1 + kColliderVec4 * k);
-    const bool moving = col.pose.position != col.previous_pose.position || col.pose.orientation != col.previous_pose.orientation;
-    const bool still = !col.follows && col.linear_velocity == glm::vec3(0.f) && col.angular_velocity == glm::vec3(0.f);
-    const uint32_t flags = (moving ? 1u : 0u) | (clears_held_patches(col) ? 2u : 0u) | (still ? 4u : 0u);
-    auto put = [&](int slot, const glm::vec3& a, float w) {
-      r[4 * slot] = a.x; r[4 * slot + 1] = a.y; r[4 * slot + 2] = a.z; r[4 * slot + 3] = w;
-    };
-    auto put_q = [&](int slot, const glm::quat& q) {
-      r[4 * slot] = q.x; r[4 * slot + 1] = q.y; r[4 * slot + 2] = q.z; r[4 * slot + 3] = q.w;
-    };
-    r[0] = float(col.shape); r[1] = col.follows ? float(int(*col.follows)) : -1.f; r[2] = float(flags); r[3] = 0.f;
-    put(1, col.pose.position, col.radius);
-    put_q(2, col.pose.orientation);
-    put(3, col.previous_pose.position, col.half_length);
-    put_q(4, col.previous_pose.orientation);
-    put(5, col.half_extents, col.mu_static);
-    put(6, col.linear_velocity, col.mu_kinetic);
-    put(7, col.angular_velocity, 0.f);
-  }
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &cmd_;

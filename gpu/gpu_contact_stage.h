@@ -46,9 +46,16 @@ class GpuContactStage {
   // positions on the device): one submit, then x, v, the collider contact flags (scratch.collider_contact),
   // the contact axes and stats.strain and stats.collision as resolve_contacts leaves them.
   void run(const WorldModel& world, WorldState& state, WorldScratch& scratch, StepReport& stats, float h);
-  uint64_t tick_upload_bytes() const { return up_.size; }
+  uint64_t tick_upload_bytes() const { return up_.size - (table_shared_ ? collider_table_bytes() - 16 : 0); }
   uint64_t tick_download_bytes() const { return down_.size; }
   size_t colour_count() const { return colours_.size(); }
+  // The collider table (collider_shape.glsl's: a header vec4 with the count, then 8 vec4 a collider), which
+  // stage 3's resting-contact search (gpu/gpu_resting_contacts.h) fills in its own submit, before this one.
+  static constexpr VkDeviceSize collider_table_bytes() { return 16 * VkDeviceSize(1 + 8 * kMaxColliders); }
+  static void pack_colliders(const std::vector<Collider>& colliders, float* table);
+  VkBuffer collider_table() const;
+  // Stage 3 fills the table each tick: this stage then copies only its header (the tether sets' mask).
+  void share_collider_table() { table_shared_ = true; recorded_h_ = 0; }
   // The last run's alternation passes and the sweeps of its first limiting pass (tests, docs).
   uint32_t alternation_passes() const { return alt_passes_; }
   uint32_t first_sweeps() const { return first_sweeps_; }
@@ -79,6 +86,7 @@ class GpuContactStage {
   VkFence fence_ = VK_NULL_HANDLE;
   float recorded_h_ = 0;
   uint32_t alt_passes_ = 0, first_sweeps_ = 0;
+  bool table_shared_ = false;
 };
 
 }  // namespace weft

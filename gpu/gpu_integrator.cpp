@@ -8,6 +8,7 @@
 #include "gpu/gpu_contact_stage.h"
 #include "gpu/gpu_force_stage.h"
 #include "gpu/gpu_multigrid.h"
+#include "gpu/gpu_resting_contacts.h"
 #include "gpu/gpu_self_response.h"
 #include "gpu/storage_set.h"
 #include "gpu/vk_check.h"
@@ -163,8 +164,8 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
   for (size_t b = 0; b < buf_.size(); ++b) buf_[b] = make_buffer(sizes[b], storage, false);
   // x v kin | contacts (2) | axes | buckled marks
   up_ = make_buffer(5 * v4 * nn + 4 * kAxesFloats + buckled_bytes(model.edge_count), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
-  // x v (the end of the step's) scalars | the tests' dv force contacts
-  down_ = make_buffer(2 * v4 * nn + 4 * kScalarCount + (options_.read_back_solve ? 3 * v4 * nn : 0),
+  // x v (the end of the step's) scalars | the tests' dv force contacts' impulses, contacts (2)
+  down_ = make_buffer(2 * v4 * nn + 4 * kScalarCount + (options_.read_back_solve ? 5 * v4 * nn : 0),
                       VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
   if (n > 0) {
     upload_once(buf_[VData], vdata.data(), 16 * n);
@@ -194,6 +195,11 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
   if (options_.multigrid)
     multigrid_ = std::make_unique<GpuMultigrid>(*this, model, set_layout_, uint32_t(sizeof(Push)), options_.mg_sweeps);
   if (options_.contact_stage) contact_stage_ = std::make_unique<GpuContactStage>(*this, model, options_);
+  if (contact_stage_ && options_.resting_search)
+    resting_ = std::make_unique<GpuRestingContacts>(
+        *this, model, *contact_stage_,
+        GpuRestingContacts::StepBuffers{buf_[X].buffer, buf_[V].buffer, buf_[Kin].buffer, buf_[VData].buffer,
+                                        buf_[Vecs].buffer, buf_[CsrOff].buffer, buf_[Csr].buffer, buf_[Links].buffer});
   if (ctx_->timestamp_period_ns() > 0) {
     VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     q.queryType = VK_QUERY_TYPE_TIMESTAMP;
@@ -206,6 +212,7 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
 GpuIntegrator::~GpuIntegrator() {
   const VkDevice dev = ctx_->device();
   vkDeviceWaitIdle(dev);
+  resting_.reset();
   contact_stage_.reset();  // its buffers came from this integrator's device
   vkDestroyFence(dev, fence_, nullptr);
   vkFreeCommandBuffers(dev, ctx_->pool(), 1, &cmd_);
@@ -247,13 +254,15 @@ void GpuIntegrator::record_end_of_step_download(VkCommandBuffer c) {
   if (options_.read_back_solve && n_ > 0) {
     const VkDeviceSize at = 2 * block + 4 * kScalarCount;
     const VkBufferCopy dv{kSlotDv * block, at, block}, f{0, at + block, block}, con{kSlotConOut * block, at + 2 * block, block};
+    const VkBufferCopy found{kSlotCon0 * block, at + 3 * block, 2 * block};
     vkCmdCopyBuffer(c, buf_[Vecs].buffer, down_.buffer, 1, &dv);
     vkCmdCopyBuffer(c, buf_[Force].buffer, down_.buffer, 1, &f);
     vkCmdCopyBuffer(c, buf_[Vecs].buffer, down_.buffer, 1, &con);
+    vkCmdCopyBuffer(c, buf_[Vecs].buffer, down_.buffer, 1, &found);
   }
 }
 
-void GpuIntegrator::record(const ClothModel& model, float h, bool sewn) {
+void GpuIntegrator::record(const ClothModel& model, float h, bool sewn, bool searching) {
   // The multigrid's sums (mg_dots.comp) come before the pairs' projection of z would: not combined yet.
   if (sewn && multigrid_)
     throw std::runtime_error("GPU step: the multigrid preconditioner does not take sewn seams yet (use block Jacobi)");
@@ -299,7 +308,7 @@ void GpuIntegrator::record(const ClothModel& model, float h, bool sewn) {
     vkCmdCopyBuffer(c, up_.buffer, buf_[V].buffer, 1, &v);
     vkCmdCopyBuffer(c, up_.buffer, buf_[Kin].buffer, 1, &k);
     const VkBufferCopy contacts{3 * block, kSlotCon0 * block, 2 * block};
-    vkCmdCopyBuffer(c, up_.buffer, buf_[Vecs].buffer, 1, &contacts);
+    if (!searching) vkCmdCopyBuffer(c, up_.buffer, buf_[Vecs].buffer, 1, &contacts);
     if (sewn) {
       const VkBufferCopy pairs{0, kSlotSew0 * block, 2 * block};
       vkCmdCopyBuffer(c, sew_up_.buffer, buf_[Vecs].buffer, 1, &pairs);
@@ -310,9 +319,14 @@ void GpuIntegrator::record(const ClothModel& model, float h, bool sewn) {
   const VkBufferCopy marks{5 * block + 4 * kAxesFloats, 0, buf_[Buckled].size};
   vkCmdCopyBuffer(c, up_.buffer, buf_[Buckled].buffer, 1, &marks);
   force_stage_->record_upload(c);
+  if (searching) resting_->record_upload(c);
   barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   stamp(1);
+  if (searching) {
+    const InteractionConfig& in = world_model_->config.interaction;
+    resting_->record(c, h, in.thickness, model.material.gravity, in.contacts_in_solve);
+  }
   bind_sets(c);
   force_stage_->record_before_links(run);
   if (nlink_ > 0) dispatch(LinkForces, groups_of(nlink_));
@@ -370,6 +384,7 @@ void GpuIntegrator::record(const ClothModel& model, float h, bool sewn) {
   barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
           VK_ACCESS_TRANSFER_READ_BIT);
   record_end_of_step_download(c);
+  if (searching) resting_->record_keep_start(c);
   force_stage_->record_download(c);
   barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
           VK_ACCESS_HOST_READ_BIT);
@@ -377,6 +392,7 @@ void GpuIntegrator::record(const ClothModel& model, float h, bool sewn) {
   WEFT_VK_CHECK(vkEndCommandBuffer(c));
   recorded_h_ = h;
   sewn_recorded_ = sewn;
+  search_recorded_ = searching;
 }
 
 // The sewn pairs' upload (kSew0, kSew1: 32 bytes a vertex), made once, at the first record with pairs; every
@@ -411,7 +427,9 @@ void GpuIntegrator::bind_sets(VkCommandBuffer c) const {
 }
 
 uint64_t GpuIntegrator::tick_upload_bytes() const {
-  return up_.size + (sewn_recorded_ ? sew_up_.size : 0) + force_stage_->upload_bytes() +
+  const uint64_t contacts = search_recorded_ ? 2 * 16 * uint64_t(n_) : 0;  // found on the device instead
+  return up_.size - contacts + (search_recorded_ ? resting_->upload_bytes() : 0) +
+         (sewn_recorded_ ? sew_up_.size : 0) + force_stage_->upload_bytes() +
          (runs(PostSolveStage::ColliderPasses) ? contact_stage_->tick_upload_bytes() : 0);
 }
 
@@ -421,6 +439,7 @@ uint64_t GpuIntegrator::tick_download_bytes() const {
 }
 
 bool GpuIntegrator::runs(PostSolveStage stage) const {
+  if (stage == PostSolveStage::RestingContacts) return searches();
   if (stage == PostSolveStage::Plasticity) return force_stage_->runs_plasticity();
   if (stage == PostSolveStage::SelfContacts)
     return options_.self_response && contact_stage_ && world_model_ && world_model_->config.self_collision.enabled;
@@ -439,7 +458,8 @@ void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
   // Once: h is fixed while a world runs (an edit makes a new integrator); again, once, when the seams are all
   // sewn and the solve starts keeping the pairs (sim/sewn_filter.h).
   const bool sewn = sewn_recorded_ || !state.sewn_filter.empty();
-  if (h != recorded_h_ || sewn != sewn_recorded_) record(model, h, sewn);
+  const bool searching = searches();
+  if (h != recorded_h_ || sewn != sewn_recorded_ || searching != search_recorded_) record(model, h, sewn, searching);
   if (sewn) pack_sewn(state.sewn_filter);
   float* up = static_cast<float*>(up_.mapped);
   const size_t n = n_;
@@ -452,11 +472,13 @@ void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
     pv[0] = v.x; pv[1] = v.y; pv[2] = v.z; pv[3] = 0.f;
     pk[0] = k.x; pk[1] = k.y; pk[2] = k.z; pk[3] = state.kinematic[i] ? 1.f : 0.f;
   }
-  // The contacts the solve keeps (found on the CPU by stage 3's find_resting_contacts): zero but theirs.
+  // The contacts the solve keeps: found on the device (resting_contacts.comp), or on the CPU by stage 3's
+  // find_resting_contacts and packed here, zero but theirs.
+  if (searching) pack_resting(up + 4 * n);
   const ContactFilter& filter = state.contact_filter;
   float* pc = up + 4 * 3 * n;
-  std::memset(pc, 0, 2 * 16 * n);
-  for (size_t k = 0; k < filter.size(); ++k) {
+  if (!searching) std::memset(pc, 0, 2 * 16 * n);
+  for (size_t k = 0; k < filter.size() && !searching; ++k) {
     float* e = pc + 4 * size_t(filter.vertex[k]);  // kCon0
     float* f = e + 4 * n;                          // kCon1
     const glm::vec3 nrm = filter.normal[k], slip = filter.slip[k];
@@ -525,6 +547,7 @@ void GpuIntegrator::read_back_end_of_step(ClothState& state, const float* down, 
     state.position[i] = glm::vec3(px[0], px[1], px[2]);
     state.velocity[i] = glm::vec3(pv[0], pv[1], pv[2]);
   }
+  if (search_recorded_) read_back_resting_contacts(state, down);
   ContactFilter& contacts = state.contact_filter;
   contacts.work.resize(contacts.size());  // within the capacity reserved for every vertex
   for (size_t k = 0; k < contacts.size(); ++k) {
@@ -546,6 +569,42 @@ void GpuIntegrator::read_back_end_of_step(ClothState& state, const float* down, 
   }
   state.time += h;
   ++state.step_count;
+}
+
+bool GpuIntegrator::searches() const { return resting_ && world_model_ && world_state_; }
+
+// Stage 3's search on the device: the colliders where stage 1 left them, and each vertex's held flag in v's w
+// (stage 2's WorldScratch::held_by: the search leaves what a device holds).
+void GpuIntegrator::pack_resting(float* v_up) {
+  resting_->pack(world_state_->colliders);
+  const WorldScratch& scratch = *world_scratch_;
+  const uint8_t* held = scratch.held_by_live ? scratch.held_by.data() : nullptr;
+  for (size_t i = 0; i < n_; ++i) v_up[4 * i + 3] = held && held[i] ? 1.f : 0.f;
+}
+
+// The contacts the device kept (end_step.comp's v w), in vertex order, into the filter the CPU stages after the
+// step read (which vertices rest, and through read_back_end_of_step their impulses); with read_back_solve their
+// normals, dv along them, slips and friction weights as the search found them (the tests' parity with
+// find_resting_contacts).
+void GpuIntegrator::read_back_resting_contacts(ClothState& state, const float* down) const {
+  const size_t n = n_;
+  ContactFilter& f = state.contact_filter;
+  f.clear();
+  const float* found = options_.read_back_solve ? down + 8 * n + kScalarCount + 12 * n : nullptr;
+  for (size_t i = 0; i < n; ++i) {
+    if (down[4 * (n + i) + 3] == 0.f) continue;
+    f.entry_of_vertex[i] = uint32_t(f.vertex.size());
+    f.vertex.push_back(uint32_t(i));
+    const float* c0 = found ? found + 4 * i : nullptr;
+    const float* c1 = found ? found + 4 * (n + i) : nullptr;
+    f.normal.push_back(c0 ? glm::vec3(c0[0], c0[1], c0[2]) : glm::vec3(0.f));
+    f.dv_normal.push_back(c0 ? c0[3] : 0.f);
+    f.slip.push_back(c1 ? glm::vec3(c1[0], c1[1], c1[2]) : glm::vec3(0.f));
+    f.friction.push_back(c1 ? c1[3] : 0.f);
+    f.impulse.push_back(0.f);
+    f.distance.push_back(0.f);
+    f.body.push_back(ContactFilter::kNone);
+  }
 }
 
 // Not at the end of step(): World::step measures the fail-safe's post-solve energy between the two (stage 4

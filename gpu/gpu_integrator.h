@@ -31,6 +31,7 @@ class GpuContactStage;
 class GpuMultigrid;
 struct SewnFilter;
 class GpuSelfResponse;
+class GpuRestingContacts;
 
 struct GpuStepOptions {
   float tolerance = 1e-4f;  // relative residual: 1e-3 left a two-hand grab 7 mm (RMS) from the CPU step after 1 s, 1e-4 0.4 mm (docs/gpu.md)
@@ -55,6 +56,10 @@ struct GpuStepOptions {
   // default: not yet the CPU's whole stage 5 (no rigid impact zones, crossing check, tangles, overlaps opened),
   // so gpu/step_device.cpp still refuses self-collision; tests turn it on.
   bool self_response = false;
+  // Stage 3's resting-contact search (find_resting_contacts, leave_flat_landings) on the device, at the head of
+  // the step's submit (gpu/gpu_resting_contacts.h), once a world is attached and stage 4 runs here (its collider
+  // table); false: found on the CPU and uploaded, 32 bytes a vertex.
+  bool resting_search = true;
 };
 
 // GPU time of the last step by stage (timestamps; zero when the device has none), ms.
@@ -113,10 +118,17 @@ class GpuIntegrator final : public Integrator {
   friend class GpuForceStage;    // builds its buffers with make_buffer and upload_once
   friend class GpuContactStage;  // the same, and copies the step's start positions (binding 0)
   friend class GpuMultigrid;     // the same
+  friend class GpuRestingContacts;  // the same
   using Buffer = DeviceBuffer;
   Buffer make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, bool host);
   void upload_once(Buffer& dst, const void* data, VkDeviceSize size);
-  void record(const ClothModel& model, float h, bool sewn);
+  void record(const ClothModel& model, float h, bool sewn, bool searching);
+  // The resting-contact search (gpu/gpu_resting_contacts.h): whether this tick runs it, its per-tick packing,
+  // and the contacts it kept back into ClothState::contact_filter (vertices and impulses; with read_back_solve
+  // their normals, dv, slip and friction too).
+  bool searches() const;
+  void pack_resting(float* v_up);
+  void read_back_resting_contacts(ClothState& state, const float* down) const;
   // The set bindings the step's kernels expect (after the multigrid's, which re-binds set 1).
   void bind_sets(VkCommandBuffer c) const;
   void make_sewn_upload();
@@ -136,6 +148,7 @@ class GpuIntegrator final : public Integrator {
   Buffer up_, down_;              // mapped: x v kin in; dv, force, scalars out
   Buffer sew_up_;                 // mapped: the sewn pairs in (kSew0, kSew1), once a world has them
   bool sewn_recorded_ = false;    // the command buffer projects onto the sewn pairs
+  bool search_recorded_ = false;  // the command buffer finds the resting contacts (no contacts uploaded)
   size_t sew_packed_ = 0;         // entries the last tick packed
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
@@ -158,6 +171,7 @@ class GpuIntegrator final : public Integrator {
   std::unique_ptr<GpuContactStage> contact_stage_;  // stage 4 (its own set and command buffer)
   std::unique_ptr<GpuMultigrid> multigrid_;  // the preconditioner (options_.multigrid), else null
   std::unique_ptr<GpuSelfResponse> self_response_;  // stage 5 (GpuStepOptions::self_response; its own submit)
+  std::unique_ptr<GpuRestingContacts> resting_;  // stage 3's search (GpuStepOptions::resting_search), else null
   void run_self_contacts(float h);
   std::unique_ptr<GpuForceStage> force_stage_;  // Volino, weft/warp, air (set 1); last: destroyed first
 };

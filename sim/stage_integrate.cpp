@@ -87,7 +87,9 @@ void integrate(const WorldModel& model, WorldState& state, Integrator& integrato
     solids = scratch.solids.data();
     nsolid = scratch.solids.size();
   }
-  if (model.config.interaction.contacts_in_solve && integrator.filters_contacts())
+  // (The GPU step finds them on the device: gpu/gpu_resting_contacts.h.)
+  if (model.config.interaction.contacts_in_solve && integrator.filters_contacts() &&
+      !integrator.runs(PostSolveStage::RestingContacts))
     find_resting_contacts(solids, nsolid, model.config.interaction.thickness, model.cloth.material.gravity, h,
                           model.cloth.mass.data(), c.kinematic.data(), c.position.data(), c.velocity.data(),
                           scratch.last_contact_filter, c.contact_filter,

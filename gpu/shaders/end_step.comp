@@ -4,7 +4,8 @@
 // ContactFilter::impose), v += dv, x += h v. Written into the solve's q and s slots, dead once it ends
 // (kXEnd, kVEnd), not into x and v: stage 4's swept tests read the step's start positions from x, and the
 // next tick's warm start reads the uncorrected dv, as before. x's w carries the contact's normal impulse per
-// unit mass back (kConOut's w: next tick's N and lift-off test).
+// unit mass back (kConOut's w: next tick's N and lift-off test), v's w 1 where the solve kept a contact (the
+// CPU's ContactFilter when the GPU found them: gpu/gpu_resting_contacts.h).
 #include "step_layout.glsl"
 const uint kXEnd = kQ, kVEnd = kS;
 
@@ -26,9 +27,9 @@ void main() {
   uint i = gl_GlobalInvocationID.x;
   if (i >= pc.n) return;
   vec3 d = vec[kDv * pc.n + i].xyz;
+  vec4 c0 = con0(i);
   if (sc[kCorrOn] != 0.0) {
     d += vec3(sc[kCorr], sc[kCorr + 1], sc[kCorr + 2]);
-    vec4 c0 = con0(i);
     if (c0.xyz != vec3(0.0)) d += (c0.w - dot(d, c0.xyz)) * c0.xyz;
   }
   // x + h v rounded once, as the CPU build (-march=native, FMA) contracts it: rounded twice, the positions
@@ -37,5 +38,5 @@ void main() {
   vec3 vn = v[i].xyz + d;
   vec3 xn = vec3(fused(pc.h, vn.x, x[i].x), fused(pc.h, vn.y, x[i].y), fused(pc.h, vn.z, x[i].z));
   vec[kXEnd * pc.n + i] = vec4(xn, vec[kConOut * pc.n + i].w);
-  vec[kVEnd * pc.n + i] = vec4(vn, 0.0);
+  vec[kVEnd * pc.n + i] = vec4(vn, c0.xyz != vec3(0.0) ? 1.0 : 0.0);
 }

@@ -301,14 +301,16 @@ TEST_CASE("gpu step: a tick moves the whole state across the bus (what stages 2 
   REQUIRE(gpu);
   const uint64_t n = w.model().vertex_count();  // 289, springs: no plastic rest state
   w.step();  // the world attached: stage 4 on the device
-  // In: x, v, the kinematic velocities (16 bytes each), the contacts (32), the last tick's contact axes (64)
-  // and the buckled links' marks (a byte a structural link, in words); out: x and v at the step's end (16
-  // each, x's w the contacts' normal impulses) and 16 float scalars.
+  // In: x, v, the kinematic velocities (16 bytes each; v's w a vertex's held flag), the collider table (16 +
+  // 64 x 128 bytes: the resting contacts are found on the device, gpu/gpu_resting_contacts.h, not uploaded),
+  // the last tick's contact axes (64) and the buckled links' marks (a byte a structural link, in words); out:
+  // x and v at the step's end (16 each, x's w the contacts' normal impulses, v's w which vertices rest) and
+  // 16 float scalars.
   // Two hands' poses would be 2 x 2 x 32 bytes. Stage 4's submit (gpu/gpu_contact_stage.h) takes x, v and
-  // the vertex flags again (16 each), 8 tether sets (8 each) and the collider table (16 + 64 x 128 bytes),
-  // and gives x, v, the contact flags (16 each) and 16 counters.
+  // the vertex flags again (16 each), 8 tether sets (8 each) and the collider table's header (16: stage 3
+  // filled the rest), and gives x, v, the contact flags (16 each) and 16 counters.
   const uint64_t marks = 4 * ((w.model().edge_count + 3) / 4);
-  CHECK(gpu->tick_upload_bytes() == 80 * n + 64 + marks + 112 * n + 16 * (1 + 8 * 64));
+  CHECK(gpu->tick_upload_bytes() == 48 * n + 16 * (1 + 8 * 64) + 64 + marks + 112 * n + 16);
   CHECK(gpu->tick_download_bytes() == 32 * n + 64 + 48 * n + 64);
 }
 
