@@ -123,8 +123,9 @@ bool overlaps(uint node, vec3 lo, vec3 hi) {
 }
 
 void main() {
-  ea = gl_GlobalInvocationID.x;
-  if (ea >= sp.nedge) return;
+  if (gl_GlobalInvocationID.x >= sp.nedge) return;
+  // The tree's queries in Morton order: neighbouring invocations walk the same branches.
+  ea = sp.ee_brute != 0u ? gl_GlobalInvocationID.x : mval[gl_GlobalInvocationID.x];
   i0 = edge[ea].x;
   i1 = edge[ea].y;
   a0 = x[i0].xyz;
