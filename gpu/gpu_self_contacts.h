@@ -4,12 +4,14 @@
 // its triangle BVH. Broad phase: every vertex into a cell of a uniform grid (cell = the longest rest edge +
 // the reach), the cells hashed into buckets, the vertices counting-sorted by bucket (integer atomics count
 // and place them; each bucket is then sorted by vertex index, so the result does not depend on their
-// order). Narrow phase, as SelfCollision::add_vertex_triangle and add_edge_edge test a pair: per triangle,
-// the vertices of the cells its box spans; per edge, the edges whose first end lies in the cells its box
-// spans; contacts closer than thickness x detection_scale now, or crossed during the step (sides from the
-// step's start, the coplanarity time for features that moved on), oriented by the start of the step.
-// Each triangle and edge writes its contacts into its own slots, in cell then vertex order: one device
-// gives one contact list, no float atomics.
+// order); and an LBVH over the edges' boxes grown by their travel, built each search (Morton codes, a radix
+// sort without atomics, Karras 2012's build, a bottom-up refit). Narrow phase, as
+// SelfCollision::add_vertex_triangle and add_edge_edge test a pair: per triangle, the vertices of the cells
+// its box spans; per edge, the edges the tree gives; contacts closer than thickness x detection_scale now, or
+// crossed during the step (sides from the step's start, the coplanarity time for features that moved on),
+// oriented by the start of the step. Each triangle and edge writes its contacts into its own slots, in cell
+// then vertex order (an edge keeps the smallest keys the hash gave before the tree): one device gives one
+// contact list, no float atomics.
 //
 // Not the CPU's whole detection: no curvature criterion (the hash finds the pairs inside flat patches that
 // the BVH's cones skip: more contacts on a folded sheet, all true proximities), no tangle bookkeeping, no
