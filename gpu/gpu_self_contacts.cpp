@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "gpu/compute_pipeline.h"
 #include "gpu/storage_set.h"
@@ -32,16 +34,35 @@ const uint32_t kEdgeEdge[] = {
 const uint32_t kFans[] = {
 #include "self_fans.comp.spv.inc"
 };
+const uint32_t kMorton[] = {
+#include "self_morton.comp.spv.inc"
+};
+const uint32_t kRadixCount[] = {
+#include "self_radix_count.comp.spv.inc"
+};
+const uint32_t kRadixScan[] = {
+#include "self_radix_scan.comp.spv.inc"
+};
+const uint32_t kRadixPlace[] = {
+#include "self_radix_place.comp.spv.inc"
+};
+const uint32_t kLbvhBuild[] = {
+#include "self_lbvh_build.comp.spv.inc"
+};
+const uint32_t kLbvhRefit[] = {
+#include "self_lbvh_refit.comp.spv.inc"
+};
 
 // self_layout.glsl's SelfParams, std430.
 struct Params {
   uint32_t n, ntri, nedge, bucket_mask;
   float cell, reach, thickness, cone_limit;
-  uint32_t cap_vt, cap_ee, max_span, pad2;
+  uint32_t cap_vt, cap_ee, max_span, ee_brute;
+  uint32_t chunks, pad0, pad1, pad2;
 };
 enum Binding {
   P, X, XP, Kin, Tri, Edge, EdgeOff, EdgeList, VCell, Count, Start, Sorted, Travel, Global, VtCount, VtOut, EeCount,
-  EeOut, RingOff, Ring, FanOff, Fan, Cone
+  EeOut, RingOff, Ring, FanOff, Fan, Cone, Key, Val, Hist, Child, Parent, Box, Visit
 };
 
 // A table of entries per owner in the order they are added: offsets (owners + 1) and entries.
@@ -77,7 +98,10 @@ bool fan_connected(const ClothModel& model, const uint32_t* fan, size_t count, u
   return true;
 }
 constexpr VkDeviceSize kContactBytes = 48;  // SelfContactOut: uvec4, vec4, vec4
-constexpr uint32_t kGlobals = 4;
+constexpr uint32_t kGlobals = 12;  // self_layout.glsl's global_u
+constexpr uint32_t kRadixChunk = 64;  // self_layout.glsl's
+constexpr uint32_t kRadixPasses = 6;  // 5 bits each: the 30-bit Morton codes
+constexpr uint32_t kMaxEdgeSlots = 32;  // self_edge_edge.comp's kMaxSlots
 
 uint32_t groups_of(uint32_t count, uint32_t size) { return std::max<uint32_t>((count + size - 1) / size, 1); }
 
@@ -100,6 +124,9 @@ GpuSelfContacts::GpuSelfContacts(std::shared_ptr<ComputeContext> context, const 
       n_(uint32_t(model.vertex_count())),
       ntri_(uint32_t(model.triangle_count())),
       nedge_(uint32_t(model.edge_count)) {
+  if (options_.slots_per_edge > kMaxEdgeSlots)
+    throw std::invalid_argument("gpu/gpu_self_contacts.cpp: slots_per_edge " + std::to_string(options_.slots_per_edge) +
+                                " is above the " + std::to_string(kMaxEdgeSlots) + " an edge's query keeps in order");
   const float reach = config.thickness * config.detection_scale;
   // A cell as wide as the longest rest edge and the reach: a triangle's query spans 2-3 cells per axis.
   float longest = 0.f;
@@ -107,9 +134,11 @@ GpuSelfContacts::GpuSelfContacts(std::shared_ptr<ComputeContext> context, const 
   cell_ = std::max(longest + reach, 1e-4f);
   buckets_ = 256;
   while (buckets_ < 2 * n_) buckets_ *= 2;
+  chunks_ = (nedge_ + kRadixChunk - 1) / kRadixChunk;
 
   Params p{n_, ntri_, nedge_, buckets_ - 1, cell_, reach, config.thickness, config.cone_limit,
-           options_.slots_per_triangle, options_.slots_per_edge, options_.max_span, 0};
+           options_.slots_per_triangle, options_.slots_per_edge, options_.max_span, options_.edge_brute_force ? 1u : 0u,
+           chunks_, 0, 0, 0};
   std::vector<uint32_t> tri(4 * size_t(ntri_), 0), edge(2 * size_t(nedge_));
   for (uint32_t t = 0; t < ntri_; ++t)
     for (int k = 0; k < 3; ++k) tri[4 * t + k] = model.triangle[t][k];
@@ -155,7 +184,12 @@ GpuSelfContacts::GpuSelfContacts(std::shared_ptr<ComputeContext> context, const 
                                          4 * one(n_),          4 * kGlobals,        4 * one(ntri_),
                                          kContactBytes * vt_slots, 4 * one(nedge_), kContactBytes * ee_slots,
                                          4 * (one(n_) + 1),    8 * one(nedge_),     4 * (one(n_) + 1),
-                                         4 * one(fan.size()),  16 * one(n_)};
+                                         4 * one(fan.size()),  16 * one(n_),
+                                         // the LBVH: codes and edges (two halves), the histogram, children,
+                                         // parents, boxes and visit counters
+                                         8 * one(nedge_),      8 * one(nedge_),     4 * 32 * one(chunks_),
+                                         8 * one(nedge_),      4 * 2 * one(nedge_), 32 * 2 * one(nedge_),
+                                         4 * one(nedge_)};
   for (uint32_t b = 0; b < kBindings; ++b) buf_[b] = make_buffer(sizes[b], storage, false);
   up_ = make_buffer(sizes[X] + sizes[XP] + sizes[Kin], VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
   down_ = make_buffer(sizes[Global] + sizes[VtCount] + sizes[EeCount] + sizes[VtOut] + sizes[EeOut],
@@ -177,7 +211,7 @@ GpuSelfContacts::GpuSelfContacts(std::shared_ptr<ComputeContext> context, const 
   VkBuffer buffers[kBindings];
   for (uint32_t b = 0; b < kBindings; ++b) buffers[b] = buf_[b].buffer;
   make_storage_set(dev, set_layout_, buffers, kBindings, pool_, set_);
-  layout_ = make_compute_layout(dev, &set_layout_, 1, 0);
+  layout_ = make_compute_layout(dev, &set_layout_, 1, sizeof(uint32_t));  // the radix sort's pass
   struct Code {
     const uint32_t* words;
     size_t bytes;
@@ -185,13 +219,16 @@ GpuSelfContacts::GpuSelfContacts(std::shared_ptr<ComputeContext> context, const 
   const Code code[kKernels] = {{kPrepare, sizeof(kPrepare)},         {kScan, sizeof(kScan)},
                                {kScatter, sizeof(kScatter)},         {kSort, sizeof(kSort)},
                                {kVertexTriangle, sizeof(kVertexTriangle)}, {kEdgeEdge, sizeof(kEdgeEdge)},
-                               {kFans, sizeof(kFans)}};
+                               {kFans, sizeof(kFans)},               {kMorton, sizeof(kMorton)},
+                               {kRadixCount, sizeof(kRadixCount)},   {kRadixScan, sizeof(kRadixScan)},
+                               {kRadixPlace, sizeof(kRadixPlace)},   {kLbvhBuild, sizeof(kLbvhBuild)},
+                               {kLbvhRefit, sizeof(kLbvhRefit)}};
   for (int k = 0; k < kKernels; ++k)
     pipelines_[k] = make_compute_pipeline(dev, code[k].words, code[k].bytes, layout_, modules_[k]);
   if (ctx_->timestamp_period_ns() > 0) {
     VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     q.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    q.queryCount = 2;
+    q.queryCount = 3;
     WEFT_VK_CHECK(vkCreateQueryPool(dev, &q, nullptr, &queries_));
   }
   make_command_buffer_and_fence(dev, ctx_->pool(), cmd_, fence_);
@@ -218,9 +255,13 @@ GpuSelfContacts::~GpuSelfContacts() {
 }
 
 
-// Clear the counts, the hash (prepare, scan, scatter, sort), the fans' cones, the narrow phase; after the
-// caller's transfers into the inputs.
-void GpuSelfContacts::record_search(VkCommandBuffer c) const {
+// Clear the counts, the hash (prepare, scan, scatter, sort), the fans' cones, the vertex-triangle narrow phase,
+// the edges' LBVH (Morton codes, six radix passes of count, scan and place, the tree, the refit), the edge-edge
+// narrow phase; after the caller's transfers into the inputs.
+void GpuSelfContacts::record_search(VkCommandBuffer c) const { record_kernels(c, false); }
+
+// The search; with `timed`, a timestamp between the vertex-triangle and the edge-edge parts (detect()'s stats).
+void GpuSelfContacts::record_kernels(VkCommandBuffer c, bool timed) const {
   vkCmdFillBuffer(c, buf_[Count].buffer, 0, VK_WHOLE_SIZE, 0);
   vkCmdFillBuffer(c, buf_[Global].buffer, 0, VK_WHOLE_SIZE, 0);
   memory_barrier(c, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
@@ -238,6 +279,18 @@ void GpuSelfContacts::record_search(VkCommandBuffer c) const {
   run(Sort, groups_of(buckets_, 256));
   run(Fans, groups_of(n_, 256));
   run(VertexTriangle, groups_of(ntri_, 64));
+  if (timed) vkCmdWriteTimestamp(c, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries_, 1);
+  if (!options_.edge_brute_force && nedge_ > 0) {
+    run(Morton, groups_of(nedge_, 256));
+    for (uint32_t pass = 0; pass < kRadixPasses; ++pass) {
+      vkCmdPushConstants(c, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pass), &pass);
+      run(RadixCount, groups_of(chunks_, 64));
+      run(RadixScan, 1);
+      run(RadixPlace, groups_of(chunks_, 64));
+    }
+    run(LbvhBuild, groups_of(nedge_, 256));
+    run(LbvhRefit, groups_of(nedge_, 8));
+  }
   run(EdgeEdge, groups_of(nedge_, 64));
 }
 
@@ -258,7 +311,7 @@ void GpuSelfContacts::record() {
                      VK_ACCESS_TRANSFER_WRITE_BIT,
                  VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
   if (queries_) {
-    vkCmdResetQueryPool(c, queries_, 0, 2);
+    vkCmdResetQueryPool(c, queries_, 0, 3);
     vkCmdWriteTimestamp(c, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries_, 0);
   }
   const VkDeviceSize block = 16 * VkDeviceSize(std::max<uint32_t>(n_, 1));
@@ -269,8 +322,8 @@ void GpuSelfContacts::record() {
     vkCmdCopyBuffer(c, up_.buffer, buf_[XP].buffer, 1, &xp);
     vkCmdCopyBuffer(c, up_.buffer, buf_[Kin].buffer, 1, &kin);
   }
-  record_search(c);
-  if (queries_) vkCmdWriteTimestamp(c, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries_, 1);
+  record_kernels(c, queries_ != VK_NULL_HANDLE);
+  if (queries_) vkCmdWriteTimestamp(c, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries_, 2);
   memory_barrier(c, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
                  VK_ACCESS_TRANSFER_READ_BIT);
   VkDeviceSize at = 0;
@@ -313,6 +366,8 @@ void GpuSelfContacts::detect(const glm::vec3* x, const glm::vec3* xp, const uint
   const uint8_t* ee_out = vt_out + buf_[VtOut].size;
   stats_.clipped = global[2];
   stats_.non_finite = global[3];
+  stats_.edge_pairs_tested = global[4];
+  stats_.lbvh_nodes_visited = global[5];
   auto read = [&](const uint8_t* slots, uint32_t owner, uint32_t cap, uint32_t found, bool edge_edge) {
     const uint32_t kept = std::min(found, cap);
     stats_.dropped += found - kept;
@@ -333,10 +388,12 @@ void GpuSelfContacts::detect(const glm::vec3* x, const glm::vec3* xp, const uint
   for (uint32_t t = 0; t < ntri_; ++t) read(vt_out, t, options_.slots_per_triangle, vt_count[t], false);
   for (uint32_t e = 0; e < nedge_; ++e) read(ee_out, e, options_.slots_per_edge, ee_count[e], true);
   if (queries_) {
-    uint64_t t[2];
-    if (vkGetQueryPoolResults(ctx_->device(), queries_, 0, 2, sizeof(t), t, sizeof(uint64_t),
-                              VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
-      stats_.gpu_ms = double(t[1] - t[0]) * ctx_->timestamp_period_ns() * 1e-6;
+    uint64_t t[3];
+    if (vkGetQueryPoolResults(ctx_->device(), queries_, 0, 3, sizeof(t), t, sizeof(uint64_t),
+                              VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
+      stats_.gpu_ms = double(t[2] - t[0]) * ctx_->timestamp_period_ns() * 1e-6;
+      stats_.edge_edge_ms = double(t[2] - t[1]) * ctx_->timestamp_period_ns() * 1e-6;
+    }
   }
 }
 

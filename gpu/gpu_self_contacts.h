@@ -4,12 +4,14 @@
 // its triangle BVH. Broad phase: every vertex into a cell of a uniform grid (cell = the longest rest edge +
 // the reach), the cells hashed into buckets, the vertices counting-sorted by bucket (integer atomics count
 // and place them; each bucket is then sorted by vertex index, so the result does not depend on their
-// order). Narrow phase, as SelfCollision::add_vertex_triangle and add_edge_edge test a pair: per triangle,
-// the vertices of the cells its box spans; per edge, the edges whose first end lies in the cells its box
-// spans; contacts closer than thickness x detection_scale now, or crossed during the step (sides from the
-// step's start, the coplanarity time for features that moved on), oriented by the start of the step.
-// Each triangle and edge writes its contacts into its own slots, in cell then vertex order: one device
-// gives one contact list, no float atomics.
+// order); and an LBVH over the edges' boxes grown by their travel, built each search (Morton codes, a radix
+// sort without atomics, Karras 2012's build, a bottom-up refit). Narrow phase, as
+// SelfCollision::add_vertex_triangle and add_edge_edge test a pair: per triangle, the vertices of the cells
+// its box spans; per edge, the edges the tree gives; contacts closer than thickness x detection_scale now, or
+// crossed during the step (sides from the step's start, the coplanarity time for features that moved on),
+// oriented by the start of the step. Each triangle and edge writes its contacts into its own slots, in cell
+// then vertex order (an edge keeps the smallest keys the hash gave before the tree): one device gives one
+// contact list, no float atomics.
 //
 // Not the CPU's whole detection: no curvature criterion (the hash finds the pairs inside flat patches that
 // the BVH's cones skip: more contacts on a folded sheet, all true proximities), no tangle bookkeeping, no
@@ -37,6 +39,7 @@ struct GpuSelfContactOptions {
   uint32_t slots_per_triangle = 8;  // vertex-triangle contacts kept per triangle (more are counted, dropped)
   uint32_t slots_per_edge = 8;      // edge-edge contacts kept per edge
   uint32_t max_span = 8;            // cells per axis one query may visit (a blown-up state is clipped, counted)
+  bool edge_brute_force = false;    // every edge pair instead of the LBVH's (a test's reference: O(edges^2))
 };
 
 struct GpuSelfContactStats {
@@ -46,7 +49,10 @@ struct GpuSelfContactStats {
   uint64_t dropped = 0;          // found beyond a triangle's or an edge's slots
   uint64_t clipped = 0;          // queries clipped to max_span cells per axis
   uint64_t non_finite = 0;       // vertices not finite now or at the step's start: their features are skipped
+  uint64_t edge_pairs_tested = 0;   // edge pairs (a < b) the broad phase handed to the narrow phase
+  uint64_t lbvh_nodes_visited = 0;  // tree nodes the edges' queries visited
   double gpu_ms = 0;             // the search's GPU time (timestamps; 0 without)
+  double edge_edge_ms = 0;       // of which the edges' part: their LBVH and their queries
 };
 
 class GpuSelfContacts {
@@ -90,19 +96,23 @@ class GpuSelfContacts {
   void destroy(Buffer& b);
   void upload_once(Buffer& dst, const void* data, VkDeviceSize size);
   void record();
+  void record_kernels(VkCommandBuffer c, bool timed) const;
 
   std::shared_ptr<ComputeContext> ctx_;
   GpuSelfContactOptions options_;
-  uint32_t n_ = 0, ntri_ = 0, nedge_ = 0, buckets_ = 0;
+  uint32_t n_ = 0, ntri_ = 0, nedge_ = 0, buckets_ = 0, chunks_ = 0;
   float cell_ = 0;
-  static constexpr uint32_t kBindings = 23;  // self_layout.glsl's
+  static constexpr uint32_t kBindings = 30;  // self_layout.glsl's (lavapipe allows 32 a stage)
   Buffer buf_[kBindings]{};
   Buffer up_, down_;  // mapped: x, xp, kinematic in; counts, slots and globals out
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkDescriptorSet set_ = VK_NULL_HANDLE;
-  enum Kernel { Prepare, Scan, Scatter, Sort, VertexTriangle, EdgeEdge, Fans, kKernels };
+  enum Kernel {
+    Prepare, Scan, Scatter, Sort, VertexTriangle, EdgeEdge, Fans, Morton, RadixCount, RadixScan, RadixPlace, LbvhBuild,
+    LbvhRefit, kKernels
+  };
   VkShaderModule modules_[kKernels]{};
   VkPipeline pipelines_[kKernels]{};
   VkQueryPool queries_ = VK_NULL_HANDLE;

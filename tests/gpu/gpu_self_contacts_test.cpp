@@ -13,6 +13,8 @@
 #include <memory>
 #include <string>
 
+#include <sys/resource.h>
+
 #include "gpu/gpu_self_contacts.h"
 #include "sim/collider.h"
 #include "sim/mesh_generators.h"
@@ -38,10 +40,16 @@ struct FoldedSheet {
   std::vector<glm::vec3> x, xp;
   std::vector<uint8_t> kinematic;
 };
-FoldedSheet folded_sheet(float amplitude, float drop) {
-  Mesh m = make_irregular({.width = 0.3f, .height = 0.2f, .columns = 14, .rows = 10, .grading = 1.5f, .seed = 3});
+// Larger sheets (the search's timing) fold the same way about their middle.
+struct SheetSize {
+  float width = 0.3f, height = 0.2f;
+  uint32_t columns = 14, rows = 10;
+};
+FoldedSheet folded_sheet(float amplitude, float drop, SheetSize size = {}) {
+  Mesh m = make_irregular({.width = size.width, .height = size.height, .columns = size.columns, .rows = size.rows,
+                           .grading = 1.5f, .seed = 3});
   FoldedSheet f;
-  const float x0 = 0.15f, r = 0.0025f, pi = 3.14159265f;
+  const float x0 = 0.5f * size.width, r = 0.0025f, pi = 3.14159265f;
   f.x.resize(m.positions.size());
   f.xp.resize(m.positions.size());
   for (size_t i = 0; i < m.positions.size(); ++i) {
@@ -54,7 +62,7 @@ FoldedSheet folded_sheet(float amplitude, float drop) {
       f.x[i] = f.xp[i] = glm::vec3(x0 + r * std::sin(a), p.y, r * (1.f - std::cos(a)));
     } else {
       const float ramp = std::min(1.f, (s - pi * r) / 0.03f);
-      const float z = 2.f * r + ramp * amplitude * std::sin(2.f * pi * 3.f * p.y / 0.2f);
+      const float z = 2.f * r + ramp * amplitude * std::sin(2.f * pi * 3.f * p.y / size.height);
       f.x[i] = glm::vec3(x0 - (s - pi * r), p.y, z);
       f.xp[i] = f.x[i] + glm::vec3(0.f, 0.f, ramp * drop);
     }
@@ -365,6 +373,86 @@ TEST_CASE("gpu self contacts: vertices not finite are counted and their features
     for (uint32_t v : c.vertex) bad += (v == a || v == b) ? 1 : 0;
   }
   CHECK(bad == 0);
+}
+
+TEST_CASE("gpu self contacts: the edges' LBVH gives every pair the brute force gives, in the same slots") {
+  auto ctx = open_device(false);
+  WEFT_SKIP_IF(!ctx, "no Vulkan device");
+  // 3 mm waves: touching layers; 12 mm waves dropped 10 mm: troughs 7 mm through the lower layer, past the
+  // reach (6 mm) now, so only boxes grown by the travel over the step meet. Two slots an edge: most edges
+  // drop contacts, and the two kept are the smallest keys whatever order the tree gives them in.
+  for (const float amplitude : {0.003f, 0.012f})
+    for (const uint32_t slots : {8u, 2u}) {
+      CAPTURE(amplitude);
+      CAPTURE(slots);
+      const FoldedSheet f = folded_sheet(amplitude, 0.01f);
+      const GpuSelfContactOptions tree{.slots_per_edge = slots}, brute{.slots_per_edge = slots, .edge_brute_force = true};
+      GpuSelfContacts a(ctx, f.model, config(false), tree), b(ctx, f.model, config(false), brute);
+      a.detect(f.x.data(), f.xp.data(), f.kinematic.data());
+      b.detect(f.x.data(), f.xp.data(), f.kinematic.data());
+      const GpuSelfContactStats &sa = a.stats(), &sb = b.stats();
+      MESSAGE("amplitude ", amplitude, ", ", slots, " slots: LBVH ", sa.edge_edge, " edge-edge contacts (", sa.crossed,
+              " crossed, ", sa.dropped, " dropped), brute force ", sb.edge_edge, " (", sb.crossed, ", ", sb.dropped,
+              "); pairs tested per edge ", double(sa.edge_pairs_tested) / double(f.model.edge_count), " against ",
+              double(sb.edge_pairs_tested) / double(f.model.edge_count), ", tree nodes visited per edge ",
+              double(sa.lbvh_nodes_visited) / double(f.model.edge_count));
+      CHECK(sb.edge_edge > 50);
+      if (amplitude > 0.01f) CHECK(sb.crossed > 20);
+      if (slots == 2) CHECK(sb.dropped > 0);
+      CHECK(sa.edge_edge == sb.edge_edge);
+      CHECK(sa.dropped == sb.dropped);
+      CHECK(sa.clipped == 0);
+      CHECK(sa.edge_pairs_tested * 10 < sb.edge_pairs_tested);
+      REQUIRE(a.contacts().size() == b.contacts().size());
+      size_t differ = 0;
+      for (size_t k = 0; k < a.contacts().size(); ++k) {
+        const SelfContact &p = a.contacts()[k], &q = b.contacts()[k];
+        differ += (p.vertex == q.vertex && p.weight == q.weight && p.normal == q.normal) ? 0 : 1;
+      }
+      CHECK(differ == 0);
+    }
+}
+
+// Not in the suite (doctest --no-skip): the search's time on an irregular 1 x 1 m sheet at 4k and 16k vertices,
+// flat (no contact but neighbours) and folded over itself, the median of 5 searches; its edge-edge part and the
+// edge pairs tested per edge (docs/performance.md).
+// The process's CPU time, every thread's (llvmpipe's included): less moved by other processes than wall time.
+double process_cpu_ms() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return 1e3 * double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-3 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+TEST_CASE("gpu self contacts: search time at 4k and 16k vertices" * doctest::skip()) {
+  auto ctx = open_device(false);
+  WEFT_SKIP_IF(!ctx, "no Vulkan device");
+  for (const bool folded : {false, true})
+    for (const uint32_t side : {63u, 127u}) {
+      FoldedSheet f = folded_sheet(0.003f, 0.01f, {.width = 1.f, .height = 1.f, .columns = side, .rows = side});
+      if (!folded) {
+        const Mesh m = make_irregular({.width = 1.f, .height = 1.f, .columns = side, .rows = side, .grading = 1.5f,
+                                       .seed = 3});
+        for (size_t i = 0; i < f.x.size(); ++i) f.x[i] = f.xp[i] = m.positions[i] + glm::vec3(0.f, 0.f, 0.5f);
+      }
+      GpuSelfContacts gpu(ctx, f.model, config(false));
+      std::vector<double> ms, edge_ms, cpu_ms;
+      for (int k = 0; k < 5; ++k) {
+        const double before = process_cpu_ms();
+        gpu.detect(f.x.data(), f.xp.data(), f.kinematic.data());
+        cpu_ms.push_back(process_cpu_ms() - before);
+        ms.push_back(gpu.stats().gpu_ms);
+        edge_ms.push_back(gpu.stats().edge_edge_ms);
+      }
+      std::sort(ms.begin(), ms.end());
+      std::sort(edge_ms.begin(), edge_ms.end());
+      std::sort(cpu_ms.begin(), cpu_ms.end());
+      const GpuSelfContactStats& st = gpu.stats();
+      MESSAGE(std::string(folded ? "folded " : "flat "), f.x.size(), " vertices, ", f.model.edge_count, " edges: search ", ms[2],
+              " ms, edge-edge part ", edge_ms[2], " ms, llvmpipe's threads' CPU time ", cpu_ms[2], " ms (medians of 5), ", st.vertex_triangle, " vertex-triangle and ",
+              st.edge_edge, " edge-edge contacts, edge pairs tested per edge ",
+              double(st.edge_pairs_tested) / double(f.model.edge_count), ", tree nodes visited per edge ",
+              double(st.lbvh_nodes_visited) / double(f.model.edge_count));
+    }
 }
 
 TEST_CASE("gpu self contacts: the Vulkan validation layer says nothing") {
