@@ -42,6 +42,10 @@ struct GpuStepOptions {
   // 1.9 mm from mg after 1 s against block Jacobi's 0.5, over the 1 mm bar; docs/gpu.md).
   bool multigrid = false;
   int mg_sweeps = 2;  // l1-Jacobi sweeps each way per level (more on the small levels: GpuMultigrid); 1: 41 iterations at 1k, 73 at 4k; 2: 29, 51
+  // The coarse levels from the first under level 0 with at most this many nodes run their whole V-cycle in
+  // one workgroup, one dispatch (gpu/shaders/mg_coarse.comp) instead of 2 s + 2 a level; 0: a dispatch per
+  // level and step, as before (the same bits: a test compares them).
+  uint32_t mg_coarse_nodes = 4096;
   // Stage 4 (tethers, the strain limiter, the colliders' position passes) on the GPU after the step
   // (gpu/gpu_contact_stage.h), once a world is attached; false: World::step runs it on the CPU.
   bool contact_stage = true;
@@ -98,6 +102,10 @@ class GpuIntegrator final : public Integrator {
   // The stage-5 response (GpuStepOptions::self_response), made at its first tick, or null.
   const GpuSelfResponse* self_response() const { return self_response_.get(); }
   const GpuStageTimes& stage_times() const { return times_; }
+  // Compute dispatches in the recorded stage-3 command buffer (all its iterations), and in one PCG iteration
+  // (the product, the reductions, the updates and the preconditioner's): each waits on the one before it.
+  uint32_t recorded_dispatches() const { return dispatches_; }
+  uint32_t dispatches_per_iteration() const { return dispatches_per_iteration_; }
   // Summed over every timed step so far, and how many (`--json`'s gpu_ms: the mean per tick).
   const GpuStageTimes& stage_time_sums() const { return sums_; }
   uint64_t timed_steps() const { return timed_; }
@@ -160,6 +168,7 @@ class GpuIntegrator final : public Integrator {
   VkCommandBuffer cmd_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;
   float recorded_h_ = 0;
+  uint32_t dispatches_ = 0, dispatches_per_iteration_ = 0;  // in the recorded command buffer
   ForceBuffers forces_;            // force (read back) and zero drag, for finish_implicit_step's correction
   std::vector<glm::vec3> dv_;      // the solved velocity change (n)
   GpuStageTimes times_, sums_;

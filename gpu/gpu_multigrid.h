@@ -27,9 +27,11 @@ namespace weft {
 class GpuMultigrid {
  public:
   // The hierarchy and its tables, through owner's allocator (load time only). sweeps: l1-Jacobi sweeps
-  // each way on the levels above kSmallLevel nodes.
+  // each way on the levels above kSmallLevel nodes. coarse_nodes: the levels below level 0 from the first
+  // with at most this many nodes run in one workgroup, one dispatch for their whole cycle
+  // (mg_coarse.comp) and one for their matrices (mg_coarse_setup.comp); 0: a dispatch per level and step.
   GpuMultigrid(GpuIntegrator& owner, const ClothModel& model, VkDescriptorSetLayout step_set_layout, uint32_t push_bytes,
-               int sweeps);
+               int sweeps, uint32_t coarse_nodes);
   ~GpuMultigrid();
   GpuMultigrid(const GpuMultigrid&) = delete;
   GpuMultigrid& operator=(const GpuMultigrid&) = delete;
@@ -45,11 +47,14 @@ class GpuMultigrid {
   void record_apply(VkCommandBuffer c, const Dispatch& dispatch, uint32_t z_slot) const;
 
   size_t level_count() const { return levels_.size(); }
+  // The first level the one-workgroup kernels run (level_count() when none).
+  size_t coarse_level() const { return coarse_; }
   uint32_t node_count(size_t level) const { return levels_[level].count; }
   // Levels of at most this many nodes sweep kSmallLevelSweeps times each way (they cost a dispatch each,
   // whatever their size); mg's kSmallLevel.
   static constexpr uint32_t kSmallLevel = 48;
-  static constexpr int kSmallLevelSweeps = 4;
+  static constexpr int kSmallLevelSweeps = 4;  // mg_cycle.glsl's kMgSmallLevel and kMgSmallSweeps
+  static constexpr size_t kMaxLevels = 32;      // mg_coarse.comp's slot array
 
  private:
   struct Level {
@@ -61,6 +66,7 @@ class GpuMultigrid {
   GpuIntegrator& owner_;
   uint32_t n_ = 0;
   int sweeps_ = 1;
+  size_t coarse_ = 0;
   std::vector<Level> levels_;
   using Buf = GpuIntegrator::Buffer;
   static constexpr uint32_t kBindings = 13;  // mg_layout.glsl's
@@ -69,7 +75,7 @@ class GpuMultigrid {
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkDescriptorSet set_ = VK_NULL_HANDLE;
-  enum Kernel { Prepare, GalerkinLinks, GalerkinNodes, L1, Smooth, Residual, Restrict, Prolong, Dots, kKernels };
+  enum Kernel { Prepare, GalerkinLinks, GalerkinNodes, L1, Smooth, Restrict, Dots, Coarse, CoarseSetup, kKernels };
   VkShaderModule modules_[kKernels]{};
   VkPipeline pipelines_[kKernels]{};
 };
