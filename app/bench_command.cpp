@@ -51,7 +51,7 @@ void register_bench(CLI::App& app) {
       ->check(CLI::IsMember({"mg", "jacobi"}));
   cmd->add_option("--mg-coarse-nodes", args->mg_coarse_nodes,
                   "GPU bench with --preconditioner mg: the coarse levels from the first with at most N nodes in one "
-                  "workgroup dispatch (default 4096; 0: a dispatch per level)")
+                  "workgroup dispatch (default 256; 0: a dispatch per level)")
       ->check(CLI::Range(0, 1 << 30));
   cmd->add_flag("--validation", args->validation, "GPU bench: with VK_LAYER_KHRONOS_validation (counts its messages)");
   cmd->callback([args] {

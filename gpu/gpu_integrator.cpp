@@ -193,8 +193,7 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
   }
   force_stage_->make_pipelines(layout_);
   if (options_.multigrid)
-    multigrid_ = std::make_unique<GpuMultigrid>(*this, model, set_layout_, uint32_t(sizeof(Push)), options_.mg_sweeps,
-                                                options_.mg_coarse_nodes);
+    multigrid_ = std::make_unique<GpuMultigrid>(*this, model, set_layout_, uint32_t(sizeof(Push)), options_);
   if (options_.contact_stage) contact_stage_ = std::make_unique<GpuContactStage>(*this, model, options_);
   if (contact_stage_ && options_.resting_search)
     resting_ = std::make_unique<GpuRestingContacts>(

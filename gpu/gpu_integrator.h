@@ -44,8 +44,10 @@ struct GpuStepOptions {
   int mg_sweeps = 2;  // l1-Jacobi sweeps each way per level (more on the small levels: GpuMultigrid); 1: 41 iterations at 1k, 73 at 4k; 2: 29, 51
   // The coarse levels from the first under level 0 with at most this many nodes run their whole V-cycle in
   // one workgroup, one dispatch (gpu/shaders/mg_coarse.comp) instead of 2 s + 2 a level; 0: a dispatch per
-  // level and step, as before (the same bits: a test compares them).
-  uint32_t mg_coarse_nodes = 4096;
+  // level and step (the same bits: a test compares them). On an H100, 256 took the 16k bench grid's solve
+  // from 34.1 to 29.5 ms a tick and 64k's from 47.4 to 41.2; 1024 and 4096 were slower than none at 64k and
+  // 256k: one workgroup's passes over a thousand nodes cost more than the dispatches they save (docs/gpu.md).
+  uint32_t mg_coarse_nodes = 256;
   // Stage 4 (tethers, the strain limiter, the colliders' position passes) on the GPU after the step
   // (gpu/gpu_contact_stage.h), once a world is attached; false: World::step runs it on the CPU.
   bool contact_stage = true;

@@ -33,6 +33,9 @@ const uint32_t kRestrict[] = {
 const uint32_t kDots[] = {
 #include "mg_dots.comp.spv.inc"
 };
+const uint32_t kResidual[] = {
+#include "mg_residual.comp.spv.inc"
+};
 const uint32_t kCoarse[] = {
 #include "mg_coarse.comp.spv.inc"
 };
@@ -49,8 +52,9 @@ uint32_t groups_of(uint32_t count) { return std::max<uint32_t>(1, (count + 255) 
 }  // namespace
 
 GpuMultigrid::GpuMultigrid(GpuIntegrator& owner, const ClothModel& model, VkDescriptorSetLayout step_set_layout,
-                           uint32_t push_bytes, int sweeps, uint32_t coarse_nodes)
-    : owner_(owner), n_(uint32_t(model.vertex_count())), sweeps_(std::max(1, sweeps)) {
+                           uint32_t push_bytes, const GpuStepOptions& options)
+    : owner_(owner), n_(uint32_t(model.vertex_count())), sweeps_(std::max(1, options.mg_sweeps)) {
+  const uint32_t coarse_nodes = options.mg_coarse_nodes;
   // The CPU mg's hierarchy (sim/multigrid_solver.cpp: the structural links steer the first aggregation,
   // down to one node per piece of cloth), numbered globally: level l's nodes from levels_[l].first, the
   // coarse levels' links from levels_[l].first_link.
@@ -155,7 +159,7 @@ GpuMultigrid::GpuMultigrid(GpuIntegrator& owner, const ClothModel& model, VkDesc
                       {kGalerkinNodes, sizeof kGalerkinNodes}, {kL1, sizeof kL1},
                       {kSmooth, sizeof kSmooth},     {kRestrict, sizeof kRestrict},
                       {kDots, sizeof kDots},         {kCoarse, sizeof kCoarse},
-                      {kCoarseSetup, sizeof kCoarseSetup}};
+                      {kCoarseSetup, sizeof kCoarseSetup}, {kResidual, sizeof kResidual}};
   for (int k = 0; k < kKernels; ++k) pipelines_[k] = make_compute_pipeline(dev, code[k].words, code[k].bytes, layout_, modules_[k]);
 }
 
@@ -209,7 +213,10 @@ void GpuMultigrid::record_apply(VkCommandBuffer c, const Dispatch& dispatch, uin
   };
   for (size_t l = 0; l < fine_end; ++l) {
     sweep(l, sweeps_of(l), true, 0, true, false);
-    dispatch(pipelines_[Restrict], layout_, groups_of(levels_[l + 1].count), at[l], 0, uint32_t(l + 1));
+    // The residual a node each, then the sums an aggregate each: an invocation per aggregate making its
+    // members' residuals itself cost 1.5 times the whole solve on an H100 (decisions/gpu-mg-fewer-dispatches.md).
+    dispatch(pipelines_[Residual], layout_, groups_of(levels_[l].count), at[l], 0, uint32_t(l));
+    dispatch(pipelines_[Restrict], layout_, groups_of(levels_[l + 1].count), 0, 0, uint32_t(l + 1));
   }
   if (coarse_ <= last) {
     dispatch(pipelines_[Coarse], layout_, 1, 0, 0, uint32_t(coarse_));

@@ -26,12 +26,10 @@ namespace weft {
 
 class GpuMultigrid {
  public:
-  // The hierarchy and its tables, through owner's allocator (load time only). sweeps: l1-Jacobi sweeps
-  // each way on the levels above kSmallLevel nodes. coarse_nodes: the levels below level 0 from the first
-  // with at most this many nodes run in one workgroup, one dispatch for their whole cycle
-  // (mg_coarse.comp) and one for their matrices (mg_coarse_setup.comp); 0: a dispatch per level and step.
+  // The hierarchy and its tables, through owner's allocator (load time only); options' mg_* fields: the
+  // sweeps, which levels one workgroup runs, which steps are fused (GpuStepOptions).
   GpuMultigrid(GpuIntegrator& owner, const ClothModel& model, VkDescriptorSetLayout step_set_layout, uint32_t push_bytes,
-               int sweeps, uint32_t coarse_nodes);
+               const GpuStepOptions& options);
   ~GpuMultigrid();
   GpuMultigrid(const GpuMultigrid&) = delete;
   GpuMultigrid& operator=(const GpuMultigrid&) = delete;
@@ -75,7 +73,7 @@ class GpuMultigrid {
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkDescriptorSet set_ = VK_NULL_HANDLE;
-  enum Kernel { Prepare, GalerkinLinks, GalerkinNodes, L1, Smooth, Restrict, Dots, Coarse, CoarseSetup, kKernels };
+  enum Kernel { Prepare, GalerkinLinks, GalerkinNodes, L1, Smooth, Restrict, Dots, Coarse, CoarseSetup, Residual, kKernels };
   VkShaderModule modules_[kKernels]{};
   VkPipeline pipelines_[kKernels]{};
 };

@@ -5,7 +5,7 @@
 // after it, the Jacobi sweeps' x slots alternating as GpuMultigrid::record_apply alternates them (it mirrors
 // this order to know which slot holds level mode's x at the end). The same arithmetic as the per-level
 // kernels (mg_cycle.glsl), in the same order.
-#define MG_COHERENT coherent
+#define MG_COHERENT_VECTORS
 #include "step_layout.glsl"
 #include "mg_layout.glsl"
 #include "mg_cycle.glsl"

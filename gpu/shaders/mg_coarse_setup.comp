@@ -3,7 +3,7 @@
 // the first of at most GpuMultigrid's coarse_nodes nodes) to the last, each level's Galerkin links, then its
 // nodes, then its smoother, with the workgroup's barriers between, as mg_galerkin_*.comp and mg_l1.comp do
 // them a dispatch each.
-#define MG_COHERENT coherent
+#define MG_COHERENT_MATRICES
 #include "step_layout.glsl"
 #include "mg_layout.glsl"
 #include "mg_cycle.glsl"

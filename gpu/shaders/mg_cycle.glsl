@@ -111,7 +111,8 @@ vec3 mg_sweep(uint l, uint g, uint src, uint coarse) {
 }
 
 // P^T: node g of level l (>= 1) gets the sum of its free members' residuals one level up at x[slot], in
-// member order (each member's residual made here: no dispatch stores them).
+// member order, each made here (mg_coarse.comp; the fine levels store theirs first, mg_residual.comp, a node
+// an invocation: made an aggregate an invocation, they cost an H100 more than the dispatch they save).
 vec3 mg_restrict(uint l, uint g, uint slot) {
   vec3 b = vec3(0.0);
   for (uint k = gn_off[g]; k < gn_off[g + 1]; ++k) {

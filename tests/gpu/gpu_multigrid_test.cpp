@@ -128,11 +128,13 @@ TEST_CASE("gpu multigrid: the coarse levels in one workgroup give the per-level 
   const auto& ia = dynamic_cast<const GpuIntegrator&>(one.integrator());
   const auto& ib = dynamic_cast<const GpuIntegrator&>(many.integrator());
   REQUIRE(ia.multigrid());
-  MESSAGE("levels " << ia.multigrid()->level_count() << ", coarse from level " << ia.multigrid()->coarse_level()
-                    << ": " << ia.dispatches_per_iteration() << " dispatches an iteration (" << ia.recorded_dispatches()
-                    << " recorded), per level " << ib.dispatches_per_iteration() << " (" << ib.recorded_dispatches()
-                    << "); iterations " << a.median() << " and " << b.median() << ", RMS "
-                    << rms_difference(one, many) * 1e3 << " mm");
+  std::string nodes;
+  for (size_t l = 0; l < ia.multigrid()->level_count(); ++l) nodes += " " + std::to_string(ia.multigrid()->node_count(l));
+  MESSAGE("levels" << nodes << ", one workgroup from level " << ia.multigrid()->coarse_level() << ": "
+                   << ia.dispatches_per_iteration() << " dispatches a PCG iteration (" << ia.recorded_dispatches()
+                   << " recorded), a dispatch per level " << ib.dispatches_per_iteration() << " (" << ib.recorded_dispatches()
+                   << "); iterations (median) " << a.median() << " and " << b.median() << ", RMS "
+                   << rms_difference(one, many) * 1e3 << " mm");
   CHECK(ia.multigrid()->coarse_level() == 1);
   CHECK(ib.multigrid()->coarse_level() == ib.multigrid()->level_count());
   CHECK(a.iterations == b.iterations);
