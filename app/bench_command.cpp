@@ -17,6 +17,7 @@ void register_bench(CLI::App& app) {
     std::vector<std::string> sizes;
     bool validation = false;
     std::string preconditioner = "jacobi";
+    int mg_coarse_nodes = -1;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("bench", "Time simulation steps (one thread) and print the figures");
@@ -48,6 +49,10 @@ void register_bench(CLI::App& app) {
   cmd->add_option("--preconditioner", args->preconditioner,
                   "GPU bench: the GPU solve's preconditioner, jacobi (default: block Jacobi) | mg (a multigrid V-cycle)")
       ->check(CLI::IsMember({"mg", "jacobi"}));
+  cmd->add_option("--mg-coarse-nodes", args->mg_coarse_nodes,
+                  "GPU bench with --preconditioner mg: the coarse levels from the first with at most N nodes in one "
+                  "workgroup dispatch (default 256; 0: a dispatch per level)")
+      ->check(CLI::Range(0, 1 << 30));
   cmd->add_flag("--validation", args->validation, "GPU bench: with VK_LAYER_KHRONOS_validation (counts its messages)");
   cmd->callback([args] {
     nlohmann::json out;
@@ -60,6 +65,7 @@ void register_bench(CLI::App& app) {
       g.validation = args->validation;
       g.material = args->options.material;
       g.preconditioner = args->preconditioner;
+      g.mg_coarse_nodes = args->mg_coarse_nodes;
       out["gpu_step"] = lab::bench_gpu_step(g);
       if (args->json) std::cout << out.dump(2) << "\n";
       return;

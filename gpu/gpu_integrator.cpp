@@ -193,7 +193,7 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
   }
   force_stage_->make_pipelines(layout_);
   if (options_.multigrid)
-    multigrid_ = std::make_unique<GpuMultigrid>(*this, model, set_layout_, uint32_t(sizeof(Push)), options_.mg_sweeps);
+    multigrid_ = std::make_unique<GpuMultigrid>(*this, model, set_layout_, uint32_t(sizeof(Push)), options_);
   if (options_.contact_stage) contact_stage_ = std::make_unique<GpuContactStage>(*this, model, options_);
   if (contact_stage_ && options_.resting_search)
     resting_ = std::make_unique<GpuRestingContacts>(
@@ -282,7 +282,9 @@ void GpuIntegrator::record(const ClothModel& model, float h, bool sewn, bool sea
   };
   const glm::vec3 g = model.material.gravity;
   Push push{n_, nlink_, h, model.material.damping, {g.x, g.y, g.z, 0.f}, 0, 0, 0, groups_, options_.tolerance};
+  dispatches_ = 0;
   auto run = [&](VkPipeline p, uint32_t groups) {
+    ++dispatches_;
     vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, p);
     vkCmdPushConstants(c, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push), &push);
     vkCmdDispatch(c, groups, 1, 1);
@@ -346,6 +348,7 @@ void GpuIntegrator::record(const ClothModel& model, float h, bool sewn, bool sea
   const GpuMultigrid::Dispatch mg = [&](VkPipeline p, VkPipelineLayout layout, uint32_t groups, uint32_t src,
                                         uint32_t dst, uint32_t mode) {
     push.src = src, push.dst = dst, push.mode = mode;
+    ++dispatches_;
     vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, p);
     vkCmdPushConstants(c, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push), &push);
     vkCmdDispatch(c, groups, 1, 1);
@@ -368,15 +371,18 @@ void GpuIntegrator::record(const ClothModel& model, float h, bool sewn, bool sea
   project_pairs(kSlotD, 0);
   dispatch(CgReduce, 1, 0, 0, 0);
   for (int it = 0; it < options_.max_iterations; ++it) {
-    dispatch(Spmv, groups_, kSlotD, kSlotQ);
+    const uint32_t before = dispatches_;
+    // W d and d.q in one kernel, unless q must be projected onto the sewn pairs between them.
+    dispatch(Spmv, groups_, kSlotD, kSlotQ, sewn ? 0 : 1);
     project_pairs(kSlotQ, 0);
-    dispatch(CgDotDq, groups_);
+    if (sewn) dispatch(CgDotDq, groups_);
     dispatch(CgReduce, 1, 0, 0, 1);
     dispatch(CgUpdate, groups_, 0, 0, cg_mode);
     precondition(kSlotS);
     project_pairs(kSlotS, 0);
     dispatch(CgReduce, 1, 0, 0, 2);
     dispatch(CgDirection, groups_);
+    dispatches_per_iteration_ = dispatches_ - before;
   }
   dispatch(ContactImpulse, groups_);
   record_end_of_step(dispatch);

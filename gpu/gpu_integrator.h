@@ -38,10 +38,17 @@ struct GpuStepOptions {
   bool warm_start = true;   // start from last tick's dv (hanging cloth: 71 iterations instead of 100)
   int max_iterations = 150;  // recorded iterations; those after convergence are skipped by a flag on the device
   // The preconditioner: one aggregation-multigrid V-cycle (gpu/gpu_multigrid.h), or false: block Jacobi (the
-  // default still: the multigrid's count grows with the mesh too, and it leaves the cotton disc's parity case
-  // 1.9 mm from mg after 1 s against block Jacobi's 0.5, over the 1 mm bar; docs/gpu.md).
+  // default still: the multigrid's count grows with the mesh too, its stage 3 takes an H100 29.5 ms a tick at
+  // 16k against block Jacobi's 3.7, it takes no sewn pairs, and the cotton disc ends 1.9 mm from mg after 1 s,
+  // over the 1 mm bar: on the CPU CG's side of a split the solve's path decides; docs/gpu.md).
   bool multigrid = false;
   int mg_sweeps = 2;  // l1-Jacobi sweeps each way per level (more on the small levels: GpuMultigrid); 1: 41 iterations at 1k, 73 at 4k; 2: 29, 51
+  // The coarse levels from the first under level 0 with at most this many nodes run their whole V-cycle in
+  // one workgroup, one dispatch (gpu/shaders/mg_coarse.comp) instead of 2 s + 2 a level; 0: a dispatch per
+  // level and step (the same bits: a test compares them). On an H100, 256 took the 16k bench grid's solve
+  // from 34.1 to 29.5 ms a tick and 64k's from 47.4 to 41.2; 1024 and 4096 were slower than none at 64k and
+  // 256k: one workgroup's passes over a thousand nodes cost more than the dispatches they save (docs/gpu.md).
+  uint32_t mg_coarse_nodes = 256;
   // Stage 4 (tethers, the strain limiter, the colliders' position passes) on the GPU after the step
   // (gpu/gpu_contact_stage.h), once a world is attached; false: World::step runs it on the CPU.
   bool contact_stage = true;
@@ -98,6 +105,10 @@ class GpuIntegrator final : public Integrator {
   // The stage-5 response (GpuStepOptions::self_response), made at its first tick, or null.
   const GpuSelfResponse* self_response() const { return self_response_.get(); }
   const GpuStageTimes& stage_times() const { return times_; }
+  // Compute dispatches in the recorded stage-3 command buffer (all its iterations), and in one PCG iteration
+  // (the product, the reductions, the updates and the preconditioner's): each waits on the one before it.
+  uint32_t recorded_dispatches() const { return dispatches_; }
+  uint32_t dispatches_per_iteration() const { return dispatches_per_iteration_; }
   // Summed over every timed step so far, and how many (`--json`'s gpu_ms: the mean per tick).
   const GpuStageTimes& stage_time_sums() const { return sums_; }
   uint64_t timed_steps() const { return timed_; }
@@ -160,6 +171,7 @@ class GpuIntegrator final : public Integrator {
   VkCommandBuffer cmd_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;
   float recorded_h_ = 0;
+  uint32_t dispatches_ = 0, dispatches_per_iteration_ = 0;  // in the recorded command buffer
   ForceBuffers forces_;            // force (read back) and zero drag, for finish_implicit_step's correction
   std::vector<glm::vec3> dv_;      // the solved velocity change (n)
   GpuStageTimes times_, sums_;

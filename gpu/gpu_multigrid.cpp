@@ -1,6 +1,7 @@
 #include "gpu/gpu_multigrid.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "gpu/compute_pipeline.h"
 #include "gpu/storage_set.h"
@@ -26,17 +27,20 @@ const uint32_t kL1[] = {
 const uint32_t kSmooth[] = {
 #include "mg_smooth.comp.spv.inc"
 };
-const uint32_t kResidual[] = {
-#include "mg_residual.comp.spv.inc"
-};
 const uint32_t kRestrict[] = {
 #include "mg_restrict.comp.spv.inc"
 };
-const uint32_t kProlong[] = {
-#include "mg_prolong.comp.spv.inc"
-};
 const uint32_t kDots[] = {
 #include "mg_dots.comp.spv.inc"
+};
+const uint32_t kResidual[] = {
+#include "mg_residual.comp.spv.inc"
+};
+const uint32_t kCoarse[] = {
+#include "mg_coarse.comp.spv.inc"
+};
+const uint32_t kCoarseSetup[] = {
+#include "mg_coarse_setup.comp.spv.inc"
 };
 
 enum Binding { Levels, Diag, Inv, Off, Ends, AdjOff, Adj, Agg, GalNodeOff, GalNode, GalLinkOff, GalLink, Vec };
@@ -48,8 +52,9 @@ uint32_t groups_of(uint32_t count) { return std::max<uint32_t>(1, (count + 255) 
 }  // namespace
 
 GpuMultigrid::GpuMultigrid(GpuIntegrator& owner, const ClothModel& model, VkDescriptorSetLayout step_set_layout,
-                           uint32_t push_bytes, int sweeps)
-    : owner_(owner), n_(uint32_t(model.vertex_count())), sweeps_(std::max(1, sweeps)) {
+                           uint32_t push_bytes, const GpuStepOptions& options)
+    : owner_(owner), n_(uint32_t(model.vertex_count())), sweeps_(std::max(1, options.mg_sweeps)) {
+  const uint32_t coarse_nodes = options.mg_coarse_nodes;
   // The CPU mg's hierarchy (sim/multigrid_solver.cpp: the structural links steer the first aggregation,
   // down to one node per piece of cloth), numbered globally: level l's nodes from levels_[l].first, the
   // coarse levels' links from levels_[l].first_link.
@@ -61,8 +66,16 @@ GpuMultigrid::GpuMultigrid(GpuIntegrator& owner, const ClothModel& model, VkDesc
     total += a.coarse_count;
     total_links += uint32_t(a.coarse_link.size());
   }
+  if (levels_.size() > kMaxLevels) throw std::runtime_error("gpu multigrid: more than 32 levels");
+  // The coarse levels that one workgroup runs: from the first below level 0 with at most coarse_nodes nodes.
+  coarse_ = levels_.size();
+  for (size_t l = 1; l < levels_.size() && coarse_nodes > 0; ++l)
+    if (levels_[l].count <= coarse_nodes) {
+      coarse_ = l;
+      break;
+    }
   const size_t N = total, C = total_links;
-  std::vector<uint32_t> lv = {uint32_t(levels_.size()), total, total_links, 0};
+  std::vector<uint32_t> lv = {uint32_t(levels_.size()), total, total_links, uint32_t(sweeps_)};
   for (const Level& L : levels_) lv.insert(lv.end(), {L.first, L.count, L.first_link, L.links});
   std::vector<uint32_t> ends(2 * C), adj_off(N + 1, 0), agg(N, 0), gn_off(N + 1, 0), gl_off(C + 1, 0), gl;
   std::vector<int32_t> adj(2 * C), gn;
@@ -144,9 +157,9 @@ GpuMultigrid::GpuMultigrid(GpuIntegrator& owner, const ClothModel& model, VkDesc
     size_t bytes;
   } code[kKernels] = {{kPrepare, sizeof kPrepare},   {kGalerkinLinks, sizeof kGalerkinLinks},
                       {kGalerkinNodes, sizeof kGalerkinNodes}, {kL1, sizeof kL1},
-                      {kSmooth, sizeof kSmooth},     {kResidual, sizeof kResidual},
-                      {kRestrict, sizeof kRestrict}, {kProlong, sizeof kProlong},
-                      {kDots, sizeof kDots}};
+                      {kSmooth, sizeof kSmooth},     {kRestrict, sizeof kRestrict},
+                      {kDots, sizeof kDots},         {kCoarse, sizeof kCoarse},
+                      {kCoarseSetup, sizeof kCoarseSetup}, {kResidual, sizeof kResidual}};
   for (int k = 0; k < kKernels; ++k) pipelines_[k] = make_compute_pipeline(dev, code[k].words, code[k].bytes, layout_, modules_[k]);
 }
 
@@ -174,36 +187,46 @@ int GpuMultigrid::sweeps_of(size_t l) const {
 void GpuMultigrid::record_setup(VkCommandBuffer c, const Dispatch& dispatch) const {
   bind(c);
   dispatch(pipelines_[Prepare], layout_, groups_of(n_), 0, 0, 0);
-  for (size_t l = 1; l < levels_.size(); ++l) {
+  for (size_t l = 1; l < coarse_; ++l) {
     if (levels_[l].links > 0) dispatch(pipelines_[GalerkinLinks], layout_, groups_of(levels_[l].links), 0, 0, uint32_t(l));
     dispatch(pipelines_[GalerkinNodes], layout_, groups_of(levels_[l].count), 0, 0, uint32_t(l));
   }
-  for (size_t l = 0; l < levels_.size(); ++l) dispatch(pipelines_[L1], layout_, groups_of(levels_[l].count), 0, 0, uint32_t(l));
+  for (size_t l = 0; l < coarse_; ++l) dispatch(pipelines_[L1], layout_, groups_of(levels_[l].count), 0, 0, uint32_t(l));
+  if (coarse_ < levels_.size()) dispatch(pipelines_[CoarseSetup], layout_, 1, 0, 0, uint32_t(coarse_));
 }
 
 void GpuMultigrid::record_apply(VkCommandBuffer c, const Dispatch& dispatch, uint32_t z_slot) const {
   bind(c);
-  const size_t last = levels_.size() - 1;
+  const size_t last = levels_.size() - 1, fine_end = std::min(coarse_, last);
   std::vector<uint32_t> at(levels_.size(), kX0);  // the slot holding each level's x (recording only)
-  // Jacobi sweeps ping-pong between x0 and x1; the first from zero.
-  auto sweep = [&](size_t l, int count, bool from_zero) {
+  // count Jacobi sweeps on level l, ping-ponging between x0 and x1: the first from zero (from_zero) or adding
+  // the coarse correction from slot coarse (0: none). record false: the slots only, as mg_coarse.comp
+  // alternates them inside its one dispatch. The cycle's final sweep (on level 0) is mg_dots.comp's, into z.
+  auto sweep = [&](size_t l, int count, bool from_zero, uint32_t coarse, bool record, bool final) {
     for (int s = 0; s < count; ++s) {
       const uint32_t src = from_zero && s == 0 ? kZero : at[l], dst = src == kX0 ? kX1 : kX0;
-      dispatch(pipelines_[Smooth], layout_, groups_of(levels_[l].count), src, dst, uint32_t(l));
+      const uint32_t mode = uint32_t(l) | (s == 0 ? coarse : 0u) << 8;
+      if (record && final && s == count - 1) dispatch(pipelines_[Dots], layout_, groups_of(n_), src, z_slot, mode);
+      else if (record) dispatch(pipelines_[Smooth], layout_, groups_of(levels_[l].count), src, dst, mode);
       at[l] = dst;
     }
   };
-  for (size_t l = 0; l < last; ++l) {
-    sweep(l, sweeps_of(l), true);
+  for (size_t l = 0; l < fine_end; ++l) {
+    sweep(l, sweeps_of(l), true, 0, true, false);
+    // The residual a node each, then the sums an aggregate each: an invocation per aggregate making its
+    // members' residuals itself cost 1.5 times the whole solve on an H100 (decisions/gpu-mg-fewer-dispatches.md).
     dispatch(pipelines_[Residual], layout_, groups_of(levels_[l].count), at[l], 0, uint32_t(l));
     dispatch(pipelines_[Restrict], layout_, groups_of(levels_[l + 1].count), 0, 0, uint32_t(l + 1));
   }
-  sweep(last, sweeps_of(last), true);
-  for (size_t l = last; l-- > 0;) {
-    dispatch(pipelines_[Prolong], layout_, groups_of(levels_[l].count), at[l + 1], at[l], uint32_t(l));
-    sweep(l, sweeps_of(l), false);
+  if (coarse_ <= last) {
+    dispatch(pipelines_[Coarse], layout_, 1, 0, 0, uint32_t(coarse_));
+    for (size_t l = coarse_; l < last; ++l) sweep(l, sweeps_of(l), true, 0, false, false);
+    sweep(last, sweeps_of(last), true, 0, false, false);
+    for (size_t l = last; l-- > coarse_;) sweep(l, sweeps_of(l), false, at[l + 1], false, false);
+  } else {
+    sweep(last, sweeps_of(last), true, 0, true, last == 0);
   }
-  dispatch(pipelines_[Dots], layout_, groups_of(n_), at[0], z_slot, 0);
+  for (size_t l = fine_end; l-- > 0;) sweep(l, sweeps_of(l), false, at[l + 1], true, l == 0);
 }
 
 }  // namespace weft

@@ -26,10 +26,10 @@ namespace weft {
 
 class GpuMultigrid {
  public:
-  // The hierarchy and its tables, through owner's allocator (load time only). sweeps: l1-Jacobi sweeps
-  // each way on the levels above kSmallLevel nodes.
+  // The hierarchy and its tables, through owner's allocator (load time only); options' mg_* fields: the
+  // sweeps, which levels one workgroup runs, which steps are fused (GpuStepOptions).
   GpuMultigrid(GpuIntegrator& owner, const ClothModel& model, VkDescriptorSetLayout step_set_layout, uint32_t push_bytes,
-               int sweeps);
+               const GpuStepOptions& options);
   ~GpuMultigrid();
   GpuMultigrid(const GpuMultigrid&) = delete;
   GpuMultigrid& operator=(const GpuMultigrid&) = delete;
@@ -45,11 +45,14 @@ class GpuMultigrid {
   void record_apply(VkCommandBuffer c, const Dispatch& dispatch, uint32_t z_slot) const;
 
   size_t level_count() const { return levels_.size(); }
+  // The first level the one-workgroup kernels run (level_count() when none).
+  size_t coarse_level() const { return coarse_; }
   uint32_t node_count(size_t level) const { return levels_[level].count; }
   // Levels of at most this many nodes sweep kSmallLevelSweeps times each way (they cost a dispatch each,
   // whatever their size); mg's kSmallLevel.
   static constexpr uint32_t kSmallLevel = 48;
-  static constexpr int kSmallLevelSweeps = 4;
+  static constexpr int kSmallLevelSweeps = 4;  // mg_cycle.glsl's kMgSmallLevel and kMgSmallSweeps
+  static constexpr size_t kMaxLevels = 32;      // mg_coarse.comp's slot array
 
  private:
   struct Level {
@@ -61,6 +64,7 @@ class GpuMultigrid {
   GpuIntegrator& owner_;
   uint32_t n_ = 0;
   int sweeps_ = 1;
+  size_t coarse_ = 0;
   std::vector<Level> levels_;
   using Buf = GpuIntegrator::Buffer;
   static constexpr uint32_t kBindings = 13;  // mg_layout.glsl's
@@ -69,7 +73,7 @@ class GpuMultigrid {
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkDescriptorSet set_ = VK_NULL_HANDLE;
-  enum Kernel { Prepare, GalerkinLinks, GalerkinNodes, L1, Smooth, Residual, Restrict, Prolong, Dots, kKernels };
+  enum Kernel { Prepare, GalerkinLinks, GalerkinNodes, L1, Smooth, Restrict, Dots, Coarse, CoarseSetup, Residual, kKernels };
   VkShaderModule modules_[kKernels]{};
   VkPipeline pipelines_[kKernels]{};
 };

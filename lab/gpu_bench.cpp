@@ -8,6 +8,7 @@
 #include "engine/material_loader.h"
 #include "engine/runtime.h"
 #include "gpu/gpu_integrator.h"
+#include "gpu/gpu_multigrid.h"
 #include "gpu/gpu_self_contacts.h"
 #include "gpu/step_device.h"
 
@@ -46,6 +47,7 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
     {
       GpuStepOptions go;
       go.multigrid = options.preconditioner == "mg";
+      if (options.mg_coarse_nodes >= 0) go.mg_coarse_nodes = uint32_t(options.mg_coarse_nodes);
       std::shared_ptr<ComputeContext> ctx = choice.context;
       scene.world.make_custom_integrator = [ctx, go](const ClothModel& m, const SolverOptions& o) {
         return std::make_unique<GpuIntegrator>(ctx, m, o, go);
@@ -112,6 +114,10 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
                         {"pcg_iterations_max", *std::max_element(iterations.begin(), iterations.end())},
                         {"pcg_residual_max", *std::max_element(residual.begin(), residual.end())},
                         {"preconditioner", options.preconditioner},
+                        // Dependent dispatches in the recorded command buffer: per PCG iteration, and in all
+                        // (every recorded iteration; those past convergence return at once).
+                        {"dispatches_per_iteration", gpu->dispatches_per_iteration()},
+                        {"dispatches_recorded", gpu->recorded_dispatches()},
                         {"wall_ms_per_tick_median", median(wall)},
                         {"finite", std::all_of(world.state().position.begin(), world.state().position.end(),
                                                [](const glm::vec3& p) { return std::isfinite(p.x + p.y + p.z); })}};
@@ -155,6 +161,14 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
                  *std::max_element(residual.begin(), residual.end()), median(wall),
                  median(elastics), median(integrate), median(corrections), gpu->tick_upload_bytes() / 1e3,
                  gpu->tick_download_bytes() / 1e3);
+    if (const GpuMultigrid* mg = gpu->multigrid()) {
+      std::vector<uint32_t> nodes;
+      for (size_t l = 0; l < mg->level_count(); ++l) nodes.push_back(mg->node_count(l));
+      r["mg_levels"] = nodes;
+      r["mg_coarse_level"] = mg->coarse_level();
+    }
+    std::fprintf(stderr, "gpu bench %s: %u dispatches a PCG iteration (%u recorded)\n", size.c_str(),
+                 gpu->dispatches_per_iteration(), gpu->recorded_dispatches());
     out.push_back(r);
   }
   return out;

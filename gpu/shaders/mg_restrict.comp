@@ -1,6 +1,6 @@
 #version 450
 // P^T: level mode's (>= 1) right-hand side, each aggregate the sum of its free members' residuals one level
-// up, in member order.
+// up, in member order, as mg_residual.comp stored them (a fixed member's is zero).
 #include "step_layout.glsl"
 #include "mg_layout.glsl"
 void main() {
@@ -11,7 +11,7 @@ void main() {
   for (uint k = gn_off[g]; k < gn_off[g + 1]; ++k) {
     int item = gn[k];
     if (item < 0) break;  // the members come first
-    b += mv[kMgRes * mg_total() + uint(item)].xyz;  // fixed members' residuals are zero
+    b += mv[kMgRes * mg_total() + uint(item)].xyz;
   }
   mv[kMgRhs * mg_total() + g] = vec4(b, 0.0);
 }

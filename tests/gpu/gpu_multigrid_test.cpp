@@ -117,6 +117,31 @@ TEST_CASE("gpu multigrid: the solve converges every tick, in fewer iterations th
   }
 }
 
+TEST_CASE("gpu multigrid: the coarse levels in one workgroup give the per-level dispatches' state, in fewer dispatches") {
+  auto ctx = open_device(false);
+  WEFT_SKIP_IF(!ctx, "no Vulkan device");
+  const Scene s = hanging_irregular(24);  // 625 vertices: every level under level 0 fits the one workgroup
+  GpuStepOptions per_level = multigrid();
+  per_level.mg_coarse_nodes = 0;
+  World one = gpu_world_with(s, ctx, multigrid()), many = gpu_world_with(s, ctx, per_level);
+  const Run a = run(one, 24), b = run(many, 24);
+  const auto& ia = dynamic_cast<const GpuIntegrator&>(one.integrator());
+  const auto& ib = dynamic_cast<const GpuIntegrator&>(many.integrator());
+  REQUIRE(ia.multigrid());
+  std::string nodes;
+  for (size_t l = 0; l < ia.multigrid()->level_count(); ++l) nodes += " " + std::to_string(ia.multigrid()->node_count(l));
+  MESSAGE("levels" << nodes << ", one workgroup from level " << ia.multigrid()->coarse_level() << ": "
+                   << ia.dispatches_per_iteration() << " dispatches a PCG iteration (" << ia.recorded_dispatches()
+                   << " recorded), a dispatch per level " << ib.dispatches_per_iteration() << " (" << ib.recorded_dispatches()
+                   << "); iterations (median) " << a.median() << " and " << b.median() << ", RMS "
+                   << rms_difference(one, many) * 1e3 << " mm");
+  CHECK(ia.multigrid()->coarse_level() == 1);
+  CHECK(ib.multigrid()->coarse_level() == ib.multigrid()->level_count());
+  CHECK(a.iterations == b.iterations);
+  CHECK(one.state_hash() == many.state_hash());  // the same arithmetic in the same order
+  CHECK(ia.dispatches_per_iteration() < ib.dispatches_per_iteration());
+}
+
 TEST_CASE("gpu multigrid: two runs give one hash, and the validation layer says nothing") {
   const auto devices = list_compute_devices();
   WEFT_SKIP_IF(devices.empty(), "no Vulkan device");
