@@ -12,21 +12,14 @@ namespace {
 // Phi_i(y) of one vertex with its neighbours where they are (the header's formula), J, in double: the
 // changes sought are a few microjoules on top of millijoules.
 double local_potential(const ClothModel& model, const std::vector<uint32_t>& links, uint32_t i, const glm::dvec3& y,
-                       const glm::dvec3& target, double inertia, const glm::vec3* x, const glm::vec3* x0,
-                       double damping_h) {
+                       const glm::dvec3& target, double inertia, const glm::vec3* x) {
   const glm::dvec3 d = y - target;
   double phi = 0.5 * inertia * glm::dot(d, d);
-  const glm::dvec3 moved_i = y - glm::dvec3(x0[i]);
   for (uint32_t l : links) {
     const uint32_t a = model.link[l][0], b = model.link[l][1];
     if (a != i && b != i) continue;
-    const uint32_t j = a == i ? b : a;
-    const double s = glm::length(y - glm::dvec3(x[j])) - double(model.rest_length[l]);
+    const double s = glm::length(y - glm::dvec3(x[a == i ? b : a])) - double(model.rest_length[l]);
     phi += 0.5 * double(model.stiffness[l]) * s * s;
-    if (damping_h > 0.0) {  // the links' relative damping, cd |v_i - v_j|^2 h / 2 with v = (y - x0) / h
-      const glm::dvec3 rel = moved_i - (glm::dvec3(x[j]) - glm::dvec3(x0[j]));
-      phi += 0.5 * damping_h * glm::dot(rel, rel);
-    }
   }
   return phi;
 }
@@ -61,7 +54,7 @@ void FreedRelaxation::resize(size_t vertex_count, size_t link_count) {
 
 size_t relax_freed(const ClothModel& model, const std::vector<uint32_t>& vertices, const std::vector<uint32_t>& links,
                    const uint8_t* kinematic, const ContactFilter* filter, const glm::vec3* x0, const glm::vec3* v0,
-                   float h, int sweeps, glm::vec3* x, glm::vec3* v, bool damped) {
+                   float h, int sweeps, glm::vec3* x, glm::vec3* v) {
   // Only where the solve raised the energy of the vertices and their links (kinetic, gravity, elastic) from
   // the step's start: elsewhere the linear step did not overshoot, and a relaxed vertex's new velocity
   // (its position over h) came back as a kinetic rise one tick later (`weft stress` tracker_circle all,
@@ -69,7 +62,6 @@ size_t relax_freed(const ClothModel& model, const std::vector<uint32_t>& vertice
   if (set_energy(model, vertices, links, x, v, nullptr) <= set_energy(model, vertices, links, x0, nullptr, v0)) return 0;
   const double inv_h2 = 1.0 / (double(h) * double(h));
   const glm::dvec3 hhg = double(h) * double(h) * glm::dvec3(model.material.gravity);
-  const double damping_h = damped ? double(model.material.damping) / double(h) : 0.0;
   size_t moved = 0;
   for (int sweep = 0; sweep < sweeps; ++sweep)
     for (size_t k = 0; k < vertices.size(); ++k) {
@@ -93,22 +85,17 @@ size_t relax_freed(const ClothModel& model, const std::vector<uint32_t>& vertice
           const glm::dvec3 u = d / len;
           const double kl = model.stiffness[l], rest = model.rest_length[l];
           grad += kl * (len - rest) * u;
-          if (damping_h > 0.0) {
-            const uint32_t j = a == i ? b : a;
-            grad += damping_h * ((y - glm::dvec3(x0[i])) - (glm::dvec3(x[j]) - glm::dvec3(x0[j])));
-            H.add_diagonal(float(damping_h));
-          }
           const double transverse = len > rest ? kl * (1.0 - rest / len) : 0.0;
           H += Sym3::outer(glm::vec3(u), float(kl - transverse));
           H.add_diagonal(float(transverse));
         }
         const glm::dvec3 step = -glm::dvec3(H.inverse() * glm::vec3(grad));
         if (!(glm::dot(step, step) > 1e-18)) break;
-        const double phi = local_potential(model, links, i, y, target, inertia, x, x0, damping_h);
+        const double phi = local_potential(model, links, i, y, target, inertia, x);
         double alpha = 1.0;
         bool lowered = false;
         for (int halving = 0; halving < 6 && !lowered; ++halving) {
-          lowered = local_potential(model, links, i, y + alpha * step, target, inertia, x, x0, damping_h) < phi;
+          lowered = local_potential(model, links, i, y + alpha * step, target, inertia, x) < phi;
           if (!lowered) alpha *= 0.5;
         }
         if (!lowered) break;

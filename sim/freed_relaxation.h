@@ -47,11 +47,10 @@ struct FreedRelaxation {
 // given links (each with an end among the vertices); x0 is the step's start (nvert), v0 the start velocity
 // of each entry of `vertices`. Sets x and v of the vertices it moves; returns the number of local moves
 // made over all sweeps (0: nothing moved). Nothing moves where the solve did not raise the energy (kinetic,
-// gravity, links) of the vertices and their links above the step's start. `damped` adds the links' relative
-// damping (the material's) to the potential, as the solve has it. Allocation-free.
+// gravity, links) of the vertices and their links above the step's start. Allocation-free.
 size_t relax_freed(const ClothModel& model, const std::vector<uint32_t>& vertices, const std::vector<uint32_t>& links,
                    const uint8_t* kinematic, const ContactFilter* filter, const glm::vec3* x0, const glm::vec3* v0,
-                   float h, int sweeps, glm::vec3* x, glm::vec3* v, bool damped = false);
+                   float h, int sweeps, glm::vec3* x, glm::vec3* v);
 
 // The step's side (World::step). Before apply_elastics: keeps the vertices held last tick.
 void note_held_vertices(const std::vector<uint32_t>& elastic_held, FreedRelaxation& r);

@@ -122,8 +122,6 @@ void World::step() {
   // After a release the solve would throw what the grip held; the release window takes it (sim/release_recoil.h).
   const bool recoil = begin_release_recoil(model_, state_, scratch_);
   integrator_->attach_world(model_, state_, scratch_, stats_);
-  const bool overshoot = model_.config.interaction.relax_overshoot;
-  if (overshoot) note_solve_start(state_.cloth.velocity.data(), state_.cloth.velocity.size(), scratch_.overshoot);
   integrate(model_, state_, *integrator_, self_collision_.get(), scratch_, h);
   if (freed && !model_.cloth.weft_warp.active())  // the relaxation's energy is the links' (weft/warp: not)
     relax_freed(model_.cloth, scratch_.freed.vertices, scratch_.freed.links, state_.cloth.kinematic.data(),
@@ -134,11 +132,6 @@ void World::step() {
     take_release_throw(scratch_.freed.vertices, scratch_.freed.freed.size(), scratch_.freed.v_start,
                        state_.cloth.kinematic.data(), &state_.cloth.contact_filter, model_.cloth.material.gravity, h,
                        state_.cloth.velocity.data());
-  // What the solve carried past its links' linearisation, finished on the springs (sim/overshoot_relaxation.h).
-  if (overshoot)
-    relax_overshoot(model_.cloth, model_.adjacency.offset, model_.adjacency.neighbour, state_.cloth.kinematic.data(),
-                    &state_.cloth.contact_filter, scratch_.x_prev.data(), h, kFreedRelaxationSweeps,
-                    state_.cloth.position.data(), state_.cloth.velocity.data(), scratch_.overshoot);
   if (recoil) end_release_recoil(model_, state_, scratch_, h);
   const bool buckle = !state_.cloth.buckled.empty();  // what the corrections crush buckles (sim/buckled_links.h)
   if (buckle) record_solved_lengths(model_.cloth, state_.cloth.position.data(), scratch_.solved_length.data());

@@ -37,10 +37,6 @@ struct InteractionConfig {
   // rocked for the whole demo and its rim's vertices rang into 7 fail-safe speed clamps. Not in a
   // step that runs the passes after the solve itself (the GPU's): it keeps what it did.
   bool boxes_in_solve = true;
-  // The vertices the solve threw across relaxed links beside a hold finished on the springs
-  // (sim/overshoot_relaxation.h): `weft stress`'s speed clamps 37 -> 9. Off: main's step (for comparisons;
-  // docs/decisions/overshoot-relaxation-variants.md, overshoot-relaxation-at-colliders.md).
-  bool relax_overshoot = true;
   // Tether lengths on flat convex pieces are straight rest distances, not edge paths (sim/tether.h).
   bool straight_tethers = true;
   // On release a vertex keeps at most release_speed_factor * |hand's smoothed velocity| + release_speed_slack

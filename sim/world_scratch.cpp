@@ -22,7 +22,6 @@ void WorldScratch::resize(const ClothModel& model) {
   pushed_or_kinematic.assign(n, 0);
   seam_slip.assign(n, 0);
   freed.resize(n, model.link_count_total());
-  overshoot.resize(n, model.link_count_total());
 }
 
 }  // namespace weft

@@ -11,7 +11,6 @@
 #include "sim/contact_filter.h"
 #include "sim/elastic_constraint.h"
 #include "sim/freed_relaxation.h"
-#include "sim/overshoot_relaxation.h"
 #include "sim/grasp.h"
 #include "sim/strain_limit.h"
 #include "sim/tether.h"
@@ -55,7 +54,6 @@ struct WorldScratch {
   // stays. Set when the seams change (World::seams_changed); empty without seams.
   std::vector<float> piece_mass;
   FreedRelaxation freed;  // the vertices a grip let go this tick (sim/freed_relaxation.h)
-  OvershootRelaxation overshoot;  // the vertices the solve carried past their links' linearisation
 
   void resize(const ClothModel& model);
 };

@@ -17,8 +17,6 @@
 //   3b. relax_freed     the vertices a grip let go this tick, and their neighbours, finished on the springs
 //                       (sim/freed_relaxation.h): the linearised step threw a freed corner across its flat
 //                       patch and stretched its edges (+30 % of the hands' input in one tick at 16k);
-//   3c. relax_overshoot  likewise a vertex within two links of a hold that the solve carried across relaxed
-//                       links, seen by a link it stretched 2 % in one tick (sim/overshoot_relaxation.h);
 //   4. resolve_contacts the position corrections (Volino's (A)) right after the step, so every published
 //                       state satisfies them: tethers and the strain limiter, then the colliders (for what
 //                       arrived this tick) and rigid boxes, alternated while contacts re-stretch edges, the
