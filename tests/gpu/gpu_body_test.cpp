@@ -27,36 +27,10 @@ TEST_SUITE_BEGIN("gpu");
 
 namespace {
 
-// A 0.4 m disc with a 6 cm hole hung like an apron from two vertices 9 cm in front of a 1.75 m mannequin's
-// neck, tilted 30 degrees away from it: it swings back and comes to rest against the chest (a capsule of
-// radius 0.13 m) and the waist, a stable drape. `tracked`: the chest follows Tracker0.
+// The apron (gpu_world.h) comes to rest against the chest and the waist, a stable drape. `tracked`: the chest
+// follows Tracker0.
 Scene body_disc(bool tracked) {
-  Scene s;
-  s.name = "gpu body: an apron on a mannequin";
-  AnnulusSpec a;
-  a.inner_radius = 0.03f;
-  a.outer_radius = 0.2f;
-  a.rings = 5;
-  a.edge = 0.04f;
-  a.seed = 3;
-  s.mesh = make_annulus(a);
-  for (glm::vec3& p : s.mesh.positions) {
-    const float down = 0.4f - p.y;
-    p = glm::vec3(p.x - 0.2f, 1.55f - 0.866f * down, -0.09f - 0.5f * down);
-  }
-  s.material.areal_density = 0.15f;
-  s.material.stretch_stiffness = 500.f;
-  s.material.bend_stiffness = 2.f;
-  s.material.damping = 0.01f;
-  s.hand_colliders.enabled = false;
-  auto top = [&](float ax) {
-    uint32_t best = 0;
-    for (uint32_t i = 0; i < s.mesh.positions.size(); ++i)
-      if (ax * s.mesh.positions[i].x + s.mesh.positions[i].y > ax * s.mesh.positions[best].x + s.mesh.positions[best].y) best = i;
-    return best;
-  };
-  s.pins = {top(0.5f), top(-0.5f)};
-  s.body = make_mannequin(Pose{}, 1.75f, 0.6f, 0.5f);
+  Scene s = weft::test::apron_on_mannequin("gpu body: an apron on a mannequin");
   if (tracked) drive_part(*s.body.find("chest"), Device::Tracker0, weft::test::at(glm::vec3(0.f, 1.30f, 0.f)));
   return s;
 }

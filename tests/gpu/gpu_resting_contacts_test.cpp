@@ -156,36 +156,9 @@ Scene disc_on_slope() {
   return s;
 }
 
-// A disc with a hole hung from two vertices 9 cm in front of a mannequin's neck, tilted away: it swings onto
-// the chest and waist capsules (gpu_body_test.cpp's apron, smaller).
+// The apron the body tests hang (gpu_world.h): it swings onto the chest and waist capsules.
 Scene disc_on_body() {
-  Scene s;
-  s.name = "gpu resting: an apron on a mannequin";
-  AnnulusSpec a;
-  a.inner_radius = 0.03f;
-  a.outer_radius = 0.2f;
-  a.rings = 5;
-  a.edge = 0.04f;
-  a.seed = 3;
-  s.mesh = make_annulus(a);
-  for (glm::vec3& p : s.mesh.positions) {
-    const float down = 0.4f - p.y;
-    p = glm::vec3(p.x - 0.2f, 1.55f - 0.866f * down, -0.09f - 0.5f * down);
-  }
-  s.material.areal_density = 0.15f;
-  s.material.stretch_stiffness = 500.f;
-  s.material.bend_stiffness = 2.f;
-  s.material.damping = 0.01f;
-  s.hand_colliders.enabled = false;
-  auto top = [&](float ax) {
-    uint32_t best = 0;
-    for (uint32_t i = 0; i < s.mesh.positions.size(); ++i)
-      if (ax * s.mesh.positions[i].x + s.mesh.positions[i].y > ax * s.mesh.positions[best].x + s.mesh.positions[best].y) best = i;
-    return best;
-  };
-  s.pins = {top(0.5f), top(-0.5f)};
-  s.body = make_mannequin(Pose{}, 1.75f, 0.6f, 0.5f);
-  return s;
+  return weft::test::apron_on_mannequin("gpu resting: an apron on a mannequin");
 }
 
 // From t = 0.25 s the right hand holds the disc's right edge where it lies, its colliders pressing it on

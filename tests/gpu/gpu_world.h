@@ -8,6 +8,7 @@
 
 #include "gpu/compute_context.h"
 #include "gpu/gpu_integrator.h"
+#include "sim/body.h"
 #include "sim/mesh_generators.h"
 #include "sim/scene.h"
 #include "sim/world.h"
@@ -40,6 +41,39 @@ inline World gpu_world(Scene s, std::shared_ptr<ComputeContext> ctx) {
     return std::make_unique<GpuIntegrator>(ctx, m, o);
   };
   return build_world(s);
+}
+
+// A 0.4 m disc with a 6 cm hole hung like an apron from two vertices 9 cm in front of a 1.75 m mannequin's
+// neck, tilted 30 degrees away from it: it swings back onto the chest (a capsule of radius 0.13 m) and the
+// waist. The body and the resting-contact tests share it.
+inline Scene apron_on_mannequin(const char* name) {
+  Scene s;
+  s.name = name;
+  AnnulusSpec a;
+  a.inner_radius = 0.03f;
+  a.outer_radius = 0.2f;
+  a.rings = 5;
+  a.edge = 0.04f;
+  a.seed = 3;
+  s.mesh = make_annulus(a);
+  for (glm::vec3& p : s.mesh.positions) {
+    const float down = 0.4f - p.y;
+    p = glm::vec3(p.x - 0.2f, 1.55f - 0.866f * down, -0.09f - 0.5f * down);
+  }
+  s.material.areal_density = 0.15f;
+  s.material.stretch_stiffness = 500.f;
+  s.material.bend_stiffness = 2.f;
+  s.material.damping = 0.01f;
+  s.hand_colliders.enabled = false;
+  auto top = [&](float ax) {
+    uint32_t best = 0;
+    for (uint32_t i = 0; i < s.mesh.positions.size(); ++i)
+      if (ax * s.mesh.positions[i].x + s.mesh.positions[i].y > ax * s.mesh.positions[best].x + s.mesh.positions[best].y) best = i;
+    return best;
+  };
+  s.pins = {top(0.5f), top(-0.5f)};
+  s.body = make_mannequin(Pose{}, 1.75f, 0.6f, 0.5f);
+  return s;
 }
 
 // An irregular annulus of 0.3 m with a 0.05 m hole (151 vertices) lying flat 0.765 m up, 1.5 cm over
