@@ -129,7 +129,10 @@ TEST_CASE("gpu multigrid: the coarse levels in one workgroup give the per-level 
   const auto& ib = dynamic_cast<const GpuIntegrator&>(many.integrator());
   REQUIRE(ia.multigrid());
   std::string nodes;
-  for (size_t l = 0; l < ia.multigrid()->level_count(); ++l) nodes += " " + std::to_string(ia.multigrid()->node_count(l));
+  for (size_t l = 0; l < ia.multigrid()->level_count(); ++l) {  // (" " + string: GCC 12's -Wrestrict misfires)
+    nodes += ' ';
+    nodes += std::to_string(ia.multigrid()->node_count(l));
+  }
   MESSAGE("levels" << nodes << ", one workgroup from level " << ia.multigrid()->coarse_level() << ": "
                    << ia.dispatches_per_iteration() << " dispatches a PCG iteration (" << ia.recorded_dispatches()
                    << " recorded), a dispatch per level " << ib.dispatches_per_iteration() << " (" << ib.recorded_dispatches()
