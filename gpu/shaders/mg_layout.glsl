@@ -62,18 +62,4 @@ uint mg_neighbour(uint l, uint k, out uint other) {
   return c;
 }
 uvec2 mg_ends(uint l, uint e) { return l == 0u ? link[e] : mends[e]; }
-// (A x)_g's off-diagonal part over the free neighbours.
-vec3 mg_off_product(uint l, uint g, uint slot) {
-  vec3 q = vec3(0.0);
-  uvec2 r = mg_adjacency(l, g);
-  for (uint k = r.x; k < r.y; ++k) {
-    uint o;
-    uint e = mg_neighbour(l, k, o);
-    if (mg_fixed(o)) continue;
-    vec4 a0, a1;
-    mg_block(l, e, a0, a1);
-    q += sym_mul(a0, a1, mg_x(slot, o));
-  }
-  return q;
-}
 vec3 mg_inv_mul(uint g, vec3 p) { return vec3(dot(mi[3u * g].xyz, p), dot(mi[3u * g + 1u].xyz, p), dot(mi[3u * g + 2u].xyz, p)); }

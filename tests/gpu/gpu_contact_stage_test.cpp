@@ -60,15 +60,6 @@ uint32_t extreme(const Mesh& m, float ax, float az) {  // the vertex furthest al
 // frictions): it falls on it and drapes over the edges. `hands`: the hands' colliders on.
 Scene table_disc(bool hands) {
   Scene s = table_height_disc("gpu stage 4: disc on a table");
-  Collider floor;
-  floor.mu_static = 0.6f;
-  floor.mu_kinetic = 0.5f;
-  Collider table;
-  table.shape = ColliderShape::Box;
-  table.pose.position = glm::vec3(0.f, 0.375f, 0.f);
-  table.half_extents = glm::vec3(0.25f, 0.375f, 0.2f);
-  table.mu_static = 0.4f;
-  table.mu_kinetic = 0.3f;
   Collider ball;  // a sphere and a capsule the draping edge meets
   ball.shape = ColliderShape::Sphere;
   ball.pose.position = glm::vec3(0.3f, 0.6f, 0.f);
@@ -79,7 +70,9 @@ Scene table_disc(bool hands) {
   bar.pose.orientation = glm::angleAxis(1.5707963f, glm::vec3(0.f, 0.f, 1.f));
   bar.radius = 0.02f;
   bar.half_length = 0.2f;
-  s.colliders = {floor, table, ball, bar};
+  s.colliders = weft::test::table_and_floor(glm::vec3(0.25f, 0.375f, 0.2f));
+  s.colliders.push_back(ball);
+  s.colliders.push_back(bar);
   s.hand_colliders.enabled = hands;
   return s;
 }

@@ -74,16 +74,7 @@ Scene table_scene(bool hand_colliders) {
   s.material.damping = 0.01f;
   s.world.interaction.thickness = 0.004f;
   s.world.interaction.strain.max_strain = 0.1f;
-  Collider floor;
-  floor.mu_static = 0.6f;
-  floor.mu_kinetic = 0.5f;
-  Collider table;
-  table.shape = ColliderShape::Box;
-  table.pose.position = glm::vec3(0.f, 0.375f, 0.f);
-  table.half_extents = glm::vec3(0.5f, 0.375f, 0.3f);
-  table.mu_static = 0.4f;
-  table.mu_kinetic = 0.3f;
-  s.colliders = {floor, table};
+  s.colliders = weft::test::table_and_floor(glm::vec3(0.5f, 0.375f, 0.3f));
   s.hand_colliders.enabled = hand_colliders;
   return s;
 }

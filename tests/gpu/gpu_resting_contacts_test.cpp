@@ -126,16 +126,7 @@ World checked_world(Scene s, std::shared_ptr<ComputeContext> ctx, std::shared_pt
 Scene disc_on_table(bool hands) {
   Scene s = table_height_disc("gpu resting: disc on a table");
   s.world.interaction.thickness = 0.004f;
-  Collider floor;
-  floor.mu_static = 0.6f;
-  floor.mu_kinetic = 0.5f;
-  Collider table;
-  table.shape = ColliderShape::Box;
-  table.pose.position = glm::vec3(0.f, 0.375f, 0.f);
-  table.half_extents = glm::vec3(0.5f, 0.375f, 0.2f);
-  table.mu_static = 0.4f;
-  table.mu_kinetic = 0.3f;
-  s.colliders = {floor, table};
+  s.colliders = weft::test::table_and_floor(glm::vec3(0.5f, 0.375f, 0.2f));
   s.hand_colliders.enabled = hands;
   return s;
 }

@@ -5,6 +5,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "gpu/compute_context.h"
 #include "gpu/gpu_integrator.h"
@@ -41,6 +42,21 @@ inline World gpu_world(Scene s, std::shared_ptr<ComputeContext> ctx) {
     return std::make_unique<GpuIntegrator>(ctx, m, o);
   };
   return build_world(s);
+}
+
+// table.json's floor and table (a box standing on it, 0.75 m high), their frictions; the table's half extents
+// as each test needs them.
+inline std::vector<Collider> table_and_floor(const glm::vec3& table_half_extents) {
+  Collider floor;
+  floor.mu_static = 0.6f;
+  floor.mu_kinetic = 0.5f;
+  Collider table;
+  table.shape = ColliderShape::Box;
+  table.pose.position = glm::vec3(0.f, 0.375f, 0.f);
+  table.half_extents = table_half_extents;
+  table.mu_static = 0.4f;
+  table.mu_kinetic = 0.3f;
+  return {floor, table};
 }
 
 // A 0.4 m disc with a 6 cm hole hung like an apron from two vertices 9 cm in front of a 1.75 m mannequin's
