@@ -85,6 +85,12 @@ class GpuSelfContacts {
     VkBuffer vt_count, vt_out, ee_count, ee_out;
   };
   Outputs outputs() const;
+  // The broad phase it leaves on the device (self_layout.glsl's bindings), for the crossing check after the
+  // passes (gpu/gpu_self_crossing.h): its parameters, the topology, each vertex's cell and the vertices by bucket.
+  struct Hash {
+    VkBuffer params, tri, edge, edge_off, edge_list, vcell, bucket_start, sorted;
+  };
+  Hash hash() const;
   const GpuSelfContactOptions& options() const { return options_; }
   const GpuSelfContactStats& stats() const { return stats_; }
   float cell_size() const { return cell_; }
