@@ -65,17 +65,18 @@ GpuImpactZones::GpuImpactZones(std::shared_ptr<ComputeContext> context, const Cl
                                const SelfCollisionConfig& config, float h, const GpuSelfContacts& search, VkBuffer x0,
                                VkBuffer velocity, VkBuffer inv_mass, const GpuImpactZoneOptions& options)
     : ctx_(std::move(context)),
-      crossing_(std::make_unique<GpuSelfCrossing>(ctx_, model, search, x0)),
       options_(options),
       n_(uint32_t(model.vertex_count())),
       ntri_(uint32_t(model.triangle_count())) {
+  const VkBufferUsageFlags storage =
+      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+  global_ = make_device_buffer(*ctx_, 4 * kGlobals, storage, false);
+  crossing_ = std::make_unique<GpuSelfCrossing>(ctx_, model, search, x0, global_.buffer);  // gated by our counters
   const GpuSelfContactOptions& so = search.options();
   const uint32_t nedge = uint32_t(model.edge_count);
   slots_ = ntri_ * so.slots_per_triangle + nedge * so.slots_per_edge;
   const Params p{n_, ntri_, nedge, so.slots_per_triangle, so.slots_per_edge, slots_, crossing_->slots(), 0,
                  config.thickness * (1.f - config.zone_violation), h, 0.f, 0.f};
-  const VkBufferUsageFlags storage =
-      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
   const VkDeviceSize n1 = VkDeviceSize(std::max<uint32_t>(n_, 1));
   params_ = make_device_buffer(*ctx_, sizeof(Params), storage, false);
   mass_ = make_device_buffer(*ctx_, 4 * n1, storage, false);
@@ -85,7 +86,6 @@ GpuImpactZones::GpuImpactZones(std::shared_ptr<ComputeContext> context, const Cl
   start_ = make_device_buffer(*ctx_, 4 * (n1 + 1), storage, false);
   list_ = make_device_buffer(*ctx_, 4 * n1, storage, false);
   sum_ = make_device_buffer(*ctx_, 16 * n1, storage, false);
-  global_ = make_device_buffer(*ctx_, 4 * kGlobals, storage, false);
   stats_down_ = make_device_buffer(*ctx_, 4 * kGlobals, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
   std::memset(stats_down_.mapped, 0, 4 * kGlobals);
   if (options_.keep_labels) {
@@ -122,6 +122,7 @@ GpuImpactZones::GpuImpactZones(std::shared_ptr<ComputeContext> context, const Cl
 GpuImpactZones::~GpuImpactZones() {
   const VkDevice dev = ctx_->device();
   vkDeviceWaitIdle(dev);
+  crossing_.reset();  // its set binds our counters
   for (int k = 0; k < kKernels; ++k) {
     if (pipelines_[k]) vkDestroyPipeline(dev, pipelines_[k], nullptr);
     if (modules_[k]) vkDestroyShaderModule(dev, modules_[k], nullptr);
@@ -149,7 +150,7 @@ void GpuImpactZones::record_rounds(VkCommandBuffer c, uint32_t source, int round
                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT);
   };
   for (int round = 0; round < rounds; ++round) {
-    if (source == 1) crossing_->record_find(c, round == 0);
+    if (source == 1) crossing_->record_find(c, uint32_t(round));
     memory_barrier(c, kWork, kAll, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     vkCmdFillBuffer(c, global_.buffer, 0, 4, 0);  // grew
     vkCmdFillBuffer(c, count_.buffer, 0, VK_WHOLE_SIZE, 0);

@@ -21,10 +21,10 @@ const uint32_t kFindCode[] = {
 // crossing_layout.glsl's bindings and push constants.
 enum Binding {
   Params, X, X0, XP, Tri, Edge, EdgeOff, EdgeList, VCell, Start, Sorted, TriEdge, EdgeTri, Shifted, Global, PairCount,
-  PairOut
+  PairOut, Gate
 };
 struct Push {
-  uint32_t first_round, cap;
+  uint32_t round, cap;
 };
 constexpr uint32_t kGlobals = 8;
 constexpr uint32_t kNone = 0xffffffffu;
@@ -38,7 +38,7 @@ constexpr VkPipelineStageFlags kWork = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK
 }  // namespace
 
 GpuSelfCrossing::GpuSelfCrossing(std::shared_ptr<ComputeContext> context, const ClothModel& model,
-                                 const GpuSelfContacts& search, VkBuffer x0, uint32_t slots)
+                                 const GpuSelfContacts& search, VkBuffer x0, VkBuffer gate, uint32_t slots)
     : ctx_(std::move(context)),
       search_(&search),
       n_(uint32_t(model.vertex_count())),
@@ -84,7 +84,7 @@ GpuSelfCrossing::GpuSelfCrossing(std::shared_ptr<ComputeContext> context, const 
   const VkBuffer buffers[kBindings] = {hash.params,  in.x,           x0,           in.start,         hash.tri,
                                        hash.edge,    hash.edge_off,  hash.edge_list, hash.vcell,     hash.bucket_start,
                                        hash.sorted,  tri_edge_.buffer, edge_tri_.buffer, shifted_.buffer,
-                                       global_.buffer, pair_count_.buffer, pair_out_.buffer};
+                                       global_.buffer, pair_count_.buffer, pair_out_.buffer, gate};
   make_storage_set(dev, set_layout_, buffers, kBindings, pool_, set_);
   pipelines_[Prepare] = make_compute_pipeline(dev, kPrepareCode, sizeof(kPrepareCode), layout_, modules_[Prepare]);
   pipelines_[Find] = make_compute_pipeline(dev, kFindCode, sizeof(kFindCode), layout_, modules_[Find]);
@@ -112,7 +112,7 @@ GpuSelfCrossing::GpuSelfCrossing(std::shared_ptr<ComputeContext> context, const 
                    VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     vkCmdCopyBuffer(c, up_.buffer, in.x, 1, &now);
   }
-  record_find(c, true);
+  record_find(c, 0);
   memory_barrier(c, kWork, kAll, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
   const VkBufferCopy g{0, 0, 4 * kGlobals}, counts{0, 4 * kGlobals, 4 * VkDeviceSize(std::max<uint32_t>(ntri_, 1))},
       out{0, 4 * kGlobals + 4 * VkDeviceSize(std::max<uint32_t>(ntri_, 1)),
@@ -146,7 +146,8 @@ GpuSelfCrossing::Outputs GpuSelfCrossing::outputs() const {
   return {pair_count_.buffer, pair_out_.buffer, shifted_.buffer};
 }
 
-void GpuSelfCrossing::record_find(VkCommandBuffer c, bool first_round) const {
+void GpuSelfCrossing::record_find(VkCommandBuffer c, uint32_t round) const {
+  const bool first_round = round == 0;
   memory_barrier(c, kWork, kAll, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
   if (first_round) {
     vkCmdFillBuffer(c, global_.buffer, 0, VK_WHOLE_SIZE, 0);
@@ -157,7 +158,7 @@ void GpuSelfCrossing::record_find(VkCommandBuffer c, bool first_round) const {
   memory_barrier(c, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                  VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
-  const Push push{first_round ? 1u : 0u, slots_};
+  const Push push{round, slots_};
   auto run = [&](Kernel k, uint32_t groups) {
     vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_[k]);
     vkCmdPushConstants(c, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push), &push);

@@ -37,17 +37,20 @@ struct GpuSelfCrossingStats {
 
 class GpuSelfCrossing {
  public:
-  // Wired to the search (its hash, topology and positions: x, corrected in place, and the step's start) and to x0,
-  // the positions where the corrections started (the hash's). slots: pairs kept per triangle.
+  // Wired to the search (its hash, topology and positions: x, corrected in place, and the step's start), to x0,
+  // the positions where the corrections started (the hash's), and to gate, the zones' counters (a uint buffer whose
+  // [2] counts the crossing rounds that grew: a round after one that did not finds nothing). slots: pairs kept per
+  // triangle.
   GpuSelfCrossing(std::shared_ptr<ComputeContext> context, const ClothModel& model, const GpuSelfContacts& search,
-                  VkBuffer x0, uint32_t slots = 4);
+                  VkBuffer x0, VkBuffer gate, uint32_t slots = 4);
   ~GpuSelfCrossing();
   GpuSelfCrossing(const GpuSelfCrossing&) = delete;
   GpuSelfCrossing& operator=(const GpuSelfCrossing&) = delete;
 
-  // One round of the check after the search: first_round clears the stage's counters and takes shifted from x != x0;
-  // later rounds read the shifted flags the last zone move wrote. Ends with a compute barrier.
-  void record_find(VkCommandBuffer c, bool first_round) const;
+  // Round `round` of the check after the search: the first clears the stage's counters and takes shifted from
+  // x != x0; later ones read the shifted flags the last zone move wrote, and find nothing unless every round before
+  // grew the zones. Ends with a compute barrier.
+  void record_find(VkCommandBuffer c, uint32_t round) const;
   // The check alone (tests): the search at x0 (its step from xp; kinematic nonzero: imposed), then one first round
   // at x. Fills pairs() (lower triangle first, in slot order) and stats(). Allocates nothing.
   void find(const glm::vec3* x, const glm::vec3* x0, const glm::vec3* xp, const uint8_t* kinematic);
@@ -68,7 +71,7 @@ class GpuSelfCrossing {
   const GpuSelfContacts* search_;
   uint32_t n_ = 0, ntri_ = 0, nedge_ = 0, slots_ = 0;
   VkBuffer x0_ = VK_NULL_HANDLE;
-  static constexpr uint32_t kBindings = 17;  // crossing_layout.glsl's
+  static constexpr uint32_t kBindings = 18;  // crossing_layout.glsl's
   DeviceBuffer tri_edge_, edge_tri_, shifted_, global_, pair_count_, pair_out_;
   DeviceBuffer up_, down_, stats_down_;  // find(): x0, xp, kinematic, x in; counts, pairs, globals out
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;

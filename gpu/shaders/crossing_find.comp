@@ -35,7 +35,7 @@ void main() {
   const uvec3 tc = tri[t].xyz;
   const vec3 a = x[tc.x].xyz, b = x[tc.y].xyz, c = x[tc.z].xyz;
   uint found = 0u;
-  if (all(lessThan(abs(vec3(a + b + c)), vec3(1e30)))) {  // false for NaN and infinities: nothing looked for
+  if (round_needed() && all(lessThan(abs(vec3(a + b + c)), vec3(1e30)))) {  // false for NaN and infinities: nothing looked for
     const float grow = uintBitsToFloat(cglobal[0]) + uintBitsToFloat(cglobal[1]);
     ivec3 c0 = cell_of(min(min(a, b), c) - grow), c1 = cell_of(max(max(a, b), c) + grow);
     if (any(greaterThan(c1 - c0 + 1, ivec3(int(sp.max_span))))) {

@@ -32,10 +32,14 @@ layout(std430, set = 0, binding = 14) buffer CGlobal { uint cglobal[]; };   // 0
                                                                             // 5: pairs found this round
 layout(std430, set = 0, binding = 15) buffer CPairCount { uint pair_count[]; };  // pairs found per triangle (ntri)
 layout(std430, set = 0, binding = 16) buffer CPairOut { uvec2 pair_out[]; };     // cap per triangle: (lower, higher)
+layout(std430, set = 0, binding = 17) readonly buffer CGate { uint gate[]; };  // the zones' counters: [2], the
+                                                                               // crossing rounds that grew
 layout(push_constant) uniform CrossingPush {
-  uint first_round;  // 1: shifted = moved since the corrections started
-  uint cap;          // pair slots per triangle
+  uint round;  // 0: shifted = moved since the corrections started; later: only if every round before grew
+  uint cap;    // pair slots per triangle
 } cpush;
+// A round after one that did not grow the zones would find the same pairs again: it finds none.
+bool round_needed() { return cpush.round == 0u || gate[2] >= cpush.round; }
 const uint kNone = 0xffffffffu;
 
 ivec3 cell_of(vec3 p) {  // self_layout.glsl's

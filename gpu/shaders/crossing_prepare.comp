@@ -7,9 +7,10 @@ layout(local_size_x = 256) in;
 
 void main() {
   const uint i = gl_GlobalInvocationID.x;
+  if (!round_needed()) return;
   if (i < sp.n) {
     const vec3 d = x[i].xyz - x0[i].xyz;
-    if (cpush.first_round != 0u) shifted[i] = any(notEqual(x[i].xyz, x0[i].xyz)) ? 1u : 0u;
+    if (cpush.round == 0u) shifted[i] = any(notEqual(x[i].xyz, x0[i].xyz)) ? 1u : 0u;
     const float disp = length(d);
     if (disp >= 0.0 && disp < 1e30) atomicMax(cglobal[1], floatBitsToUint(disp));
   }

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <ctime>
+#include <string>
 #include <vector>
 
 #include "gpu/gpu_impact_zones.h"
@@ -63,6 +65,7 @@ struct CpuZones {
   std::vector<uint32_t> parent;
   std::vector<uint8_t> zoned, shifted;
   int contact_rounds = 0, crossing_rounds = 0;
+  uint64_t new_crossings = 0;  // pairs found, summed over the rounds (the CPU's stats().new_crossings)
   uint32_t root(uint32_t i) {
     while (parent[i] != i) {
       parent[i] = parent[parent[i]];
@@ -147,6 +150,7 @@ CpuZones cpu_zones(const ClothModel& m, ClothState& s, const std::vector<glm::ve
       for (uint32_t b = a + 1; b < tri.size(); ++b) {
         if (!(touched[a] | touched[b]) || shares_vertex(tri[a], tri[b]) || !cross(s.position, tri[a], tri[b])) continue;
         if (cross(x0, tri[a], tri[b]) && cross(xp, tri[a], tri[b])) continue;
+        ++z.new_crossings;
         std::vector<uint32_t> verts;
         for (int k = 0; k < 6; ++k) {
           const uint32_t i = k < 3 ? tri[a][k] : tri[b][k - 3];
@@ -278,6 +282,7 @@ TEST_CASE("gpu impact zones: the pairs the zones leave crossing join them, as th
   REQUIRE(count(expected) > count(before));
   CHECK(zs.unfinished == 0);
   CHECK(zs.crossing_rounds == uint64_t(z.crossing_rounds));
+  CHECK(zs.crossing.pairs == z.new_crossings);
   CHECK(gpu.zones()->labels() == expected);
   const float dx = largest_difference(g.position, c.position), dv = largest_difference(g.velocity, c.velocity);
   MESSAGE("largest difference from the CPU's moves: ", dx * 1e3f, " mm, ", dv, " m/s");
@@ -296,6 +301,48 @@ TEST_CASE("gpu impact zones: two calls give one state") {
   gpu.resolve(f.model, b, f.xp.data());
   CHECK(a.position == b.position);
   CHECK(a.velocity == b.velocity);
+}
+
+TEST_CASE("gpu impact zones: the response's cost with and without them, 4k and 16k" * doctest::skip()) {
+  auto ctx = open_device(false);
+  WEFT_SKIP_IF(!ctx, "no Vulkan device");
+  // An irregular 1 x 1 m sheet of 63 x 63 or 127 x 127 cells folded over itself as above, its troughs through the
+  // lower layer; llvmpipe's threads' CPU time (std::clock: the process's), medians of 3: a sanity check, not a GPU
+  // figure.
+  for (const uint32_t side : {63u, 127u}) {
+    Mesh m = make_irregular({.width = 1.f, .height = 1.f, .columns = side, .rows = side, .grading = 1.5f, .seed = 3});
+    const float x0 = 0.5f, r = 0.0025f, pi = 3.14159265f;
+    ClothModel model = build_cloth_model(m, Material{});
+    ClothState state = make_rest_state(model);
+    std::vector<glm::vec3> xp(m.positions.size());
+    for (size_t i = 0; i < m.positions.size(); ++i) {
+      const glm::vec3 p = m.positions[i];
+      const float s = p.x - x0;
+      glm::vec3 x;
+      if (s <= 0.f) x = glm::vec3(p.x, p.y, 0.f);
+      else if (s < pi * r) x = glm::vec3(x0 + r * std::sin(s / r), p.y, r * (1.f - std::cos(s / r)));
+      else x = glm::vec3(x0 - (s - pi * r), p.y, 2.f * r + std::min(1.f, (s - pi * r) / 0.03f) * 0.007f * std::sin(2.f * pi * 12.f * p.y));
+      state.position[i] = x;
+      xp[i] = s > pi * r ? x + glm::vec3(0.f, 0.f, 0.01f) : x;
+      state.velocity[i] = (x - xp[i]) / kH;
+    }
+    for (const bool zones : {false, true}) {
+      GpuSelfResponseOptions o;
+      o.impact_zones = zones;
+      GpuSelfResponse gpu(ctx, model, SelfCollisionConfig{}, kH, o);
+      std::vector<double> cpu_ms;
+      for (int k = 0; k < 3; ++k) {
+        ClothState s = state;
+        const std::clock_t before = std::clock();
+        gpu.resolve(model, s, xp.data());
+        cpu_ms.push_back(1e3 * double(std::clock() - before) / CLOCKS_PER_SEC);
+      }
+      std::sort(cpu_ms.begin(), cpu_ms.end());
+      MESSAGE(m.positions.size(), " vertices, zones ", std::string(zones ? "on" : "off"), ": ", cpu_ms[1], " ms CPU (median of 3); contacts ",
+              gpu.stats().contacts, ", zoned ", gpu.stats().zones.zone_vertices, ", crossing pairs ",
+              gpu.stats().zones.crossing.pairs);
+    }
+  }
 }
 
 TEST_CASE("gpu impact zones: the Vulkan validation layer says nothing") {
