@@ -40,7 +40,7 @@
 namespace weft {
 
 struct GpuSelfResponseOptions {
-  int position_passes = 24;  // Jacobi passes over the contacts (the CPU: config.iterations Gauss-Seidel passes, 8)
+  int position_passes = 24;  // Jacobi passes over the contacts (the CPU: config.iterations Gauss-Seidel passes, 8); 0: none
   // Jacobi velocity passes (the CPU: 1 + config.iterations / 4 Gauss-Seidel passes, 3; 0 here takes that count). On
   // the CPU's own states along the 160 degree fold (gpu_self_response_test.cpp, 12 ticks), the velocities end 0.98
   // m/s (RMS, summed) from the CPU's stage 5 with 3 passes, 0.63 with 12 (no better with 24), where the CPU with its
