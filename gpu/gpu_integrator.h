@@ -58,9 +58,10 @@ struct GpuStepOptions {
   // Tests: the solve's dv, the forces at the step's start and the contacts' whole impulses read back too
   // (solved_dv(), forces(), ContactFilter::work); the tick needs only the state at the step's end.
   bool read_back_solve = false;
-  // Stage 5 (gpu/gpu_self_response.h: the self-contact search and its position and velocity passes, then stage
-  // 4's limiter and colliders once more, the limiter last) after stage 4, for a world with self-collision. Off by
-  // default: not yet the CPU's whole stage 5 (no rigid impact zones, crossing check, tangles, overlaps opened),
+  // Stage 5 (gpu/gpu_self_response.h: the self-contact search, its position passes, impact zones, crossing check and
+  // velocity passes, then stage 4's limiter and colliders once more, the limiter last) after stage 4, for a world
+  // with self-collision. Off by default: not yet the CPU's whole stage 5 (no alternation with the colliders inside
+  // it, tangles, overlaps opened),
   // so gpu/step_device.cpp still refuses self-collision; tests turn it on.
   bool self_response = false;
   // Stage 3's resting-contact search (find_resting_contacts, leave_flat_landings) on the device, at the head of

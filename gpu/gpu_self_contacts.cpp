@@ -296,6 +296,11 @@ void GpuSelfContacts::record_kernels(VkCommandBuffer c, bool timed) const {
 
 GpuSelfContacts::Inputs GpuSelfContacts::inputs() const { return {buf_[X].buffer, buf_[XP].buffer, buf_[Kin].buffer}; }
 
+GpuSelfContacts::Hash GpuSelfContacts::hash() const {
+  return {buf_[P].buffer,       buf_[Tri].buffer,  buf_[Edge].buffer,  buf_[EdgeOff].buffer,
+          buf_[EdgeList].buffer, buf_[VCell].buffer, buf_[Start].buffer, buf_[Sorted].buffer};
+}
+
 GpuSelfContacts::Outputs GpuSelfContacts::outputs() const {
   return {buf_[VtCount].buffer, buf_[VtOut].buffer, buf_[EeCount].buffer, buf_[EeOut].buffer};
 }

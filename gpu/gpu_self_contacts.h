@@ -15,8 +15,9 @@
 //
 // Not the CPU's whole detection: no curvature criterion (the hash finds the pairs inside flat patches that
 // the BVH's cones skip: more contacts on a folded sheet, all true proximities), no tangle bookkeeping, no
-// seams or cut twins (the GPU step refuses seams), no rigid impact zones. The position and velocity passes are
-// gpu/gpu_self_response.h; docs/gpu.md says what is missing before self-collision runs on the GPU.
+// seams or cut twins (the GPU step refuses seams). The position and velocity passes and the impact zones are
+// gpu/gpu_self_response.h (hash() lends the broad phase to its crossing check); docs/gpu.md says what is missing
+// before self-collision runs on the GPU.
 //
 // Shaped like the step's other stages: buffers, pipelines and the command buffer made once at load;
 // detect() packs x, the step's start and the kinematic flags into a mapped buffer, submits once and reads
@@ -85,6 +86,12 @@ class GpuSelfContacts {
     VkBuffer vt_count, vt_out, ee_count, ee_out;
   };
   Outputs outputs() const;
+  // The broad phase it leaves on the device (self_layout.glsl's bindings), for the crossing check after the
+  // passes (gpu/gpu_self_crossing.h): its parameters, the topology, each vertex's cell and the vertices by bucket.
+  struct Hash {
+    VkBuffer params, tri, edge, edge_off, edge_list, vcell, bucket_start, sorted;
+  };
+  Hash hash() const;
   const GpuSelfContactOptions& options() const { return options_; }
   const GpuSelfContactStats& stats() const { return stats_; }
   float cell_size() const { return cell_; }

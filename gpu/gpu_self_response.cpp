@@ -66,7 +66,8 @@ GpuSelfResponse::GpuSelfResponse(std::shared_ptr<ComputeContext> context, const 
       ntri_(uint32_t(model.triangle_count())),
       nedge_(uint32_t(model.edge_count)) {
   slots_ = ntri_ * search.slots_per_triangle + nedge_ * search.slots_per_edge;
-  position_passes_ = std::max(options.position_passes, 1);
+  position_passes_ = std::max(options.position_passes, 0);
+  answer_velocities_ = options.answer_velocities;
   velocity_passes_ = options.velocity_passes > 0 ? options.velocity_passes : 1 + config.iterations / 4;
   const Params p{n_, ntri_, nedge_, search.slots_per_triangle, search.slots_per_edge, slots_,
                  uint32_t(position_passes_), uint32_t(velocity_passes_), config.thickness,
@@ -107,6 +108,9 @@ GpuSelfResponse::GpuSelfResponse(std::shared_ptr<ComputeContext> context, const 
                       {kActingCode, sizeof(kActingCode)},     {kVelocityCode, sizeof(kVelocityCode)}};
   for (int k = 0; k < kKernels; ++k)
     pipelines_[k] = make_compute_pipeline(dev, code[k].words, code[k].bytes, layout_, modules_[k]);
+  if (options.impact_zones)
+    zones_ = std::make_unique<GpuImpactZones>(ctx_, model, config, h, *search_, buf_[X0].buffer, buf_[V].buffer,
+                                              buf_[Im].buffer, options.zones);
   make_command_buffer_and_fence(dev, ctx_->pool(), cmd_, fence_);
   record();
 }
@@ -162,6 +166,11 @@ void GpuSelfResponse::record_response(VkCommandBuffer c) const {
     run(Acting, vertex_groups, {0, 0});
     run(Move, vertex_groups, {0, 0});
   }
+  if (zones_) {
+    zones_->record(c);
+    vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
+  }
+  if (!answer_velocities_) return;
   vkCmdCopyBuffer(c, buf_[V].buffer, buf_[V0].buffer, 1, &whole);  // the speeds the velocity passes bound by
   memory_barrier(c, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                  VK_ACCESS_SHADER_READ_BIT);
@@ -263,6 +272,7 @@ void GpuSelfResponse::resolve(const ClothModel& model, ClothState& state, const 
   stats_.contacts = global[1];
   std::memcpy(&stats_.max_violation, &global[0], 4);
   std::memcpy(&stats_.first_violation, &global[2], 4);
+  if (zones_) stats_.zones = zones_->read_stats();
 }
 
 }  // namespace weft

@@ -14,8 +14,10 @@
 // the one factor for all four corners keeps each contact's momentum (sum m dx = 0, sum m dv = 0). More passes than
 // the CPU's (Jacobi converges more slowly): options.
 //
-// Not the CPU's whole stage 5: no rigid impact zones, no check that the corrections made nothing cross, no
-// tangles (untangling, the crossing pairs left out), no overlaps opened, no alternation with the colliders. So
+// Then, as the CPU's project() ends, the rigid impact zones over the contacts still violated and over the triangle
+// pairs the corrections made cross (gpu/gpu_impact_zones.h, gpu/gpu_self_crossing.h), the zoned vertices held
+// through the velocity passes. Not the CPU's whole stage 5: no detection again around the zones (the CPU's sweeps),
+// no tangles (untangling, the crossing pairs left out), no overlaps opened, no alternation with the colliders. So
 // the GPU step still refuses self-collision (gpu/step_device.cpp); docs/gpu.md says what is missing.
 //
 // Shaped like the step's other stages: buffers, pipelines and the command buffer made once at load; resolve()
@@ -29,6 +31,7 @@
 
 #include "gpu/compute_context.h"
 #include "gpu/device_buffer.h"
+#include "gpu/gpu_impact_zones.h"
 #include "gpu/gpu_self_contacts.h"
 #include "sim/cloth_model.h"
 #include "sim/cloth_state.h"
@@ -37,12 +40,17 @@
 namespace weft {
 
 struct GpuSelfResponseOptions {
-  int position_passes = 24;  // Jacobi passes over the contacts (the CPU: config.iterations Gauss-Seidel passes, 8)
+  int position_passes = 24;  // Jacobi passes over the contacts (the CPU: config.iterations Gauss-Seidel passes, 8); 0: none
   // Jacobi velocity passes (the CPU: 1 + config.iterations / 4 Gauss-Seidel passes, 3; 0 here takes that count). On
   // the CPU's own states along the 160 degree fold (gpu_self_response_test.cpp, 12 ticks), the velocities end 0.98
   // m/s (RMS, summed) from the CPU's stage 5 with 3 passes, 0.63 with 12 (no better with 24), where the CPU with its
   // triangles listed in reverse (its contacts in another order) ends 0.64 from it: 3 were under-converged.
   int velocity_passes = 12;
+  bool answer_velocities = true;  // false: positions only (a test of the passes and zones alone)
+  // After the position passes: the rigid impact zones over the contacts still violated, then over the triangle pairs
+  // the corrections made cross (gpu/gpu_impact_zones.h, gpu/gpu_self_crossing.h), as the CPU's project() ends.
+  bool impact_zones = true;
+  GpuImpactZoneOptions zones;
 };
 
 struct GpuSelfResponseStats {
@@ -52,6 +60,7 @@ struct GpuSelfResponseStats {
   uint64_t dropped = 0;         // found beyond a feature's slots (not answered)
   float max_violation = 0;      // largest (thickness - distance) left after the position passes, m
   float first_violation = 0;    // largest violation any pass met (the first pass's, m)
+  GpuImpactZoneStats zones;     // the impact zones and the crossing check (options.impact_zones)
 };
 
 class GpuSelfResponse {
@@ -79,14 +88,18 @@ class GpuSelfResponse {
   void record_response(VkCommandBuffer c) const;
   const GpuSelfResponseStats& stats() const { return stats_; }
   const GpuSelfContacts& search() const { return *search_; }
+  // The zones and the crossing check (null without options.impact_zones).
+  GpuImpactZones* zones() { return zones_.get(); }
 
  private:
   void record();
 
   std::shared_ptr<ComputeContext> ctx_;
   std::unique_ptr<GpuSelfContacts> search_;
+  std::unique_ptr<GpuImpactZones> zones_;
   uint32_t n_ = 0, ntri_ = 0, nedge_ = 0, slots_ = 0;
   int position_passes_ = 0, velocity_passes_ = 0;
+  bool answer_velocities_ = true;
   static constexpr uint32_t kBindings = 16;  // self_response_layout.glsl's
   DeviceBuffer buf_[kBindings]{};
   DeviceBuffer up_, down_;  // mapped: x, xp, kinematic, v, 1 / m in; x, v, globals, counts out

@@ -1,0 +1,9 @@
+#version 450
+// Per zoned vertex, in a round that grew: into its root's list (in any order: zone_sum sorts each list).
+layout(local_size_x = 256) in;
+#include "zone_layout.glsl"
+void main() {
+  const uint i = gl_GlobalInvocationID.x;
+  if (i >= zp.n || zglobal[0] == 0u || zoned[i] == 0u) return;
+  zlist[atomicAdd(zcount[parent[i]], 1u)] = i;
+}
