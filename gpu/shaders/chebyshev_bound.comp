@@ -14,7 +14,8 @@
 //   in magnitude up to 1), only more slowly. The Rayleigh quotient e^T W e / e^T P^-1 e of a uniform
 //   translation e over the free vertices: the mass over the diagonal blocks, plus the links to held vertices;
 //   per workgroup here (traces: the three axes together), summed by chebyshev_reduce.comp. The mass alone
-//   (W >= M: min m_i / lambda_max(W_ii)) bounds it from below, 40 times lower on a held sheet: too slow.
+//   (W >= M: min m_i / lambda_max(W_ii)) bounds it from below, 130 times lower on a held sheet: too
+//   slow. chebyshev_reduce.comp scales it (GpuStepOptions::chebyshev_lo_scale: measured, docs/gpu.md).
 #include "step_layout.glsl"
 #include "cheby_layout.glsl"
 layout(std430, binding = 15) buffer ScalarBits { uint sc_bits[]; };  // the step's Scalars, as bits

@@ -223,7 +223,7 @@ TEST_CASE("gpu chebyshev: one solve gives the CPU mg's dv, keeping the held vert
   MESSAGE("on the table (" << start.contact_filter.size() << " contacts): relative RMS " << e << ", at 256 iterations "
                            << e256 << " (gamma " << cheby.gamma << ", rho " << cheby.rho << "); PCG " << pcg.iterations
                            << ", " << relative_rms(start, pcg.dv, ref));
-  CHECK(e256 <= 0.05);
+  CHECK(e256 <= 0.02);  // measured 0.0072; Wang's rho^2 planted as rho: 0.053
   CHECK(e256 < e);
   const ContactFilter& f = start.contact_filter;
   for (size_t k = 0; k < f.size(); ++k)
@@ -298,7 +298,7 @@ TEST_CASE("gpu chebyshev: measure the iterations to the CPU mg's dv at 1k-16k") 
       for (int k : {32, 64, 96, 128, 192, 256, 384})
         line << ' ' << k << ": " << relative_rms(w.state(), gpu_dv(ctx, w.model(), w.state(), h, chebyshev(k)).dv, ref);
       const Solve pcg = gpu_dv(ctx, w.model(), w.state(), h, GpuStepOptions{});
-      MESSAGE(w.model().vertex_count() << " " << material << ": Chebyshev" << line.str() << "; PCG " << pcg.iterations << " ("
+      MESSAGE(w.model().vertex_count() << " " << std::string(material) << ": Chebyshev" << line.str() << "; PCG " << pcg.iterations << " ("
                                         << pcg.residual << "): " << relative_rms(w.state(), pcg.dv, ref));
     }
 }
