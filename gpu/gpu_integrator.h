@@ -2,7 +2,8 @@
 // Stage 3 of the tick (sim/world_stages.h) on a Vulkan compute device: Kang & Cho's linearised backward
 // Euler over springs (stretch and bending links) with relative damping and gravity, plus Volino's
 // triangles, the weft/warp model and air (gpu/gpu_force_stage.h), solved by CG preconditioned with a V-cycle
-// of mg's aggregation multigrid (gpu/gpu_multigrid.h; or block Jacobi), the collider contacts and their
+// of mg's aggregation multigrid (gpu/gpu_multigrid.h; or block Jacobi; or, without CG, Chebyshev-accelerated
+// Jacobi: gpu/gpu_chebyshev.h), the collider contacts and their
 // friction kept in the solve as mg keeps them; and stage 4 (tethers, the
 // limiter, the colliders' position passes: gpu/gpu_contact_stage.h) in a second submit at stage 4's place
 // (run_post_solve). Stages 1-2 and 5-7 stay on the CPU (gpu/step_device.h refuses the scenes whose features
