@@ -18,6 +18,7 @@ void register_bench(CLI::App& app) {
     bool validation = false;
     std::string preconditioner = "jacobi";
     int mg_coarse_nodes = -1;
+    int chebyshev_iterations = -1;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("bench", "Time simulation steps (one thread) and print the figures");
@@ -47,8 +48,12 @@ void register_bench(CLI::App& app) {
   cmd->add_option("--sizes", args->sizes, "GPU bench: 16k (default), 64k, 256k (1k, 4k: the solve's iteration counts)")
       ->check(CLI::IsMember({"1k", "4k", "16k", "64k", "256k"}));
   cmd->add_option("--preconditioner", args->preconditioner,
-                  "GPU bench: the GPU solve's preconditioner, jacobi (default: block Jacobi) | mg (a multigrid V-cycle)")
-      ->check(CLI::IsMember({"mg", "jacobi"}));
+                  "GPU bench: the GPU solve's preconditioner, jacobi (default: block Jacobi) | mg (a multigrid V-cycle) | "
+                  "chebyshev (no PCG: Chebyshev-accelerated Jacobi, one dispatch an iteration)")
+      ->check(CLI::IsMember({"mg", "jacobi", "chebyshev"}));
+  cmd->add_option("--chebyshev-iterations", args->chebyshev_iterations,
+                  "GPU bench with --preconditioner chebyshev: the iterations recorded (default 96; odd: one more)")
+      ->check(CLI::Range(1, 10000));
   cmd->add_option("--mg-coarse-nodes", args->mg_coarse_nodes,
                   "GPU bench with --preconditioner mg: the coarse levels from the first with at most N nodes in one "
                   "workgroup dispatch (default 256; 0: a dispatch per level)")
@@ -66,6 +71,7 @@ void register_bench(CLI::App& app) {
       g.material = args->options.material;
       g.preconditioner = args->preconditioner;
       g.mg_coarse_nodes = args->mg_coarse_nodes;
+      g.chebyshev_iterations = args->chebyshev_iterations;
       out["gpu_step"] = lab::bench_gpu_step(g);
       if (args->json) std::cout << out.dump(2) << "\n";
       return;

@@ -248,8 +248,12 @@ void register_validate_interaction(CLI::App& validate) {
                   "auto; the CG reference stays on the CPU (docs/gpu.md)")
       ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
   cmd->add_option("--preconditioner", args->options.preconditioner,
-                  "With --device gpu: the GPU solve's preconditioner, jacobi (default: block Jacobi) | mg (a multigrid V-cycle)")
-      ->check(CLI::IsMember({"jacobi", "mg"}));
+                  "With --device gpu: the GPU solve's preconditioner, jacobi (default: block Jacobi) | mg (a multigrid V-cycle) "
+                  "| chebyshev (no PCG: Chebyshev-accelerated Jacobi, one dispatch an iteration)")
+      ->check(CLI::IsMember({"jacobi", "mg", "chebyshev"}));
+  cmd->add_option("--chebyshev-iterations", args->options.chebyshev_iterations,
+                  "With --preconditioner chebyshev: the iterations recorded (default 96; odd: one more)")
+      ->check(CLI::Range(1, 10000));
   cmd->callback([args] {
     const nlohmann::json out = lab::validate_interaction(args->options);
     if (!args->json)

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "gpu/compute_pipeline.h"
+#include "gpu/gpu_chebyshev.h"
 #include "gpu/gpu_contact_stage.h"
 #include "gpu/gpu_force_stage.h"
 #include "gpu/gpu_multigrid.h"
@@ -96,6 +97,7 @@ constexpr uint32_t kSlots = 11, kSlotDv = 0, kSlotD = 2, kSlotQ = 3, kSlotS = 4,
                    kSlotConOut = 8, kSlotSew0 = 9, kSlotXEnd = 3;
 // Scalars: the first 16 made on the device and read back, then the contact axes uploaded (step_layout.glsl).
 constexpr uint32_t kScalarCount = 16, kScalarRes = 4, kScalarIter = 5, kAxesFloats = 16;
+constexpr uint32_t kScalarChebyS = 12, kScalarChebyA = 13, kScalarChebyE = 14;  // cheby_layout.glsl's
 constexpr uint32_t kTimestamps = 5;
 
 uint32_t groups_of(uint32_t count) { return (count + 255) / 256; }
@@ -192,7 +194,9 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
     modules_.push_back(m);
   }
   force_stage_->make_pipelines(layout_);
-  if (options_.multigrid)
+  if (options_.chebyshev) chebyshev_ = std::make_unique<GpuChebyshev>(dev, layout_, options_.chebyshev_iterations,
+                                                                         options_.chebyshev_lo_scale);
+  if (options_.multigrid && !options_.chebyshev)
     multigrid_ = std::make_unique<GpuMultigrid>(*this, model, set_layout_, uint32_t(sizeof(Push)), options_);
   if (options_.contact_stage) contact_stage_ = std::make_unique<GpuContactStage>(*this, model, options_);
   if (contact_stage_ && options_.resting_search)
@@ -213,6 +217,7 @@ GpuIntegrator::~GpuIntegrator() {
   const VkDevice dev = ctx_->device();
   vkDeviceWaitIdle(dev);
   resting_.reset();
+  chebyshev_.reset();
   contact_stage_.reset();  // its buffers came from this integrator's device
   vkDestroyFence(dev, fence_, nullptr);
   vkFreeCommandBuffers(dev, ctx_->pool(), 1, &cmd_);
@@ -266,6 +271,8 @@ void GpuIntegrator::record(const ClothModel& model, float h, bool sewn, bool sea
   // The multigrid's sums (mg_dots.comp) come before the pairs' projection of z would: not combined yet.
   if (sewn && multigrid_)
     throw std::runtime_error("GPU step: the multigrid preconditioner does not take sewn seams yet (use block Jacobi)");
+  if (sewn && chebyshev_)  // each iterate would need the pairs' projection: a second dispatch an iteration
+    throw std::runtime_error("GPU step: the Chebyshev solve does not take sewn seams yet (use block Jacobi)");
   if (sewn) make_sewn_upload();
   WEFT_VK_CHECK(vkResetCommandBuffer(cmd_, 0));
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -364,13 +371,24 @@ void GpuIntegrator::record(const ClothModel& model, float h, bool sewn, bool sea
     multigrid_->record_setup(c, mg);
     bind_sets(c);
   }
+  // The Chebyshev solve in place of PCG's iterations (gpu/gpu_chebyshev.h): its own loop, then PCG's start
+  // below only for the residual reached (kRes; 3 dispatches a tick), and no PCG iteration.
+  if (chebyshev_) {
+    const GpuChebyshev::Dispatch cheby = [&](VkPipeline p, uint32_t groups, uint32_t src, uint32_t dst, uint32_t mode) {
+      push.src = src, push.dst = dst, push.mode = mode;
+      run(p, groups);
+    };
+    chebyshev_->record(cheby, groups_, kSlotDv, kSlotD, [&] { record_chebyshev_ends(c); });
+    dispatches_per_iteration_ = 1;
+  }
+  const int pcg_iterations = chebyshev_ ? 0 : options_.max_iterations;
   dispatch(Spmv, groups_, kSlotDv, kSlotQ);
   project_pairs(kSlotQ, 0);
   dispatch(CgStart, groups_, 0, 0, cg_mode);
   precondition(kSlotD);
   project_pairs(kSlotD, 0);
   dispatch(CgReduce, 1, 0, 0, 0);
-  for (int it = 0; it < options_.max_iterations; ++it) {
+  for (int it = 0; it < pcg_iterations; ++it) {
     const uint32_t before = dispatches_;
     // W d and d.q in one kernel, unless q must be projected onto the sewn pairs between them.
     dispatch(Spmv, groups_, kSlotD, kSlotQ, sewn ? 0 : 1);
@@ -399,6 +417,25 @@ void GpuIntegrator::record(const ClothModel& model, float h, bool sewn, bool sea
   recorded_h_ = h;
   sewn_recorded_ = sewn;
   search_recorded_ = searching;
+}
+
+// GpuStepOptions::chebyshev_lo and _hi (measurements): the ends the bound kernels made overwritten by constants.
+void GpuIntegrator::record_chebyshev_ends(VkCommandBuffer c) {
+  if (!(options_.chebyshev_lo > 0.f) && !(options_.chebyshev_hi > 0.f)) return;
+  memory_barrier(c, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                 VK_ACCESS_TRANSFER_WRITE_BIT);
+  auto fill = [&](uint32_t scalar, float value) {
+    uint32_t bits;
+    std::memcpy(&bits, &value, 4);
+    vkCmdFillBuffer(c, buf_[Scalars].buffer, 4 * scalar, 4, bits);
+  };
+  if (options_.chebyshev_lo > 0.f) fill(kScalarChebyA, options_.chebyshev_lo);
+  if (options_.chebyshev_hi > 0.f) {
+    fill(kScalarChebyS, options_.chebyshev_hi - 1.f);
+    fill(kScalarChebyE, options_.chebyshev_hi - 1.f);
+  }
+  memory_barrier(c, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                 VK_ACCESS_SHADER_READ_BIT);
 }
 
 // The sewn pairs' upload (kSew0, kSew1: 32 bytes a vertex), made once, at the first record with pairs; every
@@ -503,7 +540,8 @@ void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
   const float* down = static_cast<const float*>(down_.mapped);
   const float* scalars = down + 8 * n;
   force_stage_->read_back(state);
-  stats_.solver_iterations = int(scalars[kScalarIter]);
+  stats_.solver_iterations = chebyshev_ ? chebyshev_->iterations() : int(scalars[kScalarIter]);
+  if (chebyshev_) chebyshev_interval(std::min(scalars[kScalarChebyS], scalars[kScalarChebyE]), scalars[kScalarChebyA], cheby_gamma_, cheby_rho_);
   stats_.residual = scalars[kScalarRes];
   read_back_end_of_step(state, down, h);
   if (queries_) {

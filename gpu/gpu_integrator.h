@@ -2,7 +2,8 @@
 // Stage 3 of the tick (sim/world_stages.h) on a Vulkan compute device: Kang & Cho's linearised backward
 // Euler over springs (stretch and bending links) with relative damping and gravity, plus Volino's
 // triangles, the weft/warp model and air (gpu/gpu_force_stage.h), solved by CG preconditioned with a V-cycle
-// of mg's aggregation multigrid (gpu/gpu_multigrid.h; or block Jacobi), the collider contacts and their
+// of mg's aggregation multigrid (gpu/gpu_multigrid.h; or block Jacobi; or, without CG, Chebyshev-accelerated
+// Jacobi: gpu/gpu_chebyshev.h), the collider contacts and their
 // friction kept in the solve as mg keeps them; and stage 4 (tethers, the
 // limiter, the colliders' position passes: gpu/gpu_contact_stage.h) in a second submit at stage 4's place
 // (run_post_solve). Stages 1-2 and 5-7 stay on the CPU (gpu/step_device.h refuses the scenes whose features
@@ -29,6 +30,7 @@ namespace weft {
 class GpuForceStage;
 class GpuContactStage;
 class GpuMultigrid;
+class GpuChebyshev;
 struct SewnFilter;
 class GpuSelfResponse;
 class GpuRestingContacts;
@@ -49,6 +51,18 @@ struct GpuStepOptions {
   // from 34.1 to 29.5 ms a tick and 64k's from 47.4 to 41.2; 1024 and 4096 were slower than none at 64k and
   // 256k: one workgroup's passes over a thousand nodes cost more than the dispatches they save (docs/gpu.md).
   uint32_t mg_coarse_nodes = 256;
+  // The solve as Kang & Cho's Jacobi iteration with Chebyshev acceleration (gpu/gpu_chebyshev.h): a fixed count
+  // of iterations, one dispatch each and no reductions, in place of PCG (and of multigrid); false: PCG. Opt-in
+  // (docs/gpu.md: the iterations it needs for PCG's accuracy).
+  bool chebyshev = false;
+  int chebyshev_iterations = 96;  // recorded, all run (an odd count is rounded up: the last iterate lands in dv)
+  // > 0: that end of the interval the weights are made for (an eigenvalue of the block-Jacobi-preconditioned W)
+  // as a constant instead of the bound and estimate made each tick (gpu/shaders/chebyshev_bound.comp); for
+  // measuring their slack.
+  float chebyshev_lo = 0.f, chebyshev_hi = 0.f;
+  // The lower end is the uniform translation's Rayleigh quotient times this (an eigenvalue under the end converges
+  // more slowly, one above the upper end diverges: the upper is a bound, this an estimate).
+  float chebyshev_lo_scale = 0.25f;
   // Stage 4 (tethers, the strain limiter, the colliders' position passes) on the GPU after the step
   // (gpu/gpu_contact_stage.h), once a world is attached; false: World::step runs it on the CPU.
   bool contact_stage = true;
@@ -88,7 +102,7 @@ class GpuIntegrator final : public Integrator {
   GpuIntegrator& operator=(const GpuIntegrator&) = delete;
 
   void step(const ClothModel& model, ClothState& state, float h) override;
-  const char* name() const override { return options_.multigrid ? "gpu-mg" : "gpu-pcg"; }
+  const char* name() const override { return options_.chebyshev ? "gpu-cheby" : options_.multigrid ? "gpu-mg" : "gpu-pcg"; }
   // The collider contacts are kept in the solve as mg keeps them (gpu/shaders/contact_friction.glsl).
   bool filters_contacts() const override { return true; }
   // Stage 4 whole (tethers and limiter, the colliders, alternated) once a world is attached; stage 6, the
@@ -110,6 +124,9 @@ class GpuIntegrator final : public Integrator {
   // (the product, the reductions, the updates and the preconditioner's): each waits on the one before it.
   uint32_t recorded_dispatches() const { return dispatches_; }
   uint32_t dispatches_per_iteration() const { return dispatches_per_iteration_; }
+  // The Chebyshev solve's last tick: the damping gamma and the spectral radius rho its weights used (0, 0 without).
+  float chebyshev_gamma() const { return cheby_gamma_; }
+  float chebyshev_rho() const { return cheby_rho_; }
   // Summed over every timed step so far, and how many (`--json`'s gpu_ms: the mean per tick).
   const GpuStageTimes& stage_time_sums() const { return sums_; }
   uint64_t timed_steps() const { return timed_; }
@@ -144,6 +161,7 @@ class GpuIntegrator final : public Integrator {
   // The set bindings the step's kernels expect (after the multigrid's, which re-binds set 1).
   void bind_sets(VkCommandBuffer c) const;
   void make_sewn_upload();
+  void record_chebyshev_ends(VkCommandBuffer c);
   void pack_sewn(const SewnFilter& filter);
   template <class Dispatch>
   void record_end_of_step(Dispatch& dispatch);
@@ -173,6 +191,7 @@ class GpuIntegrator final : public Integrator {
   VkFence fence_ = VK_NULL_HANDLE;
   float recorded_h_ = 0;
   uint32_t dispatches_ = 0, dispatches_per_iteration_ = 0;  // in the recorded command buffer
+  float cheby_gamma_ = 0, cheby_rho_ = 0;                   // the Chebyshev solve's last interval
   ForceBuffers forces_;            // force (read back) and zero drag, for finish_implicit_step's correction
   std::vector<glm::vec3> dv_;      // the solved velocity change (n)
   GpuStageTimes times_, sums_;
@@ -183,6 +202,7 @@ class GpuIntegrator final : public Integrator {
   StepReport* world_report_ = nullptr;
   std::unique_ptr<GpuContactStage> contact_stage_;  // stage 4 (its own set and command buffer)
   std::unique_ptr<GpuMultigrid> multigrid_;  // the preconditioner (options_.multigrid), else null
+  std::unique_ptr<GpuChebyshev> chebyshev_;  // the Chebyshev solve (options_.chebyshev), else null
   std::unique_ptr<GpuSelfResponse> self_response_;  // stage 5 (GpuStepOptions::self_response; its own submit)
   std::unique_ptr<GpuRestingContacts> resting_;  // stage 3's search (GpuStepOptions::resting_search), else null
   void run_self_contacts(float h);

@@ -47,6 +47,8 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
     {
       GpuStepOptions go;
       go.multigrid = options.preconditioner == "mg";
+      go.chebyshev = options.preconditioner == "chebyshev";
+      if (options.chebyshev_iterations > 0) go.chebyshev_iterations = options.chebyshev_iterations;
       if (options.mg_coarse_nodes >= 0) go.mg_coarse_nodes = uint32_t(options.mg_coarse_nodes);
       std::shared_ptr<ComputeContext> ctx = choice.context;
       scene.world.make_custom_integrator = [ctx, go](const ClothModel& m, const SolverOptions& o) {

@@ -15,7 +15,9 @@ struct GpuBenchOptions {
   bool validation = false;                   // the device opened with VK_LAYER_KHRONOS_validation
   std::string material;                      // fabric preset (assets/materials) for the cloth; empty: springs
   std::string preconditioner = "jacobi";     // jacobi (block-Jacobi PCG, the step's default) | mg (GpuStepOptions::multigrid)
+                                             // | chebyshev (GpuStepOptions::chebyshev: no PCG)
   int mg_coarse_nodes = -1;                  // GpuStepOptions::mg_coarse_nodes; -1: its default
+  int chebyshev_iterations = -1;             // GpuStepOptions::chebyshev_iterations; -1: its default
 };
 
 // One entry per size; throws StepDeviceRefused when no device fits (and for auto, when it would be the CPU).

@@ -90,10 +90,12 @@ nlohmann::json validate_interaction(const InteractionValidationOptions& o) {
   tested.solver = setup.options;
   GpuStepOptions gpu;
   gpu.multigrid = o.preconditioner == "mg";
+  gpu.chebyshev = o.preconditioner == "chebyshev";
+  if (o.chebyshev_iterations > 0) gpu.chebyshev_iterations = o.chebyshev_iterations;
   const StepDeviceChoice device = use_validation_device(o.device, "interaction", tested, {}, false, gpu);
   setup.make_integrator = tested.make_custom_integrator;
   // The GPU step solves by its own PCG.
-  const std::string label = device.gpu ? (gpu.multigrid ? "gpu-mg" : "gpu") : o.solver;
+  const std::string label = device.gpu ? (gpu.chebyshev ? "gpu-cheby" : gpu.multigrid ? "gpu-mg" : "gpu") : o.solver;
   const char* name = label.c_str();
   std::fprintf(stderr, "validate interaction: %u vertices, solver %s\n", (o.quads + 1) * (o.quads + 1), name);
   const InteractionResult test = run_interaction(setup);

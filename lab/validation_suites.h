@@ -38,7 +38,8 @@ struct InteractionValidationOptions {
   int mg_smoothing = 0;        // mg: Gauss-Seidel sweeps per level and direction (0: the runtime's)
   bool no_reference = false;   // skip the CG reference and the checks that compare with it
   std::string device = "cpu";  // where the solver under test steps: cpu | gpu | auto (the CG reference: the CPU)
-  std::string preconditioner = "jacobi";  // the GPU step's: jacobi (block Jacobi) | mg (a multigrid V-cycle)
+  std::string preconditioner = "jacobi";  // the GPU step's: jacobi (block Jacobi) | mg (a multigrid V-cycle) | chebyshev
+  int chebyshev_iterations = 0;          // with chebyshev: the iterations recorded (0: GpuStepOptions' default)
 };
 nlohmann::json validate_interaction(const InteractionValidationOptions& options);
 
