@@ -48,6 +48,7 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
       GpuStepOptions go;
       go.multigrid = options.preconditioner == "mg";
       if (options.mg_coarse_nodes >= 0) go.mg_coarse_nodes = uint32_t(options.mg_coarse_nodes);
+      go.one_submit = options.submits == 1;
       std::shared_ptr<ComputeContext> ctx = choice.context;
       scene.world.make_custom_integrator = [ctx, go](const ClothModel& m, const SolverOptions& o) {
         return std::make_unique<GpuIntegrator>(ctx, m, o, go);
@@ -68,7 +69,9 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
     std::vector<double> upload, forces, solve, download, total, wall, iterations, residual;
     std::vector<double> elastics, integrate, corrections;  // the world's own stage timing (StepTiming), CPU wall ms
     const int warm = 4;
+    uint64_t submits_at_warm = 0;
     for (int k = 0; k < warm + options.steps; ++k) {
+      if (k == warm) submits_at_warm = gpu->submits();
       const double t = world.state().time, dt = world.time_step();
       const float s = float(std::min(1.0, (t + dt) / 0.5));
       for (int h = 0; h < 2; ++h) {
@@ -109,6 +112,8 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
                                     {"integrate_wall", median(integrate)},
                                     {"corrections", median(corrections)}}},
                         {"bytes_per_tick", {{"up", gpu->tick_upload_bytes()}, {"down", gpu->tick_download_bytes()}}},
+                        // stage 4 in the step's submit (GpuStepOptions::one_submit) or its own
+                        {"submits_per_tick", double(gpu->submits() - submits_at_warm) / std::max(1, options.steps)},
                         {"pcg_iterations_median", median(iterations)},
                         {"pcg_residual_median", median(residual)},
                         {"pcg_iterations_max", *std::max_element(iterations.begin(), iterations.end())},
@@ -153,14 +158,14 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
     std::fprintf(stderr,
                  "gpu bench %s (%zu vertices, %s) on %s: GPU %.3f ms/tick (upload %.3f, forces %.3f, solve %.3f, "
                  "download %.3f), %g PCG iterations (%s; at most %g; relative residual %.1e, at most %.1e), wall %.3f ms/tick (CPU: elastics %.3f, "
-                 "stage 3 %.3f, corrections %.3f; %.1f kB up, %.1f kB down a tick)\n",
+                 "stage 3 %.3f, corrections %.3f; %.1f kB up, %.1f kB down, %.2f submits a tick)\n",
                  size.c_str(), world.model().vertex_count(), options.material.empty() ? "springs" : options.material.c_str(),
                  choice.device_name.c_str(), median(total), median(upload),
                  median(forces), median(solve), median(download), median(iterations), options.preconditioner.c_str(),
                  *std::max_element(iterations.begin(), iterations.end()), median(residual),
                  *std::max_element(residual.begin(), residual.end()), median(wall),
                  median(elastics), median(integrate), median(corrections), gpu->tick_upload_bytes() / 1e3,
-                 gpu->tick_download_bytes() / 1e3);
+                 gpu->tick_download_bytes() / 1e3, double(gpu->submits() - submits_at_warm) / std::max(1, options.steps));
     if (const GpuMultigrid* mg = gpu->multigrid()) {
       std::vector<uint32_t> nodes;
       for (size_t l = 0; l < mg->level_count(); ++l) nodes.push_back(mg->node_count(l));

@@ -16,6 +16,7 @@ struct GpuBenchOptions {
   std::string material;                      // fabric preset (assets/materials) for the cloth; empty: springs
   std::string preconditioner = "jacobi";     // jacobi (block-Jacobi PCG, the step's default) | mg (GpuStepOptions::multigrid)
   int mg_coarse_nodes = -1;                  // GpuStepOptions::mg_coarse_nodes; -1: its default
+  int submits = 1;                           // 1: stage 4 in the step's submit (the default); 2: its own (GpuStepOptions::one_submit)
 };
 
 // One entry per size; throws StepDeviceRefused when no device fits (and for auto, when it would be the CPU).
