@@ -81,7 +81,7 @@ const GpuIntegrator& gpu_of(const World& w) { return dynamic_cast<const GpuInteg
 
 }  // namespace
 
-TEST_CASE("gpu one submit: a sheet released by one hand, then the other; the freed vertices as the CPU's throw") {
+TEST_CASE("gpu one submit: a sheet released by one hand, then the other, the freed vertices as the CPU throw leaves them") {
   auto ctx = open_device(false);
   WEFT_SKIP_IF(!ctx, "no Vulkan device");
   const Scene s = held_sheet();
@@ -132,7 +132,7 @@ TEST_CASE("gpu one submit: a sheet released by one hand, then the other; the fre
   CHECK(gpu_of(one).submits() == 130 + two_submit_ticks);
 }
 
-TEST_CASE("gpu one submit: two runs give one hash; the validation layer is silent") {
+TEST_CASE("gpu one submit: two runs give one hash and the validation layer is silent") {
   std::string why;
   auto ctx = open_validated_device(why);
   WEFT_SKIP_IF(!ctx, why.c_str());
