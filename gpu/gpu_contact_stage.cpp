@@ -218,7 +218,9 @@ void GpuContactStage::record_kernels(VkCommandBuffer c, const WorldModel& world,
   const uint32_t ncolour = uint32_t(colours_.size());
   bool indirect = false;  // the next run's groups from Ind at indirect_offset (gated by stage_control.comp)
   VkDeviceSize indirect_offset = 0;
+  dispatches_ = 0;
   auto run = [&](Kernel k, uint32_t groups) {
+    ++dispatches_;
     vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_[k]);
     vkCmdPushConstants(c, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push), &push);
     if (indirect) vkCmdDispatchIndirect(c, buf_[Ind].buffer, indirect_offset);

@@ -79,6 +79,9 @@ class GpuContactStage {
   // The last run's alternation passes and the sweeps of its first limiting pass (tests, docs).
   uint32_t alternation_passes() const { return alt_passes_; }
   uint32_t first_sweeps() const { return first_sweeps_; }
+  // Dispatches its recording holds (the recorded maxima: those past convergence have no groups but still
+  // their barrier), the release grip's throw not counted.
+  uint32_t recorded_dispatches() const { return dispatches_; }
 
  private:
   void record(const WorldModel& world, float h);
@@ -112,6 +115,7 @@ class GpuContactStage {
   VkFence fence_ = VK_NULL_HANDLE;
   float recorded_h_ = 0;
   uint32_t alt_passes_ = 0, first_sweeps_ = 0;
+  uint32_t dispatches_ = 0;
   bool table_shared_ = false;
 };
 

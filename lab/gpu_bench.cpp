@@ -7,6 +7,7 @@
 
 #include "engine/material_loader.h"
 #include "engine/runtime.h"
+#include "gpu/gpu_contact_stage.h"
 #include "gpu/gpu_integrator.h"
 #include "gpu/gpu_multigrid.h"
 #include "gpu/gpu_self_contacts.h"
@@ -68,6 +69,7 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
     }
     std::vector<double> upload, forces, solve, download, total, wall, iterations, residual;
     std::vector<double> elastics, integrate, corrections;  // the world's own stage timing (StepTiming), CPU wall ms
+    std::vector<double> first_sweeps, rounds;  // stage 4's convergence: its first limiting pass, its alternation
     const int warm = 4;
     uint64_t submits_at_warm = 0;
     for (int k = 0; k < warm + options.steps; ++k) {
@@ -92,6 +94,10 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
       elastics.push_back(st.elastic_ms), integrate.push_back(st.integrator_ms), corrections.push_back(st.correction_ms);
       iterations.push_back(world.integrator_stats().solver_iterations);
       residual.push_back(world.integrator_stats().residual);
+      if (const GpuContactStage* c4 = gpu->contact_stage()) {
+        first_sweeps.push_back(c4->first_sweeps());
+        rounds.push_back(c4->alternation_passes());
+      }
     }
     nlohmann::json r = {{"size", size},
                         {"material", options.material.empty() ? "springs" : options.material},
@@ -123,6 +129,12 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
                         // (every recorded iteration; those past convergence return at once).
                         {"dispatches_per_iteration", gpu->dispatches_per_iteration()},
                         {"dispatches_recorded", gpu->recorded_dispatches()},
+                        // Stage 4's (tethers, limiter, colliders: its recorded maxima) and how far it went.
+                        {"stage4", {{"dispatches_recorded", gpu->contact_stage() ? gpu->contact_stage()->recorded_dispatches() : 0},
+                                    {"first_pass_sweeps_median", first_sweeps.empty() ? 0.0 : median(first_sweeps)},
+                                    {"first_pass_sweeps_max", first_sweeps.empty() ? 0.0 : *std::max_element(first_sweeps.begin(), first_sweeps.end())},
+                                    {"alternation_passes_median", rounds.empty() ? 0.0 : median(rounds)},
+                                    {"alternation_passes_max", rounds.empty() ? 0.0 : *std::max_element(rounds.begin(), rounds.end())}}},
                         {"wall_ms_per_tick_median", median(wall)},
                         {"finite", std::all_of(world.state().position.begin(), world.state().position.end(),
                                                [](const glm::vec3& p) { return std::isfinite(p.x + p.y + p.z); })}};
@@ -174,6 +186,11 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
     }
     std::fprintf(stderr, "gpu bench %s: %u dispatches a PCG iteration (%u recorded)\n", size.c_str(),
                  gpu->dispatches_per_iteration(), gpu->recorded_dispatches());
+    if (const GpuContactStage* c4 = gpu->contact_stage(); c4 && !first_sweeps.empty())
+      std::fprintf(stderr, "gpu bench %s: stage 4 %u dispatches recorded; first limiting pass %g sweeps (at most %g), %g "
+                   "alternation passes (at most %g)\n", size.c_str(), c4->recorded_dispatches(), median(first_sweeps),
+                   *std::max_element(first_sweeps.begin(), first_sweeps.end()), median(rounds),
+                   *std::max_element(rounds.begin(), rounds.end()));
     out.push_back(r);
   }
   return out;
