@@ -39,7 +39,7 @@ constexpr uint32_t kVelFromCorrection = 1, kClearHeld = 2, kGate = 4;
 enum Binding { X, V, XPrev, VInfo, Edges, Teth, Tick, ConOut, Sc, Ind, Freed };
 constexpr uint32_t kScalars = 16;
 constexpr uint32_t kScContacts = 7, kScTotalCorrected = 8, kScStuck = 9, kScAltPasses = 10, kScFirstSweeps = 11,
-                   kScFirstLargest = 12;
+                   kScFirstLargest = 12, kScTruncated = 13;
 constexpr uint32_t kColliderVec4 = 8;  // collide.comp's load()
 
 uint32_t groups_of(uint32_t count) { return (count + 255) / 256; }
@@ -161,7 +161,7 @@ void GpuContactStage::record(const WorldModel& world, float h) {
 // into the step's download where its end-of-step x and v go (the CPU's post-solve measures read it), then
 // the stage's kernels.
 void GpuContactStage::record_fused(VkCommandBuffer c, const WorldModel& world, float h, VkDeviceSize x_slot,
-                                   bool solved) {
+                                   bool solved, bool brief) {
   const VkDeviceSize block = 16 * VkDeviceSize(n_), teth = 8 * VkDeviceSize(kTetherSets) * n_;
   const VkDeviceSize tick_bytes = 16 * VkDeviceSize(1 + kColliderVec4 * kMaxColliders);
   memory_barrier(c, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
@@ -197,13 +197,13 @@ void GpuContactStage::record_fused(VkCommandBuffer c, const WorldModel& world, f
     vkCmdCopyBuffer(c, buf_[X].buffer, owner_.down_.buffer, 1, &xs);
     vkCmdCopyBuffer(c, buf_[V].buffer, owner_.down_.buffer, 1, &vs);
   }
-  record_kernels(c, world, h);
+  record_kernels(c, world, h, brief);
 }
 
 // sim/stage_contacts.cpp's order: tethers, a limiting pass, the first collider pass, then up to
 // contact_passes rounds of (a limiting pass; settled? done; the colliders), and a last limiting pass when the
 // rounds ran out; then the download.
-void GpuContactStage::record_kernels(VkCommandBuffer c, const WorldModel& world, float h) {
+void GpuContactStage::record_kernels(VkCommandBuffer c, const WorldModel& world, float h, bool brief) {
   const StrainLimitParams& strain = world.config.interaction.strain;
   const float thickness = world.config.interaction.thickness;
   auto barrier = [&](VkPipelineStageFlags from, VkAccessFlags from_access, VkPipelineStageFlags to,
@@ -218,9 +218,11 @@ void GpuContactStage::record_kernels(VkCommandBuffer c, const WorldModel& world,
   const uint32_t ncolour = uint32_t(colours_.size());
   bool indirect = false;  // the next run's groups from Ind at indirect_offset (gated by stage_control.comp)
   VkDeviceSize indirect_offset = 0;
-  dispatches_ = 0;
+  brief = brief && options_.brief_sweeps > 0 && options_.brief_rounds > 0;
+  uint32_t& dispatches = dispatches_[brief ? 1 : 0];
+  dispatches = 0;
   auto run = [&](Kernel k, uint32_t groups) {
-    ++dispatches_;
+    ++dispatches;
     vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_[k]);
     vkCmdPushConstants(c, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push), &push);
     if (indirect) vkCmdDispatchIndirect(c, buf_[Ind].buffer, indirect_offset);
@@ -235,12 +237,14 @@ void GpuContactStage::record_kernels(VkCommandBuffer c, const WorldModel& world,
     push.flags = base_flags | (gate ? kGate : 0u);
     run(StageControl, 1);
   };
-  // A limiting pass of at most `sweeps` sweeps (gate: only while the alternation has not settled).
+  // A limiting pass of at most `sweeps` sweeps (gate: only while the alternation has not settled); brief:
+  // fewer, and the run flagged truncated if the pass has not ended when they run out.
   auto limit_pass = [&](int sweeps, bool gate) {
     control(0, gate);
     if (!strain.enabled) return;
+    const int recorded = brief ? std::min(sweeps, options_.brief_sweeps) : sweeps;
     push.flags = base_flags;
-    for (int s = 0; s < sweeps; ++s) {
+    for (int s = 0; s < recorded; ++s) {
       const size_t nc = colours_.size();
       for (size_t k = 0; k < nc; ++k) {
         const size_t ci = s % 2 ? nc - 1 - k : k;
@@ -256,6 +260,7 @@ void GpuContactStage::record_kernels(VkCommandBuffer c, const WorldModel& world,
       push.settled = detect + strain.tolerance;
       control(1, false);
     }
+    if (recorded < sweeps) control(5, false);
   };
   auto collide = [&](bool first, bool gate) {
     push.count = n_;
@@ -290,11 +295,13 @@ void GpuContactStage::record_kernels(VkCommandBuffer c, const WorldModel& world,
   control(4, false);
   collide(true, false);
   control(2, false);
-  for (int pass = 0; pass < strain.contact_passes; ++pass) {
+  const int rounds = brief ? std::min(strain.contact_passes, options_.brief_rounds) : strain.contact_passes;
+  for (int pass = 0; pass < rounds; ++pass) {
     limit_pass(near, true);
     control(3, false);
     collide(false, true);
   }
+  if (rounds < strain.contact_passes) control(6, false);
   limit_pass(full, true);  // the limiter's last word, when the rounds did not settle
 
   barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
@@ -336,6 +343,11 @@ void GpuContactStage::pack_colliders(const std::vector<Collider>& colliders, flo
 }
 
 VkBuffer GpuContactStage::collider_table() const { return buf_[Tick].buffer; }
+
+bool GpuContactStage::truncated() const {
+  const uint32_t* sc = reinterpret_cast<const uint32_t*>(static_cast<const float*>(down_.mapped) + 12 * size_t(n_));
+  return sc[kScTruncated] != 0;
+}
 
 void GpuContactStage::run(const WorldModel& world, WorldState& state, WorldScratch& scratch, StepReport& stats,
                           float h) {

@@ -62,7 +62,12 @@ class GpuContactStage {
   // Records the stage into the step's command buffer c after its end of step (x, v in the step's slots
   // x_slot, x_slot + 1): the copies in, the throw, the state after it into the step's download (its x and v;
   // only with `solved`), the stage's kernels and its download.
-  void record_fused(VkCommandBuffer c, const WorldModel& world, float h, VkDeviceSize x_slot, bool solved);
+  // brief: at most `brief_sweeps` sweeps a pass and `brief_rounds` rounds (GpuStepOptions), the run flagged
+  // truncated where they ran out before convergence.
+  void record_fused(VkCommandBuffer c, const WorldModel& world, float h, VkDeviceSize x_slot, bool solved,
+                    bool brief = false);
+  // Whether the last brief run ran out before convergence (read from its download): rerun it whole.
+  bool truncated() const;
   // What a tick copies up: all of up_ but the freed vertices (two submits) or but x and v (fused); with the
   // collider table shared (stage 3 fills it), its header only.
   uint64_t tick_upload_bytes() const { return up_.size - freed_bytes() - shared_table_bytes(); }
@@ -79,14 +84,14 @@ class GpuContactStage {
   // The last run's alternation passes and the sweeps of its first limiting pass (tests, docs).
   uint32_t alternation_passes() const { return alt_passes_; }
   uint32_t first_sweeps() const { return first_sweeps_; }
-  // Dispatches its recording holds (the recorded maxima: those past convergence have no groups but still
-  // their barrier), the release grip's throw not counted.
-  uint32_t recorded_dispatches() const { return dispatches_; }
+  // Dispatches its last recording held (the recorded maxima: those past convergence have no groups but still
+  // their barrier), the release grip's throw not counted; brief: a one-submit tick's.
+  uint32_t recorded_dispatches(bool brief = false) const { return dispatches_[brief ? 1 : 0]; }
 
  private:
   void record(const WorldModel& world, float h);
   // The stage's kernels and download into c, after its inputs (record and record_fused).
-  void record_kernels(VkCommandBuffer c, const WorldModel& world, float h);
+  void record_kernels(VkCommandBuffer c, const WorldModel& world, float h, bool brief = false);
   // x, v (unless fused), the vertex flags, tether sets and colliders (fused: and the freed vertices) into up_.
   void pack(const WorldModel& world, WorldState& state, const WorldScratch& scratch, bool fused, float h);
   VkDeviceSize freed_bytes() const { return 16 * VkDeviceSize(kMaxFreed); }
@@ -115,7 +120,7 @@ class GpuContactStage {
   VkFence fence_ = VK_NULL_HANDLE;
   float recorded_h_ = 0;
   uint32_t alt_passes_ = 0, first_sweeps_ = 0;
-  uint32_t dispatches_ = 0;
+  std::array<uint32_t, 2> dispatches_{};  // full, brief
   bool table_shared_ = false;
 };
 

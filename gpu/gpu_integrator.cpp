@@ -209,9 +209,11 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
   make_command_buffer_and_fence(dev, ctx_->pool(), cmd_, fence_);
   if (contact_stage_ && options_.one_submit) {
     make_command_buffer_and_fence(dev, ctx_->pool(), cmd_fused_[0], fence_fused_);
-    VkFence unused = VK_NULL_HANDLE;
-    make_command_buffer_and_fence(dev, ctx_->pool(), cmd_fused_[1], unused);
-    vkDestroyFence(dev, unused, nullptr);
+    for (VkCommandBuffer* b : {&cmd_fused_[1], &cmd_stage4_whole_[0], &cmd_stage4_whole_[1]}) {
+      VkFence unused = VK_NULL_HANDLE;
+      make_command_buffer_and_fence(dev, ctx_->pool(), *b, unused);
+      vkDestroyFence(dev, unused, nullptr);
+    }
   }
 }
 
@@ -225,6 +227,7 @@ GpuIntegrator::~GpuIntegrator() {
   if (cmd_fused_[0]) {
     vkDestroyFence(dev, fence_fused_, nullptr);
     vkFreeCommandBuffers(dev, ctx_->pool(), 2, cmd_fused_.data());
+    vkFreeCommandBuffers(dev, ctx_->pool(), 2, cmd_stage4_whole_.data());
   }
   if (queries_) vkDestroyQueryPool(dev, queries_, nullptr);
   for (VkPipeline p : pipelines_) vkDestroyPipeline(dev, p, nullptr);
@@ -404,7 +407,7 @@ void GpuIntegrator::record_into(VkCommandBuffer c, const ClothModel& model, floa
   }
   dispatch(ContactImpulse, groups_);
   record_end_of_step(dispatch);
-  if (fused) contact_stage_->record_fused(c, *world_model_, h, kSlotXEnd, solved);
+  if (fused) contact_stage_->record_fused(c, *world_model_, h, kSlotXEnd, solved, true);
   stamp(3);
   barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
           VK_ACCESS_TRANSFER_READ_BIT);
@@ -545,6 +548,7 @@ void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
   WEFT_VK_CHECK(vkWaitForFences(ctx_->device(), 1, &fence, VK_TRUE, UINT64_MAX));
   WEFT_VK_CHECK(vkResetFences(ctx_->device(), 1, &fence));
   ++submits_;
+  if (fused_ && contact_stage_->truncated()) rerun_stage4_whole(variant, h);
   const float* down = static_cast<const float*>(down_.mapped);
   const float* scalars = down + 8 * n;
   force_stage_->read_back(state);
@@ -665,6 +669,31 @@ void GpuIntegrator::read_back_resting_contacts(ClothState& state, const float* x
     f.distance.push_back(0.f);
     f.body.push_back(ContactFilter::kNone);
   }
+}
+
+// The brief stage 4 of a one-submit tick ran out before a pass or the alternation converged: stage 4 whole
+// again from the end of the step's slots (untouched since: the next tick's upload overwrites them), with the
+// throw, as the full recording would have run it; its own command buffer, recorded at its first use.
+void GpuIntegrator::rerun_stage4_whole(int variant, float h) {
+  const VkCommandBuffer c = cmd_stage4_whole_[variant];
+  if (h != stage4_whole_h_[variant]) {
+    WEFT_VK_CHECK(vkResetCommandBuffer(c, 0));
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    WEFT_VK_CHECK(vkBeginCommandBuffer(c, &begin));
+    contact_stage_->record_fused(c, *world_model_, h, kSlotXEnd, variant == 1, false);
+    memory_barrier(c, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                   VK_ACCESS_HOST_READ_BIT);
+    WEFT_VK_CHECK(vkEndCommandBuffer(c));
+    stage4_whole_h_[variant] = h;
+  }
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &c;
+  WEFT_VK_CHECK(vkQueueSubmit(ctx_->queue(), 1, &submit, fence_fused_));
+  WEFT_VK_CHECK(vkWaitForFences(ctx_->device(), 1, &fence_fused_, VK_TRUE, UINT64_MAX));
+  WEFT_VK_CHECK(vkResetFences(ctx_->device(), 1, &fence_fused_));
+  ++submits_;
+  ++stage4_reruns_;
 }
 
 // Not at the end of step(): World::step measures the fail-safe's post-solve energy between the two (stage 4

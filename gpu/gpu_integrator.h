@@ -56,6 +56,14 @@ struct GpuStepOptions {
   // Sweeps recorded per limiting pass (the CPU's StrainLimitParams::iterations and near_iterations cap it
   // too): those past convergence are skipped on the device.
   int limit_sweeps = 64;
+  // A one-submit tick records stage 4 brief: at most this many sweeps a limiting pass and rounds of the
+  // alternation (0: the full maxima above). Where a pass or the alternation has not converged when the brief
+  // recording runs out (stage_control.comp flags it), the tick reruns stage 4 whole from the end of the step in
+  // a second submit (GpuContactStage::truncated): the same result, the same bits, as if recorded in full. The
+  // bench's grid needs 1 sweep and no round; each recorded dispatch past convergence costs its barrier on an
+  // H100 (docs/gpu.md).
+  int brief_sweeps = 8;
+  int brief_rounds = 4;
   // Tests: the solve's dv, the forces at the step's start and the contacts' whole impulses read back too
   // (solved_dv(), forces(), ContactFilter::work); the tick needs only the state at the step's end.
   bool read_back_solve = false;
@@ -110,6 +118,8 @@ class GpuIntegrator final : public Integrator {
   // Whether it brought the state after the solve back (World::step read it: WorldScratch::solved_state_read).
   bool last_tick_brought_solved_state() const { return !lean_; }
   uint64_t submits() const { return submits_; }
+  // One-submit ticks whose brief stage 4 ran out before convergence and was rerun whole (a second submit).
+  uint64_t stage4_reruns() const { return stage4_reruns_; }
   // The multigrid preconditioner (options.multigrid), or null (tests).
   const GpuMultigrid* multigrid() const { return multigrid_.get(); }
   // The stage-4 stage, or null (tests).
@@ -151,6 +161,8 @@ class GpuIntegrator final : public Integrator {
                    bool solved);
   // Whether this tick can be one submit: stage 4 runs here and nothing on the CPU writes the state between.
   bool one_submit_tick(bool sewn) const;
+  // Stage 4 again, whole, from the end of the step on the device (a one-submit tick's brief stage 4 ran out).
+  void rerun_stage4_whole(int variant, float h);
   // The resting-contact search (gpu/gpu_resting_contacts.h): whether this tick runs it, its per-tick packing,
   // and the contacts it kept back into ClothState::contact_filter (vertices and impulses; with read_back_solve
   // their normals, dv, slip and friction too), from x and v as the step's download or stage 4's carry them.
@@ -195,6 +207,11 @@ class GpuIntegrator final : public Integrator {
   std::array<VkCommandBuffer, 2> cmd_fused_{};
   std::array<float, 2> fused_h_{};           // h each was recorded for (0: not yet)
   std::array<bool, 2> fused_searching_{};    // ... and whether with the resting search
+  // Stage 4 whole, for the ticks whose brief recording ran out (GpuStepOptions::brief_sweeps): [1] copies the
+  // state after the throw into the step's download too, as cmd_fused_[1] does.
+  std::array<VkCommandBuffer, 2> cmd_stage4_whole_{};
+  std::array<float, 2> stage4_whole_h_{};
+  uint64_t stage4_reruns_ = 0;
   VkFence fence_fused_ = VK_NULL_HANDLE;
   bool fused_ = false;            // the last tick was one submit
   bool lean_ = false;             // ... and did not bring the state after the solve back

@@ -130,7 +130,11 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
                         {"dispatches_per_iteration", gpu->dispatches_per_iteration()},
                         {"dispatches_recorded", gpu->recorded_dispatches()},
                         // Stage 4's (tethers, limiter, colliders: its recorded maxima) and how far it went.
+                        // (brief: a one-submit tick's, GpuStepOptions::brief_sweeps; whole: a two-submit tick's
+                        // and a rerun's; 0: not recorded in this run)
                         {"stage4", {{"dispatches_recorded", gpu->contact_stage() ? gpu->contact_stage()->recorded_dispatches() : 0},
+                                    {"dispatches_recorded_brief", gpu->contact_stage() ? gpu->contact_stage()->recorded_dispatches(true) : 0},
+                                    {"reruns_whole", gpu->stage4_reruns()},
                                     {"first_pass_sweeps_median", first_sweeps.empty() ? 0.0 : median(first_sweeps)},
                                     {"first_pass_sweeps_max", first_sweeps.empty() ? 0.0 : *std::max_element(first_sweeps.begin(), first_sweeps.end())},
                                     {"alternation_passes_median", rounds.empty() ? 0.0 : median(rounds)},
@@ -187,8 +191,10 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
     std::fprintf(stderr, "gpu bench %s: %u dispatches a PCG iteration (%u recorded)\n", size.c_str(),
                  gpu->dispatches_per_iteration(), gpu->recorded_dispatches());
     if (const GpuContactStage* c4 = gpu->contact_stage(); c4 && !first_sweeps.empty())
-      std::fprintf(stderr, "gpu bench %s: stage 4 %u dispatches recorded; first limiting pass %g sweeps (at most %g), %g "
-                   "alternation passes (at most %g)\n", size.c_str(), c4->recorded_dispatches(), median(first_sweeps),
+      std::fprintf(stderr, "gpu bench %s: stage 4 %u dispatches recorded (brief %u, %llu reruns whole); first limiting "
+                   "pass %g sweeps (at most %g), %g alternation passes (at most %g)\n", size.c_str(),
+                   c4->recorded_dispatches(), c4->recorded_dispatches(true),
+                   static_cast<unsigned long long>(gpu->stage4_reruns()), median(first_sweeps),
                    *std::max_element(first_sweeps.begin(), first_sweeps.end()), median(rounds),
                    *std::max_element(rounds.begin(), rounds.end()));
     out.push_back(r);
