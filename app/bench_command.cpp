@@ -19,6 +19,7 @@ void register_bench(CLI::App& app) {
     std::string preconditioner = "jacobi";
     int mg_coarse_nodes = -1;
     int chebyshev_iterations = -1;
+    int submits = 1;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("bench", "Time simulation steps (one thread) and print the figures");
@@ -59,6 +60,9 @@ void register_bench(CLI::App& app) {
                   "workgroup dispatch (default 256; 0: a dispatch per level)")
       ->check(CLI::Range(0, 1 << 30));
   cmd->add_flag("--validation", args->validation, "GPU bench: with VK_LAYER_KHRONOS_validation (counts its messages)");
+  cmd->add_option("--submits", args->submits,
+                  "GPU bench: 1 (default: stage 4 in the step's submit) | 2 (stage 4 its own submit, as before)")
+      ->check(CLI::Range(1, 2));
   cmd->callback([args] {
     nlohmann::json out;
     if (args->device != "cpu") {
@@ -72,6 +76,7 @@ void register_bench(CLI::App& app) {
       g.preconditioner = args->preconditioner;
       g.mg_coarse_nodes = args->mg_coarse_nodes;
       g.chebyshev_iterations = args->chebyshev_iterations;
+      g.submits = args->submits;
       out["gpu_step"] = lab::bench_gpu_step(g);
       if (args->json) std::cout << out.dump(2) << "\n";
       return;

@@ -7,6 +7,7 @@
 #include "gpu/compute_pipeline.h"
 #include "gpu/storage_set.h"
 #include "gpu/vk_check.h"
+#include "sim/contact_filter.h"
 #include "sim/edge_colouring.h"
 
 namespace weft {
@@ -24,6 +25,9 @@ const uint32_t kStageControlCode[] = {
 const uint32_t kCollideCode[] = {
 #include "collide.comp.spv.inc"
 };
+const uint32_t kReleaseThrowCode[] = {
+#include "release_throw.comp.spv.inc"
+};
 
 // contact_layout.glsl's Push, in std430 order.
 struct Push {
@@ -32,10 +36,10 @@ struct Push {
   uint32_t flags, pad;
 };
 constexpr uint32_t kVelFromCorrection = 1, kClearHeld = 2, kGate = 4;
-enum Binding { X, V, XPrev, VInfo, Edges, Teth, Tick, ConOut, Sc, Ind };
+enum Binding { X, V, XPrev, VInfo, Edges, Teth, Tick, ConOut, Sc, Ind, Freed };
 constexpr uint32_t kScalars = 16;
 constexpr uint32_t kScContacts = 7, kScTotalCorrected = 8, kScStuck = 9, kScAltPasses = 10, kScFirstSweeps = 11,
-                   kScFirstLargest = 12;
+                   kScFirstLargest = 12, kScTruncated = 13;
 constexpr uint32_t kColliderVec4 = 8;  // collide.comp's load()
 
 uint32_t groups_of(uint32_t count) { return (count + 255) / 256; }
@@ -79,11 +83,12 @@ GpuContactStage::GpuContactStage(GpuIntegrator& owner, const ClothModel& model, 
   for (uint32_t c = 0; c < nc; ++c) ind[3 * c] = ind[3 * (nc + 1) + c] = groups_of(colours_[c].count);
   ind[3 * nc] = ind[3 * (nc + 1) + nc] = groups_of(n_);
   const VkDeviceSize sizes[kBindings] = {v4 * n,  v4 * n, v4 * n, v4 * n, v4 * ne, 8 * kTetherSets * n,
-                                         tick_bytes, v4 * n, 4 * kScalars, 4 * ind.size()};
+                                         tick_bytes, v4 * n, 4 * kScalars, 4 * ind.size(), freed_bytes()};
   for (uint32_t b = 0; b < kBindings; ++b)
     buf_[b] = owner_.make_buffer(sizes[b], storage | (b == Ind ? VkBufferUsageFlags(VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT) : VkBufferUsageFlags(0)), false);
   owner_.upload_once(buf_[Ind], ind.data(), 4 * ind.size());
-  up_ = owner_.make_buffer(3 * v4 * n + 8 * kTetherSets * n + tick_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+  // x v vinfo | tether sets | colliders | the freed vertices (fused ticks)
+  up_ = owner_.make_buffer(3 * v4 * n + 8 * kTetherSets * n + tick_bytes + freed_bytes(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
   down_ = owner_.make_buffer(3 * v4 * n + 4 * kScalars, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
   // the inverse masses never change; the kinematic and held flags are packed per tick beside them
   if (nedge_ > 0) owner_.upload_once(buf_[Edges], edges.data(), 16 * VkDeviceSize(nedge_));
@@ -99,7 +104,8 @@ GpuContactStage::GpuContactStage(GpuIntegrator& owner, const ClothModel& model, 
   } code[kKernels] = {{kTethersCode, sizeof(kTethersCode)},
                       {kStrainSweepCode, sizeof(kStrainSweepCode)},
                       {kStageControlCode, sizeof(kStageControlCode)},
-                      {kCollideCode, sizeof(kCollideCode)}};
+                      {kCollideCode, sizeof(kCollideCode)},
+                      {kReleaseThrowCode, sizeof(kReleaseThrowCode)}};
   for (int k = 0; k < kKernels; ++k) pipelines_[k] = make_compute_pipeline(dev, code[k].words, code[k].bytes, layout_, modules_[k]);
   make_command_buffer_and_fence(dev, owner_.ctx_->pool(), cmd_, fence_);
 }
@@ -121,16 +127,85 @@ GpuContactStage::~GpuContactStage() {
   destroy_device_buffer(*owner_.ctx_, down_);
 }
 
-// The stage as one command buffer, in sim/stage_contacts.cpp's order: tethers, a limiting pass, the first
-// collider pass, then up to contact_passes rounds of (a limiting pass; settled? done; the colliders), and a
-// last limiting pass when the rounds ran out.
+// The stage as one command buffer of its own: its inputs from up_, then its kernels.
 void GpuContactStage::record(const WorldModel& world, float h) {
-  const StrainLimitParams& strain = world.config.interaction.strain;
-  const float thickness = world.config.interaction.thickness;
   WEFT_VK_CHECK(vkResetCommandBuffer(cmd_, 0));
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   WEFT_VK_CHECK(vkBeginCommandBuffer(cmd_, &begin));
   const VkCommandBuffer c = cmd_;
+  memory_barrier(c, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                 VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                 VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+  const VkDeviceSize block = 16 * VkDeviceSize(n_), teth = 8 * VkDeviceSize(kTetherSets) * n_;
+  const VkDeviceSize tick_bytes = 16 * VkDeviceSize(1 + kColliderVec4 * kMaxColliders);
+  if (n_ > 0) {
+    const VkBufferCopy xs{0, 0, block}, vs{block, 0, block}, info{2 * block, 0, block}, ts{3 * block, 0, teth};
+    vkCmdCopyBuffer(c, up_.buffer, buf_[X].buffer, 1, &xs);
+    vkCmdCopyBuffer(c, up_.buffer, buf_[V].buffer, 1, &vs);
+    vkCmdCopyBuffer(c, up_.buffer, buf_[VInfo].buffer, 1, &info);
+    vkCmdCopyBuffer(c, up_.buffer, buf_[Teth].buffer, 1, &ts);
+    const VkBufferCopy start{0, 0, block};  // the integrator's x: where the step began
+    vkCmdCopyBuffer(c, owner_.buf_[0].buffer, buf_[XPrev].buffer, 1, &start);
+  }
+  const VkBufferCopy tick{3 * block + teth, 0, table_shared_ ? 16 : tick_bytes};  // stage 3 filled the rest
+  vkCmdCopyBuffer(c, up_.buffer, buf_[Tick].buffer, 1, &tick);
+  record_kernels(c, world, h);
+  memory_barrier(c, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                 VK_ACCESS_HOST_READ_BIT);
+  WEFT_VK_CHECK(vkEndCommandBuffer(c));
+  recorded_h_ = h;
+}
+
+// Into the step's command buffer after its end of step: x and v from its slots (not uploaded), the rest of
+// the inputs from up_, the release grip's throw on the freed vertices packed this tick, the state after it
+// into the step's download where its end-of-step x and v go (the CPU's post-solve measures read it), then
+// the stage's kernels.
+void GpuContactStage::record_fused(VkCommandBuffer c, const WorldModel& world, float h, VkDeviceSize x_slot,
+                                   bool solved, bool brief) {
+  const VkDeviceSize block = 16 * VkDeviceSize(n_), teth = 8 * VkDeviceSize(kTetherSets) * n_;
+  const VkDeviceSize tick_bytes = 16 * VkDeviceSize(1 + kColliderVec4 * kMaxColliders);
+  memory_barrier(c, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                 VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                 VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+  const VkBuffer vecs = owner_.buf_[12].buffer;  // step_layout.glsl's Vecs
+  if (n_ > 0) {
+    const VkBufferCopy xs{x_slot * block, 0, block}, vs{(x_slot + 1) * block, 0, block}, info{2 * block, 0, block},
+        ts{3 * block, 0, teth};
+    vkCmdCopyBuffer(c, vecs, buf_[X].buffer, 1, &xs);
+    vkCmdCopyBuffer(c, vecs, buf_[V].buffer, 1, &vs);
+    vkCmdCopyBuffer(c, up_.buffer, buf_[VInfo].buffer, 1, &info);
+    vkCmdCopyBuffer(c, up_.buffer, buf_[Teth].buffer, 1, &ts);
+    const VkBufferCopy start{0, 0, block};
+    vkCmdCopyBuffer(c, owner_.buf_[0].buffer, buf_[XPrev].buffer, 1, &start);
+  }
+  // (the table shared: stage 3 filled all but the header, whose z is the freed count)
+  const VkBufferCopy tick{3 * block + teth, 0, table_shared_ ? 16 : tick_bytes},
+      freed{3 * block + teth + tick_bytes, 0, freed_bytes()};
+  vkCmdCopyBuffer(c, up_.buffer, buf_[Tick].buffer, 1, &tick);
+  vkCmdCopyBuffer(c, up_.buffer, buf_[Freed].buffer, 1, &freed);
+  memory_barrier(c, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
+  Push push{n_, 0, kMaxFreed, 0, h, 0.f, 0.f, 0.f, 0.f, 0.f, 0, 0};
+  vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_[ReleaseThrow]);
+  vkCmdPushConstants(c, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push), &push);
+  vkCmdDispatch(c, groups_of(kMaxFreed), 1, 1);
+  memory_barrier(c, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                 VK_ACCESS_TRANSFER_READ_BIT);
+  if (n_ > 0 && solved) {  // the step's download: x (w: the contacts' normal impulses) and v, after the throw
+    const VkBufferCopy xs{0, 0, block}, vs{0, block, block};
+    vkCmdCopyBuffer(c, buf_[X].buffer, owner_.down_.buffer, 1, &xs);
+    vkCmdCopyBuffer(c, buf_[V].buffer, owner_.down_.buffer, 1, &vs);
+  }
+  record_kernels(c, world, h, brief);
+}
+
+// sim/stage_contacts.cpp's order: tethers, a limiting pass, the first collider pass, then up to
+// contact_passes rounds of (a limiting pass; settled? done; the colliders), and a last limiting pass when the
+// rounds ran out; then the download.
+void GpuContactStage::record_kernels(VkCommandBuffer c, const WorldModel& world, float h, bool brief) {
+  const StrainLimitParams& strain = world.config.interaction.strain;
+  const float thickness = world.config.interaction.thickness;
   auto barrier = [&](VkPipelineStageFlags from, VkAccessFlags from_access, VkPipelineStageFlags to,
                      VkAccessFlags to_access) { memory_barrier(c, from, from_access, to, to_access); };
   const float detect = 1.f + strain.max_strain;
@@ -143,7 +218,11 @@ void GpuContactStage::record(const WorldModel& world, float h) {
   const uint32_t ncolour = uint32_t(colours_.size());
   bool indirect = false;  // the next run's groups from Ind at indirect_offset (gated by stage_control.comp)
   VkDeviceSize indirect_offset = 0;
+  brief = brief && options_.brief_sweeps > 0 && options_.brief_rounds > 0;
+  uint32_t& dispatches = dispatches_[brief ? 1 : 0];
+  dispatches = 0;
   auto run = [&](Kernel k, uint32_t groups) {
+    ++dispatches;
     vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_[k]);
     vkCmdPushConstants(c, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push), &push);
     if (indirect) vkCmdDispatchIndirect(c, buf_[Ind].buffer, indirect_offset);
@@ -158,12 +237,14 @@ void GpuContactStage::record(const WorldModel& world, float h) {
     push.flags = base_flags | (gate ? kGate : 0u);
     run(StageControl, 1);
   };
-  // A limiting pass of at most `sweeps` sweeps (gate: only while the alternation has not settled).
+  // A limiting pass of at most `sweeps` sweeps (gate: only while the alternation has not settled); brief:
+  // fewer, and the run flagged truncated if the pass has not ended when they run out.
   auto limit_pass = [&](int sweeps, bool gate) {
     control(0, gate);
     if (!strain.enabled) return;
+    const int recorded = brief ? std::min(sweeps, options_.brief_sweeps) : sweeps;
     push.flags = base_flags;
-    for (int s = 0; s < sweeps; ++s) {
+    for (int s = 0; s < recorded; ++s) {
       const size_t nc = colours_.size();
       for (size_t k = 0; k < nc; ++k) {
         const size_t ci = s % 2 ? nc - 1 - k : k;
@@ -179,6 +260,7 @@ void GpuContactStage::record(const WorldModel& world, float h) {
       push.settled = detect + strain.tolerance;
       control(1, false);
     }
+    if (recorded < sweeps) control(5, false);
   };
   auto collide = [&](bool first, bool gate) {
     push.count = n_;
@@ -190,22 +272,7 @@ void GpuContactStage::record(const WorldModel& world, float h) {
     indirect = false;
   };
 
-  barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-          VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-          VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-  const VkDeviceSize block = 16 * VkDeviceSize(n_), teth = 8 * VkDeviceSize(kTetherSets) * n_;
-  const VkDeviceSize tick_bytes = 16 * VkDeviceSize(1 + kColliderVec4 * kMaxColliders);
-  if (n_ > 0) {
-    const VkBufferCopy xs{0, 0, block}, vs{block, 0, block}, info{2 * block, 0, block}, ts{3 * block, 0, teth};
-    vkCmdCopyBuffer(c, up_.buffer, buf_[X].buffer, 1, &xs);
-    vkCmdCopyBuffer(c, up_.buffer, buf_[V].buffer, 1, &vs);
-    vkCmdCopyBuffer(c, up_.buffer, buf_[VInfo].buffer, 1, &info);
-    vkCmdCopyBuffer(c, up_.buffer, buf_[Teth].buffer, 1, &ts);
-    const VkBufferCopy start{0, 0, block};  // the integrator's x: where the step began
-    vkCmdCopyBuffer(c, owner_.buf_[0].buffer, buf_[XPrev].buffer, 1, &start);
-  }
-  const VkBufferCopy tick{3 * block + teth, 0, table_shared_ ? 16 : tick_bytes};  // stage 3 filled the rest
-  vkCmdCopyBuffer(c, up_.buffer, buf_[Tick].buffer, 1, &tick);
+  const VkDeviceSize block = 16 * VkDeviceSize(n_);
   vkCmdFillBuffer(c, buf_[Sc].buffer, 0, VK_WHOLE_SIZE, 0);
   vkCmdFillBuffer(c, buf_[ConOut].buffer, 0, VK_WHOLE_SIZE, 0);
   barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
@@ -228,11 +295,13 @@ void GpuContactStage::record(const WorldModel& world, float h) {
   control(4, false);
   collide(true, false);
   control(2, false);
-  for (int pass = 0; pass < strain.contact_passes; ++pass) {
+  const int rounds = brief ? std::min(strain.contact_passes, options_.brief_rounds) : strain.contact_passes;
+  for (int pass = 0; pass < rounds; ++pass) {
     limit_pass(near, true);
     control(3, false);
     collide(false, true);
   }
+  if (rounds < strain.contact_passes) control(6, false);
   limit_pass(full, true);  // the limiter's last word, when the rounds did not settle
 
   barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
@@ -245,10 +314,6 @@ void GpuContactStage::record(const WorldModel& world, float h) {
   }
   const VkBufferCopy sc{0, 3 * block, 4 * kScalars};
   vkCmdCopyBuffer(c, buf_[Sc].buffer, down_.buffer, 1, &sc);
-  barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-          VK_ACCESS_HOST_READ_BIT);
-  WEFT_VK_CHECK(vkEndCommandBuffer(c));
-  recorded_h_ = h;
 }
 
 // Each collider as collide.comp's load() reads it, after a header vec4 whose x is their count.
@@ -279,10 +344,34 @@ void GpuContactStage::pack_colliders(const std::vector<Collider>& colliders, flo
 
 VkBuffer GpuContactStage::collider_table() const { return buf_[Tick].buffer; }
 
+bool GpuContactStage::truncated() const {
+  const uint32_t* sc = reinterpret_cast<const uint32_t*>(static_cast<const float*>(down_.mapped) + 12 * size_t(n_));
+  return sc[kScTruncated] != 0;
+}
+
 void GpuContactStage::run(const WorldModel& world, WorldState& state, WorldScratch& scratch, StepReport& stats,
                           float h) {
   if (h != recorded_h_) record(world, h);
-  ClothState& cs = state.cloth;
+  pack(world, state, scratch, false, h);
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &cmd_;
+  const VkDevice dev = owner_.ctx_->device();
+  WEFT_VK_CHECK(vkQueueSubmit(owner_.ctx_->queue(), 1, &submit, fence_));
+  WEFT_VK_CHECK(vkWaitForFences(dev, 1, &fence_, VK_TRUE, UINT64_MAX));
+  WEFT_VK_CHECK(vkResetFences(dev, 1, &fence_));
+  read_back(state, scratch, stats);
+}
+
+bool GpuContactStage::pack_fused(const WorldModel& world, WorldState& state, const WorldScratch& scratch, float h) {
+  if (scratch.freed.freed.size() > kMaxFreed) return false;
+  pack(world, state, scratch, true, h);
+  return true;
+}
+
+void GpuContactStage::pack(const WorldModel& world, WorldState& state, const WorldScratch& scratch, bool fused,
+                           float h) {
+  const ClothState& cs = state.cloth;
   const ClothModel& m = world.cloth;
   const size_t n = n_;
   if (state.colliders.size() > kMaxColliders)
@@ -291,12 +380,14 @@ void GpuContactStage::run(const WorldModel& world, WorldState& state, WorldScrat
   float* up = static_cast<float*>(up_.mapped);
   const uint8_t* held_by = scratch.held_by_live ? scratch.held_by.data() : nullptr;
   for (size_t i = 0; i < n; ++i) {
-    const glm::vec3 x = cs.position[i], v = cs.velocity[i];
-    float* px = up + 4 * i;
-    float* pv = up + 4 * (n + i);
+    if (!fused) {  // fused: x and v are the step's, on the device
+      const glm::vec3 x = cs.position[i], v = cs.velocity[i];
+      float* px = up + 4 * i;
+      float* pv = up + 4 * (n + i);
+      px[0] = x.x; px[1] = x.y; px[2] = x.z; px[3] = 0.f;
+      pv[0] = v.x; pv[1] = v.y; pv[2] = v.z; pv[3] = 0.f;
+    }
     float* pi = up + 4 * (2 * n + i);
-    px[0] = x.x; px[1] = x.y; px[2] = x.z; px[3] = 0.f;
-    pv[0] = v.x; pv[1] = v.y; pv[2] = v.z; pv[3] = 0.f;
     pi[0] = m.inv_mass[i]; pi[1] = cs.kinematic[i] ? 1.f : 0.f; pi[2] = held_by ? float(held_by[i]) : 0.f; pi[3] = 0.f;
   }
   // The active tether sets (each device's, then the pins'): anchor and length per vertex.
@@ -317,14 +408,28 @@ void GpuContactStage::run(const WorldModel& world, WorldState& state, WorldScrat
   tick[0] = float(state.colliders.size());
   tick[1] = float(mask);
   tick[2] = tick[3] = 0.f;
-  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &cmd_;
-  const VkDevice dev = owner_.ctx_->device();
-  WEFT_VK_CHECK(vkQueueSubmit(owner_.ctx_->queue(), 1, &submit, fence_));
-  WEFT_VK_CHECK(vkWaitForFences(dev, 1, &fence_, VK_TRUE, UINT64_MAX));
-  WEFT_VK_CHECK(vkResetFences(dev, 1, &fence_));
+  if (!fused) return;
+  // The vertices a grip let go this tick (sim/freed_relaxation.h: they lead `vertices`) that the release
+  // grip's throw may slow: the free ones, each with v_start + h g, its bound. Whether the solve kept a contact
+  // at one (take_release_throw skips those) is known only on the device, where the resting search ran in this
+  // very submit: release_throw.comp reads it from the end of the step's v w.
+  const FreedRelaxation& r = scratch.freed;
+  float* freed = tick + 4 * (1 + kColliderVec4 * kMaxColliders);
+  uint32_t count = 0;
+  const glm::vec3 g = m.material.gravity;
+  for (size_t k = 0; k < r.freed.size() && k < r.vertices.size() && k < r.v_start.size(); ++k) {
+    const uint32_t i = r.vertices[k];
+    if (cs.kinematic[i]) continue;
+    const glm::vec3 base = r.v_start[k] + h * g;
+    float* e = freed + 4 * size_t(count++);
+    e[0] = base.x; e[1] = base.y; e[2] = base.z; e[3] = as_float(i);
+  }
+  tick[2] = float(count);
+}
 
+void GpuContactStage::read_back(WorldState& state, WorldScratch& scratch, StepReport& stats) {
+  ClothState& cs = state.cloth;
+  const size_t n = n_;
   const float* down = static_cast<const float*>(down_.mapped);
   for (size_t i = 0; i < n; ++i) {
     cs.position[i] = glm::vec3(down[4 * i], down[4 * i + 1], down[4 * i + 2]);

@@ -211,6 +211,14 @@ GpuIntegrator::GpuIntegrator(std::shared_ptr<ComputeContext> context, const Clot
     WEFT_VK_CHECK(vkCreateQueryPool(dev, &q, nullptr, &queries_));
   }
   make_command_buffer_and_fence(dev, ctx_->pool(), cmd_, fence_);
+  if (contact_stage_ && options_.one_submit) {
+    make_command_buffer_and_fence(dev, ctx_->pool(), cmd_fused_[0], fence_fused_);
+    for (VkCommandBuffer* b : {&cmd_fused_[1], &cmd_stage4_whole_[0], &cmd_stage4_whole_[1]}) {
+      VkFence unused = VK_NULL_HANDLE;
+      make_command_buffer_and_fence(dev, ctx_->pool(), *b, unused);
+      vkDestroyFence(dev, unused, nullptr);
+    }
+  }
 }
 
 GpuIntegrator::~GpuIntegrator() {
@@ -221,6 +229,11 @@ GpuIntegrator::~GpuIntegrator() {
   contact_stage_.reset();  // its buffers came from this integrator's device
   vkDestroyFence(dev, fence_, nullptr);
   vkFreeCommandBuffers(dev, ctx_->pool(), 1, &cmd_);
+  if (cmd_fused_[0]) {
+    vkDestroyFence(dev, fence_fused_, nullptr);
+    vkFreeCommandBuffers(dev, ctx_->pool(), 2, cmd_fused_.data());
+    vkFreeCommandBuffers(dev, ctx_->pool(), 2, cmd_stage4_whole_.data());
+  }
   if (queries_) vkDestroyQueryPool(dev, queries_, nullptr);
   for (VkPipeline p : pipelines_) vkDestroyPipeline(dev, p, nullptr);
   for (VkShaderModule m : modules_) vkDestroyShaderModule(dev, m, nullptr);
@@ -248,9 +261,9 @@ void GpuIntegrator::record_end_of_step(Dispatch& dispatch) {
 
 // x and v at the step's end (x's w: the contacts' normal impulses) and the scalars; the tests' dv, forces and
 // contacts' impulses after them.
-void GpuIntegrator::record_end_of_step_download(VkCommandBuffer c) {
+void GpuIntegrator::record_end_of_step_download(VkCommandBuffer c, bool xv) {
   const VkDeviceSize block = 16 * VkDeviceSize(n_);
-  if (n_ > 0) {
+  if (n_ > 0 && xv) {  // (fused: stage 4 copied them after the release grip's throw)
     const VkBufferCopy xv{kSlotXEnd * block, 0, 2 * block};
     vkCmdCopyBuffer(c, buf_[Vecs].buffer, down_.buffer, 1, &xv);
   }
@@ -268,16 +281,24 @@ void GpuIntegrator::record_end_of_step_download(VkCommandBuffer c) {
 }
 
 void GpuIntegrator::record(const ClothModel& model, float h, bool sewn, bool searching) {
+  record_into(cmd_, model, h, sewn, searching, false, true);
+  recorded_h_ = h;
+  sewn_recorded_ = sewn;
+  search_recorded_ = searching;
+}
+
+// The step's command buffer c; fused: stage 4 recorded after the end of the step (GpuContactStage::record_fused).
+void GpuIntegrator::record_into(VkCommandBuffer c, const ClothModel& model, float h, bool sewn, bool searching,
+                                bool fused, bool solved) {
   // The multigrid's sums (mg_dots.comp) come before the pairs' projection of z would: not combined yet.
   if (sewn && multigrid_)
     throw std::runtime_error("GPU step: the multigrid preconditioner does not take sewn seams yet (use block Jacobi)");
   if (sewn && chebyshev_)  // each iterate would need the pairs' projection: a second dispatch an iteration
     throw std::runtime_error("GPU step: the Chebyshev solve does not take sewn seams yet (use block Jacobi)");
   if (sewn) make_sewn_upload();
-  WEFT_VK_CHECK(vkResetCommandBuffer(cmd_, 0));
+  WEFT_VK_CHECK(vkResetCommandBuffer(c, 0));
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  WEFT_VK_CHECK(vkBeginCommandBuffer(cmd_, &begin));
-  const VkCommandBuffer c = cmd_;
+  WEFT_VK_CHECK(vkBeginCommandBuffer(c, &begin));
   auto barrier = [&](VkPipelineStageFlags from, VkAccessFlags from_access, VkPipelineStageFlags to,
                      VkAccessFlags to_access) { memory_barrier(c, from, from_access, to, to_access); };
   auto compute_barrier = [&] {
@@ -404,19 +425,17 @@ void GpuIntegrator::record(const ClothModel& model, float h, bool sewn, bool sea
   }
   dispatch(ContactImpulse, groups_);
   record_end_of_step(dispatch);
+  if (fused) contact_stage_->record_fused(c, *world_model_, h, kSlotXEnd, solved, true);
   stamp(3);
   barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
           VK_ACCESS_TRANSFER_READ_BIT);
-  record_end_of_step_download(c);
+  record_end_of_step_download(c, !fused);
   if (searching) resting_->record_keep_start(c);
   force_stage_->record_download(c);
   barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
           VK_ACCESS_HOST_READ_BIT);
   stamp(4);
   WEFT_VK_CHECK(vkEndCommandBuffer(c));
-  recorded_h_ = h;
-  sewn_recorded_ = sewn;
-  search_recorded_ = searching;
 }
 
 // GpuStepOptions::chebyshev_lo and _hi (measurements): the ends the bound kernels made overwritten by constants.
@@ -471,18 +490,21 @@ void GpuIntegrator::bind_sets(VkCommandBuffer c) const {
 
 uint64_t GpuIntegrator::tick_upload_bytes() const {
   const uint64_t contacts = search_recorded_ ? 2 * 16 * uint64_t(n_) : 0;  // found on the device instead
+  const uint64_t stage4 = !runs(PostSolveStage::ColliderPasses) ? 0
+                          : fused_                              ? contact_stage_->fused_upload_bytes()
+                                                                : contact_stage_->tick_upload_bytes();
   return up_.size - contacts + (search_recorded_ ? resting_->upload_bytes() : 0) +
-         (sewn_recorded_ ? sew_up_.size : 0) + force_stage_->upload_bytes() +
-         (runs(PostSolveStage::ColliderPasses) ? contact_stage_->tick_upload_bytes() : 0);
+         (sewn_recorded_ ? sew_up_.size : 0) + force_stage_->upload_bytes() + stage4;
 }
 
 uint64_t GpuIntegrator::tick_download_bytes() const {
-  return down_.size + force_stage_->download_bytes() +
+  return down_.size - (lean_ ? 2 * 16 * VkDeviceSize(n_) : 0) + force_stage_->download_bytes() +
          (runs(PostSolveStage::ColliderPasses) ? contact_stage_->tick_download_bytes() : 0);
 }
 
 bool GpuIntegrator::runs(PostSolveStage stage) const {
   if (stage == PostSolveStage::RestingContacts) return searches();
+  if (stage == PostSolveStage::ReleaseThrow) return fused_;
   if (stage == PostSolveStage::Plasticity) return force_stage_->runs_plasticity();
   if (stage == PostSolveStage::SelfContacts)
     return options_.self_response && contact_stage_ && world_model_ && world_model_->config.self_collision.enabled;
@@ -497,12 +519,36 @@ void GpuIntegrator::attach_world(const WorldModel& model, WorldState& state, Wor
   world_report_ = &report;
 }
 
+// One submit for stages 3 and 4 where stage 4 runs here and nothing the CPU runs between them (World::step)
+// writes the state: not on a tick with the freed relaxation (the spring models), the release recoil's end,
+// seams (their closing, welds and driven vertices) or a held patch's shift taken back (sim/held_clearance.h:
+// stage 3's forget_held_shift, after step()); the release grip's throw runs on the device.
+bool GpuIntegrator::one_submit_tick(bool sewn) const {
+  if (!cmd_fused_[0] || !runs(PostSolveStage::ColliderPasses) || sewn) return false;
+  const WorldScratch& scratch = *world_scratch_;
+  const WorldState& state = *world_state_;
+  if (scratch.release_recoil_due) return false;
+  for (const glm::vec3& shift : state.held_shift)
+    if (shift != glm::vec3(0.f)) return false;
+  if (!scratch.freed.freed.empty() && !world_model_->cloth.weft_warp.active()) return false;
+  return state.seams.size() == 0 && state.seam_driven.empty() && scratch.strain.weld_members.empty();
+}
+
 void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
   // Once: h is fixed while a world runs (an edit makes a new integrator); again, once, when the seams are all
   // sewn and the solve starts keeping the pairs (sim/sewn_filter.h).
   const bool sewn = sewn_recorded_ || !state.sewn_filter.empty();
   const bool searching = searches();
   if (h != recorded_h_ || sewn != sewn_recorded_ || searching != search_recorded_) record(model, h, sewn, searching);
+  fused_ = one_submit_tick(sewn) && contact_stage_->pack_fused(*world_model_, *world_state_, *world_scratch_, h);
+  lean_ = fused_ && !world_scratch_->solved_state_read;
+  const int variant = lean_ ? 0 : 1;
+  // Once each, at its first tick (a world is attached: stage 4 reads it); again if the search starts or stops.
+  if (fused_ && (h != fused_h_[variant] || searching != fused_searching_[variant])) {
+    record_into(cmd_fused_[variant], model, h, false, searching, true, !lean_);
+    fused_h_[variant] = h;
+    fused_searching_[variant] = searching;
+  }
   if (sewn) pack_sewn(state.sewn_filter);
   float* up = static_cast<float*>(up_.mapped);
   const size_t n = n_;
@@ -533,17 +579,20 @@ void GpuIntegrator::step(const ClothModel& model, ClothState& state, float h) {
   force_stage_->pack(state);
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &cmd_;
-  WEFT_VK_CHECK(vkQueueSubmit(ctx_->queue(), 1, &submit, fence_));
-  WEFT_VK_CHECK(vkWaitForFences(ctx_->device(), 1, &fence_, VK_TRUE, UINT64_MAX));
-  WEFT_VK_CHECK(vkResetFences(ctx_->device(), 1, &fence_));
+  submit.pCommandBuffers = fused_ ? &cmd_fused_[variant] : &cmd_;
+  const VkFence fence = fused_ ? fence_fused_ : fence_;
+  WEFT_VK_CHECK(vkQueueSubmit(ctx_->queue(), 1, &submit, fence));
+  WEFT_VK_CHECK(vkWaitForFences(ctx_->device(), 1, &fence, VK_TRUE, UINT64_MAX));
+  WEFT_VK_CHECK(vkResetFences(ctx_->device(), 1, &fence));
+  ++submits_;
+  if (fused_ && contact_stage_->truncated()) rerun_stage4_whole(variant, h);
   const float* down = static_cast<const float*>(down_.mapped);
   const float* scalars = down + 8 * n;
   force_stage_->read_back(state);
   stats_.solver_iterations = chebyshev_ ? chebyshev_->iterations() : int(scalars[kScalarIter]);
   if (chebyshev_) chebyshev_interval(std::min(scalars[kScalarChebyS], scalars[kScalarChebyE]), scalars[kScalarChebyA], cheby_gamma_, cheby_rho_);
   stats_.residual = scalars[kScalarRes];
-  read_back_end_of_step(state, down, h);
+  read_back_end_of_step(state, down, h, !lean_);
   if (queries_) {
     uint64_t t[kTimestamps];
     if (vkGetQueryPoolResults(ctx_->device(), queries_, 0, kTimestamps, sizeof(t), t, sizeof(uint64_t),
@@ -580,24 +629,18 @@ void GpuIntegrator::pack_contact_axes(const ContactAxes& axes, float* out) {
   out[13] = axes.stuck ? 1.f : 0.f;
 }
 
-// The state at the step's end as end_step.comp left it, each kept contact's normal impulse (next tick's N, the
-// lift-off test) from x's w, and the clock (apply_implicit_step's). With read_back_solve, the solve's dv, the
-// forces and the contacts' whole impulses too (ContactFilter::work, record_contact_impulses' on the CPU).
-void GpuIntegrator::read_back_end_of_step(ClothState& state, const float* down, float h) {
+// The state at the step's end as end_step.comp left it, the contacts the solve kept (read_back_contacts) and
+// the clock (apply_implicit_step's); with read_back_solve, the solve's dv and the forces too. Not xv (a lean
+// one-submit tick): x, v and the contacts come with stage 4's download, in run_post_solve.
+void GpuIntegrator::read_back_end_of_step(ClothState& state, const float* down, float h, bool xv) {
   const size_t n = n_;
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0; i < n && xv; ++i) {
     const float* px = down + 4 * i;
     const float* pv = down + 4 * (n + i);
     state.position[i] = glm::vec3(px[0], px[1], px[2]);
     state.velocity[i] = glm::vec3(pv[0], pv[1], pv[2]);
   }
-  if (search_recorded_) read_back_resting_contacts(state, down);
-  ContactFilter& contacts = state.contact_filter;
-  contacts.work.resize(contacts.size());  // within the capacity reserved for every vertex
-  for (size_t k = 0; k < contacts.size(); ++k) {
-    contacts.impulse[k] = down[4 * size_t(contacts.vertex[k]) + 3];
-    contacts.work[k] = glm::vec3(0.f);
-  }
+  if (xv) read_back_contacts(state, down);
   if (options_.read_back_solve) {
     const float* extra = down + 8 * n + kScalarCount;
     for (size_t i = 0; i < n; ++i) {
@@ -606,13 +649,27 @@ void GpuIntegrator::read_back_end_of_step(ClothState& state, const float* down, 
       forces_.force[i] = glm::vec3(f[0], f[1], f[2]);
       forces_.drag_coefficient[i] = f[3];  // air's (assemble.comp)
     }
-    for (size_t k = 0; k < contacts.size(); ++k) {
-      const float* e = extra + 4 * (2 * n + size_t(contacts.vertex[k]));
-      contacts.work[k] = glm::vec3(e[0], e[1], e[2]);
-    }
   }
   state.time += h;
   ++state.step_count;
+}
+
+// The contacts the solve kept, from xv (x then v, n each, as end_step.comp left their w: stage 4 and the
+// release grip's throw write only xyz, so its download carries them too): with the device's search, which
+// vertices (v's w); each one's normal impulse (x's w: next tick's N and lift-off test, on the device already);
+// with read_back_solve their whole impulses (ContactFilter::work, record_contact_impulses' on the CPU).
+void GpuIntegrator::read_back_contacts(ClothState& state, const float* xv) const {
+  const size_t n = n_;
+  if (search_recorded_) read_back_resting_contacts(state, xv);
+  ContactFilter& contacts = state.contact_filter;
+  contacts.work.resize(contacts.size());  // within the capacity reserved for every vertex
+  const float* extra = options_.read_back_solve ? static_cast<const float*>(down_.mapped) + 8 * n + kScalarCount : nullptr;
+  for (size_t k = 0; k < contacts.size(); ++k) {
+    const size_t i = contacts.vertex[k];
+    contacts.impulse[k] = xv[4 * i + 3];
+    const float* e = extra ? extra + 4 * (2 * n + i) : nullptr;
+    contacts.work[k] = e ? glm::vec3(e[0], e[1], e[2]) : glm::vec3(0.f);
+  }
 }
 
 bool GpuIntegrator::searches() const { return resting_ && world_model_ && world_state_; }
@@ -626,17 +683,18 @@ void GpuIntegrator::pack_resting(float* v_up) {
   for (size_t i = 0; i < n_; ++i) v_up[4 * i + 3] = held && held[i] ? 1.f : 0.f;
 }
 
-// The contacts the device kept (end_step.comp's v w), in vertex order, into the filter the CPU stages after the
-// step read (which vertices rest, and through read_back_end_of_step their impulses); with read_back_solve their
-// normals, dv along them, slips and friction weights as the search found them (the tests' parity with
-// find_resting_contacts).
-void GpuIntegrator::read_back_resting_contacts(ClothState& state, const float* down) const {
+// The contacts the device kept (end_step.comp's v w, in xv's second block), in vertex order, into the filter the
+// CPU stages after the step read (which vertices rest, and through read_back_contacts their impulses); with
+// read_back_solve their normals, dv along them, slips and friction weights as the search found them (the
+// tests' parity with find_resting_contacts), from the step's download.
+void GpuIntegrator::read_back_resting_contacts(ClothState& state, const float* xv) const {
   const size_t n = n_;
   ContactFilter& f = state.contact_filter;
   f.clear();
+  const float* down = static_cast<const float*>(down_.mapped);
   const float* found = options_.read_back_solve ? down + 8 * n + kScalarCount + 12 * n : nullptr;
   for (size_t i = 0; i < n; ++i) {
-    if (down[4 * (n + i) + 3] == 0.f) continue;
+    if (xv[4 * (n + i) + 3] == 0.f) continue;
     f.entry_of_vertex[i] = uint32_t(f.vertex.size());
     f.vertex.push_back(uint32_t(i));
     const float* c0 = found ? found + 4 * i : nullptr;
@@ -651,12 +709,45 @@ void GpuIntegrator::read_back_resting_contacts(ClothState& state, const float* d
   }
 }
 
+// The brief stage 4 of a one-submit tick ran out before a pass or the alternation converged: stage 4 whole
+// again from the end of the step's slots (untouched since: the next tick's upload overwrites them), with the
+// throw, as the full recording would have run it; its own command buffer, recorded at its first use.
+void GpuIntegrator::rerun_stage4_whole(int variant, float h) {
+  const VkCommandBuffer c = cmd_stage4_whole_[variant];
+  if (h != stage4_whole_h_[variant]) {
+    WEFT_VK_CHECK(vkResetCommandBuffer(c, 0));
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    WEFT_VK_CHECK(vkBeginCommandBuffer(c, &begin));
+    contact_stage_->record_fused(c, *world_model_, h, kSlotXEnd, variant == 1, false);
+    memory_barrier(c, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                   VK_ACCESS_HOST_READ_BIT);
+    WEFT_VK_CHECK(vkEndCommandBuffer(c));
+    stage4_whole_h_[variant] = h;
+  }
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &c;
+  WEFT_VK_CHECK(vkQueueSubmit(ctx_->queue(), 1, &submit, fence_fused_));
+  WEFT_VK_CHECK(vkWaitForFences(ctx_->device(), 1, &fence_fused_, VK_TRUE, UINT64_MAX));
+  WEFT_VK_CHECK(vkResetFences(ctx_->device(), 1, &fence_fused_));
+  ++submits_;
+  ++stage4_reruns_;
+}
+
 // Not at the end of step(): World::step measures the fail-safe's post-solve energy between the two (stage 4
 // run inside step() pushed cloth out of the table before that measure, and the push-out's potential energy
-// read as a passive cloth's gain: an energy clamp a tick and 12 mm from the CPU's stage 4 in 0.25 s).
+// read as a passive cloth's gain: an energy clamp a tick and 12 mm from the CPU's stage 4 in 0.25 s). On a
+// one-submit tick step() leaves the state as it was before stage 4 (the CPU's measures read it) and this puts
+// stage 4's result, read back in the same submit, in its place.
 void GpuIntegrator::run_post_solve(float h) {
-  if (runs(PostSolveStage::ColliderPasses))
+  if (fused_) {  // stage 4 ran in the step's submit: its result, read back with the step's
+    // A lean tick brought no end-of-step state back: the kept contacts come with stage 4's (its w untouched).
+    if (lean_) read_back_contacts(world_state_->cloth, contact_stage_->state_download());
+    contact_stage_->read_back(*world_state_, *world_scratch_, *world_report_);
+  } else if (runs(PostSolveStage::ColliderPasses)) {
     contact_stage_->run(*world_model_, *world_state_, *world_scratch_, *world_report_, h);
+    ++submits_;
+  }
   if (runs(PostSolveStage::SelfContacts)) run_self_contacts(h);
 }
 
@@ -673,6 +764,7 @@ void GpuIntegrator::run_self_contacts(float h) {
   if (self_response_->stats().contacts == 0) return;
   const StrainLimitStats first = world_report_->strain;
   contact_stage_->run(world, state, scratch, *world_report_, h);
+  ++submits_;
   world_report_->strain.corrected += first.corrected;
 }
 

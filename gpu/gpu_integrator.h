@@ -5,8 +5,9 @@
 // of mg's aggregation multigrid (gpu/gpu_multigrid.h; or block Jacobi; or, without CG, Chebyshev-accelerated
 // Jacobi: gpu/gpu_chebyshev.h), the collider contacts and their
 // friction kept in the solve as mg keeps them; and stage 4 (tethers, the
-// limiter, the colliders' position passes: gpu/gpu_contact_stage.h) in a second submit at stage 4's place
-// (run_post_solve). Stages 1-2 and 5-7 stay on the CPU (gpu/step_device.h refuses the scenes whose features
+// limiter, the colliders' position passes: gpu/gpu_contact_stage.h) recorded into the same submit
+// (GpuStepOptions::one_submit), or in a second submit at stage 4's place (run_post_solve) on a tick whose CPU
+// passes between them write the state. Stages 1-2 and 5-7 stay on the CPU (gpu/step_device.h refuses the scenes whose features
 // the GPU step does not run).
 //
 // Shaped for the sim thread: every buffer and the one command buffer are made once (the command buffer at
@@ -69,6 +70,14 @@ struct GpuStepOptions {
   // Sweeps recorded per limiting pass (the CPU's StrainLimitParams::iterations and near_iterations cap it
   // too): those past convergence are skipped on the device.
   int limit_sweeps = 64;
+  // A one-submit tick records stage 4 brief: at most this many sweeps a limiting pass and rounds of the
+  // alternation (0: the full maxima above). Where a pass or the alternation has not converged when the brief
+  // recording runs out (stage_control.comp flags it), the tick reruns stage 4 whole from the end of the step in
+  // a second submit (GpuContactStage::truncated): the same result, the same bits, as if recorded in full. The
+  // bench's grid needs 1 sweep and no round; each recorded dispatch past convergence costs its barrier on an
+  // H100 (docs/gpu.md).
+  int brief_sweeps = 8;
+  int brief_rounds = 4;
   // Tests: the solve's dv, the forces at the step's start and the contacts' whole impulses read back too
   // (solved_dv(), forces(), ContactFilter::work); the tick needs only the state at the step's end.
   bool read_back_solve = false;
@@ -82,13 +91,19 @@ struct GpuStepOptions {
   // the step's submit (gpu/gpu_resting_contacts.h), once a world is attached and stage 4 runs here (its collider
   // table); false: found on the CPU and uploaded, 32 bytes a vertex.
   bool resting_search = true;
+  // Stage 4 recorded into the step's command buffer (GpuContactStage::record_fused): one submit and one fence
+  // wait a tick, x and v not uploaded again, the release grip's throw on the device between them. A tick whose
+  // CPU passes between the step and stage 4 write the state (the freed relaxation, the release recoil's end,
+  // seams) takes the two submits still (docs/gpu.md). False: always two (tests: the CPU's passes).
+  bool one_submit = true;
 };
 
 // GPU time of the last step by stage (timestamps; zero when the device has none), ms.
 struct GpuStageTimes {
   double upload = 0;    // the packed state into the device's buffers
   double forces = 0;    // link forces and Jacobian blocks, per-vertex assembly
-  double solve = 0;     // the PCG iterations, the contacts' impulses, the end of the step (x, v)
+  double solve = 0;     // the PCG iterations, the contacts' impulses, the end of the step (x, v); stage 4 too on
+                        // a one-submit tick
   double download = 0;  // x and v back
   double total() const { return upload + forces + solve + download; }
 };
@@ -108,11 +123,18 @@ class GpuIntegrator final : public Integrator {
   // Stage 4 whole (tethers and limiter, the colliders, alternated) once a world is attached; stage 6, the
   // plastic rest state's update (gpu/shaders/plasticity.comp), when the material has plasticity: at the head
   // of the next submit, on the positions stages 4-5c left.
+  // And, on a one-submit tick (GpuStepOptions::one_submit), the release grip's throw (ReleaseThrow).
   bool runs(PostSolveStage stage) const override;
   void attach_world(const WorldModel& model, WorldState& state, WorldScratch& scratch, StepReport& report) override;
-  // Stage 4 on the device (a second submit: the step's end, with its free-flight translation correction, is
-  // on the CPU between them).
+  // Stage 4 on the device: a second submit, or on a one-submit tick its result, already read back.
   void run_post_solve(float h) override;
+  // Whether the last tick was one submit (stage 4 in the step's command buffer), and how many there were.
+  bool last_tick_one_submit() const { return fused_; }
+  // Whether it brought the state after the solve back (World::step read it: WorldScratch::solved_state_read).
+  bool last_tick_brought_solved_state() const { return !lean_; }
+  uint64_t submits() const { return submits_; }
+  // One-submit ticks whose brief stage 4 ran out before convergence and was rerun whole (a second submit).
+  uint64_t stage4_reruns() const { return stage4_reruns_; }
   // The multigrid preconditioner (options.multigrid), or null (tests).
   const GpuMultigrid* multigrid() const { return multigrid_.get(); }
   // The stage-4 stage, or null (tests).
@@ -152,12 +174,20 @@ class GpuIntegrator final : public Integrator {
   Buffer make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, bool host);
   void upload_once(Buffer& dst, const void* data, VkDeviceSize size);
   void record(const ClothModel& model, float h, bool sewn, bool searching);
+  // fused: stage 4 recorded after the end of the step; solved: the state after the solve brought back too.
+  void record_into(VkCommandBuffer c, const ClothModel& model, float h, bool sewn, bool searching, bool fused,
+                   bool solved);
+  // Whether this tick can be one submit: stage 4 runs here and nothing on the CPU writes the state between.
+  bool one_submit_tick(bool sewn) const;
+  // Stage 4 again, whole, from the end of the step on the device (a one-submit tick's brief stage 4 ran out).
+  void rerun_stage4_whole(int variant, float h);
   // The resting-contact search (gpu/gpu_resting_contacts.h): whether this tick runs it, its per-tick packing,
   // and the contacts it kept back into ClothState::contact_filter (vertices and impulses; with read_back_solve
-  // their normals, dv, slip and friction too).
+  // their normals, dv, slip and friction too), from x and v as the step's download or stage 4's carry them.
   bool searches() const;
   void pack_resting(float* v_up);
-  void read_back_resting_contacts(ClothState& state, const float* down) const;
+  void read_back_resting_contacts(ClothState& state, const float* xv) const;
+  void read_back_contacts(ClothState& state, const float* xv) const;
   // The set bindings the step's kernels expect (after the multigrid's, which re-binds set 1).
   void bind_sets(VkCommandBuffer c) const;
   void make_sewn_upload();
@@ -165,10 +195,10 @@ class GpuIntegrator final : public Integrator {
   void pack_sewn(const SewnFilter& filter);
   template <class Dispatch>
   void record_end_of_step(Dispatch& dispatch);
-  void record_end_of_step_download(VkCommandBuffer c);
+  void record_end_of_step_download(VkCommandBuffer c, bool xv);
   static void pack_contact_axes(const ContactAxes& axes, float* out);
   void pack_buckled_links(const ClothState& state, float* out) const;
-  void read_back_end_of_step(ClothState& state, const float* down, float h);
+  void read_back_end_of_step(ClothState& state, const float* down, float h, bool xv);
 
   std::shared_ptr<ComputeContext> ctx_;
   GpuStepOptions options_;
@@ -192,6 +222,20 @@ class GpuIntegrator final : public Integrator {
   float recorded_h_ = 0;
   uint32_t dispatches_ = 0, dispatches_per_iteration_ = 0;  // in the recorded command buffer
   float cheby_gamma_ = 0, cheby_rho_ = 0;                   // the Chebyshev solve's last interval
+  // Stage 3 then stage 4 (GpuStepOptions::one_submit): [1] brings the state after the solve back too, for
+  // a tick on which World::step reads it (WorldScratch::solved_state_read); [0] does not.
+  std::array<VkCommandBuffer, 2> cmd_fused_{};
+  std::array<float, 2> fused_h_{};           // h each was recorded for (0: not yet)
+  std::array<bool, 2> fused_searching_{};    // ... and whether with the resting search
+  // Stage 4 whole, for the ticks whose brief recording ran out (GpuStepOptions::brief_sweeps): [1] copies the
+  // state after the throw into the step's download too, as cmd_fused_[1] does.
+  std::array<VkCommandBuffer, 2> cmd_stage4_whole_{};
+  std::array<float, 2> stage4_whole_h_{};
+  uint64_t stage4_reruns_ = 0;
+  VkFence fence_fused_ = VK_NULL_HANDLE;
+  bool fused_ = false;            // the last tick was one submit
+  bool lean_ = false;             // ... and did not bring the state after the solve back
+  uint64_t submits_ = 0;
   ForceBuffers forces_;            // force (read back) and zero drag, for finish_implicit_step's correction
   std::vector<glm::vec3> dv_;      // the solved velocity change (n)
   GpuStageTimes times_, sums_;

@@ -7,6 +7,7 @@
 
 #include "engine/material_loader.h"
 #include "engine/runtime.h"
+#include "gpu/gpu_contact_stage.h"
 #include "gpu/gpu_integrator.h"
 #include "gpu/gpu_multigrid.h"
 #include "gpu/gpu_self_contacts.h"
@@ -50,6 +51,7 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
       go.chebyshev = options.preconditioner == "chebyshev";
       if (options.chebyshev_iterations > 0) go.chebyshev_iterations = options.chebyshev_iterations;
       if (options.mg_coarse_nodes >= 0) go.mg_coarse_nodes = uint32_t(options.mg_coarse_nodes);
+      go.one_submit = options.submits == 1;
       std::shared_ptr<ComputeContext> ctx = choice.context;
       scene.world.make_custom_integrator = [ctx, go](const ClothModel& m, const SolverOptions& o) {
         return std::make_unique<GpuIntegrator>(ctx, m, o, go);
@@ -69,8 +71,11 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
     }
     std::vector<double> upload, forces, solve, download, total, wall, iterations, residual;
     std::vector<double> elastics, integrate, corrections;  // the world's own stage timing (StepTiming), CPU wall ms
+    std::vector<double> first_sweeps, rounds;  // stage 4's convergence: its first limiting pass, its alternation
     const int warm = 4;
+    uint64_t submits_at_warm = 0;
     for (int k = 0; k < warm + options.steps; ++k) {
+      if (k == warm) submits_at_warm = gpu->submits();
       const double t = world.state().time, dt = world.time_step();
       const float s = float(std::min(1.0, (t + dt) / 0.5));
       for (int h = 0; h < 2; ++h) {
@@ -91,6 +96,10 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
       elastics.push_back(st.elastic_ms), integrate.push_back(st.integrator_ms), corrections.push_back(st.correction_ms);
       iterations.push_back(world.integrator_stats().solver_iterations);
       residual.push_back(world.integrator_stats().residual);
+      if (const GpuContactStage* c4 = gpu->contact_stage()) {
+        first_sweeps.push_back(c4->first_sweeps());
+        rounds.push_back(c4->alternation_passes());
+      }
     }
     nlohmann::json r = {{"size", size},
                         {"material", options.material.empty() ? "springs" : options.material},
@@ -111,6 +120,8 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
                                     {"integrate_wall", median(integrate)},
                                     {"corrections", median(corrections)}}},
                         {"bytes_per_tick", {{"up", gpu->tick_upload_bytes()}, {"down", gpu->tick_download_bytes()}}},
+                        // stage 4 in the step's submit (GpuStepOptions::one_submit) or its own
+                        {"submits_per_tick", double(gpu->submits() - submits_at_warm) / std::max(1, options.steps)},
                         {"pcg_iterations_median", median(iterations)},
                         {"pcg_residual_median", median(residual)},
                         {"pcg_iterations_max", *std::max_element(iterations.begin(), iterations.end())},
@@ -120,6 +131,16 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
                         // (every recorded iteration; those past convergence return at once).
                         {"dispatches_per_iteration", gpu->dispatches_per_iteration()},
                         {"dispatches_recorded", gpu->recorded_dispatches()},
+                        // Stage 4's (tethers, limiter, colliders: its recorded maxima) and how far it went.
+                        // (brief: a one-submit tick's, GpuStepOptions::brief_sweeps; whole: a two-submit tick's
+                        // and a rerun's; 0: not recorded in this run)
+                        {"stage4", {{"dispatches_recorded", gpu->contact_stage() ? gpu->contact_stage()->recorded_dispatches() : 0},
+                                    {"dispatches_recorded_brief", gpu->contact_stage() ? gpu->contact_stage()->recorded_dispatches(true) : 0},
+                                    {"reruns_whole", gpu->stage4_reruns()},
+                                    {"first_pass_sweeps_median", first_sweeps.empty() ? 0.0 : median(first_sweeps)},
+                                    {"first_pass_sweeps_max", first_sweeps.empty() ? 0.0 : *std::max_element(first_sweeps.begin(), first_sweeps.end())},
+                                    {"alternation_passes_median", rounds.empty() ? 0.0 : median(rounds)},
+                                    {"alternation_passes_max", rounds.empty() ? 0.0 : *std::max_element(rounds.begin(), rounds.end())}}},
                         {"wall_ms_per_tick_median", median(wall)},
                         {"finite", std::all_of(world.state().position.begin(), world.state().position.end(),
                                                [](const glm::vec3& p) { return std::isfinite(p.x + p.y + p.z); })}};
@@ -155,14 +176,14 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
     std::fprintf(stderr,
                  "gpu bench %s (%zu vertices, %s) on %s: GPU %.3f ms/tick (upload %.3f, forces %.3f, solve %.3f, "
                  "download %.3f), %g PCG iterations (%s; at most %g; relative residual %.1e, at most %.1e), wall %.3f ms/tick (CPU: elastics %.3f, "
-                 "stage 3 %.3f, corrections %.3f; %.1f kB up, %.1f kB down a tick)\n",
+                 "stage 3 %.3f, corrections %.3f; %.1f kB up, %.1f kB down, %.2f submits a tick)\n",
                  size.c_str(), world.model().vertex_count(), options.material.empty() ? "springs" : options.material.c_str(),
                  choice.device_name.c_str(), median(total), median(upload),
                  median(forces), median(solve), median(download), median(iterations), options.preconditioner.c_str(),
                  *std::max_element(iterations.begin(), iterations.end()), median(residual),
                  *std::max_element(residual.begin(), residual.end()), median(wall),
                  median(elastics), median(integrate), median(corrections), gpu->tick_upload_bytes() / 1e3,
-                 gpu->tick_download_bytes() / 1e3);
+                 gpu->tick_download_bytes() / 1e3, double(gpu->submits() - submits_at_warm) / std::max(1, options.steps));
     if (const GpuMultigrid* mg = gpu->multigrid()) {
       std::vector<uint32_t> nodes;
       for (size_t l = 0; l < mg->level_count(); ++l) nodes.push_back(mg->node_count(l));
@@ -171,6 +192,13 @@ nlohmann::json bench_gpu_step(const GpuBenchOptions& options) {
     }
     std::fprintf(stderr, "gpu bench %s: %u dispatches a PCG iteration (%u recorded)\n", size.c_str(),
                  gpu->dispatches_per_iteration(), gpu->recorded_dispatches());
+    if (const GpuContactStage* c4 = gpu->contact_stage(); c4 && !first_sweeps.empty())
+      std::fprintf(stderr, "gpu bench %s: stage 4 %u dispatches recorded (brief %u, %llu reruns whole); first limiting "
+                   "pass %g sweeps (at most %g), %g alternation passes (at most %g)\n", size.c_str(),
+                   c4->recorded_dispatches(), c4->recorded_dispatches(true),
+                   static_cast<unsigned long long>(gpu->stage4_reruns()), median(first_sweeps),
+                   *std::max_element(first_sweeps.begin(), first_sweeps.end()), median(rounds),
+                   *std::max_element(rounds.begin(), rounds.end()));
     out.push_back(r);
   }
   return out;

@@ -18,6 +18,7 @@ struct GpuBenchOptions {
                                              // | chebyshev (GpuStepOptions::chebyshev: no PCG)
   int mg_coarse_nodes = -1;                  // GpuStepOptions::mg_coarse_nodes; -1: its default
   int chebyshev_iterations = -1;             // GpuStepOptions::chebyshev_iterations; -1: its default
+  int submits = 1;                           // 1: stage 4 in the step's submit (the default); 2: its own (GpuStepOptions::one_submit)
 };
 
 // One entry per size; throws StepDeviceRefused when no device fits (and for auto, when it would be the CPU).

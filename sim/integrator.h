@@ -63,8 +63,11 @@ struct StepStats {
 // The stages after the solve that an integrator may run itself (the GPU step runs them in its own submit);
 // World::step skips the CPU pass of each one it claims. RestingContacts, before the solve: stage 3's search
 // for the contacts the solve keeps (find_resting_contacts and leave_flat_landings, sim/stage_integrate.cpp),
-// which the GPU step runs at the head of its submit.
-enum class PostSolveStage : uint8_t { StrainLimit, ColliderPasses, SelfContacts, Plasticity, Failsafe, RestingContacts };
+// which the GPU step runs at the head of its submit. ReleaseThrow (sim/release_grip.h) is claimed tick by
+// tick, after step(): the GPU step runs it between its end of step and stage 4 when the tick is one submit.
+enum class PostSolveStage : uint8_t {
+  StrainLimit, ColliderPasses, SelfContacts, Plasticity, Failsafe, RestingContacts, ReleaseThrow
+};
 
 struct WorldModel;
 struct WorldState;

@@ -136,6 +136,8 @@ void World::step() {
   const auto t1 = WallClock::now();
   // After a release the solve would throw what the grip held; the release window takes it (sim/release_recoil.h).
   const bool recoil = begin_release_recoil(model_, state_, scratch_);
+  scratch_.release_recoil_due = recoil;  // the GPU step: its end runs on the CPU, so two submits this tick
+  scratch_.solved_state_read = (guard && baseline.passive) || !state_.cloth.buckled.empty();
   integrator_->attach_world(model_, state_, scratch_, stats_);
   integrate(model_, state_, *integrator_, self_collision_.get(), scratch_, h);
   if (freed && !model_.cloth.weft_warp.active())  // the relaxation's energy is the links' (weft/warp: not)
@@ -143,7 +145,7 @@ void World::step() {
                 &state_.cloth.contact_filter, scratch_.x_prev.data(), scratch_.freed.v_start.data(), h,
                 kFreedRelaxationSweeps, state_.cloth.position.data(), state_.cloth.velocity.data());
   // ... and the crease the grip held is not thrown: its friction takes the freed patch's speed (sim/release_grip.h).
-  if (freed)  // the freed ones lead `vertices` (their neighbours follow)
+  if (freed && !integrator_->runs(PostSolveStage::ReleaseThrow))  // the freed ones lead `vertices`
     take_release_throw(scratch_.freed.vertices, scratch_.freed.freed.size(), scratch_.freed.v_start,
                        state_.cloth.kinematic.data(), &state_.cloth.contact_filter, model_.cloth.material.gravity, h,
                        state_.cloth.velocity.data());

@@ -54,6 +54,10 @@ struct WorldScratch {
   // stays. Set when the seams change (World::seams_changed); empty without seams.
   std::vector<float> piece_mass;
   FreedRelaxation freed;  // the vertices a grip let go this tick (sim/freed_relaxation.h)
+  bool release_recoil_due = false;  // this tick's solve ends in the release recoil (sim/release_recoil.h)
+  // World::step reads the state between the solve and stage 4 this tick (the fail-safe's post-solve energy
+  // on a passive tick, the buckled links' solved lengths): the GPU step then brings that state back too.
+  bool solved_state_read = true;
 
   void resize(const ClothModel& model);
 };

@@ -37,10 +37,10 @@ const uint kVelFromCorrection = 1, kClearHeld = 2, kGate = 4;
 // counters and flags in `sc`: this sweep's worst l / l0 (float bits) and corrections; the pass's done flag,
 // corrections, largest move (float bits) and sweeps; the alternation's done flag; the first collider pass's
 // contacts; every pass's corrections; whether friction stuck a vertex; alternation passes; the first
-// limiting pass's sweeps and largest move.
+// limiting pass's sweeps and largest move; whether a brief recording ran out before convergence.
 const uint kWorst = 0, kSweepCorrected = 1, kPassDone = 2, kPassCorrected = 3, kPassLargest = 4, kPassSweeps = 5,
            kAltDone = 6, kContacts = 7, kTotalCorrected = 8, kStuck = 9, kAltPasses = 10, kFirstSweeps = 11,
-           kFirstLargest = 12, kScalars = 16;
+           kFirstLargest = 12, kTruncated = 13, kScalars = 16;
 
 bool kinematic(uint i) { return vinfo[i].y != 0.0; }
 float inv_mass(uint i) { return vinfo[i].x; }

@@ -6,7 +6,9 @@
 //   mode 1  a sweep ended: the pass is done once it corrected nothing or nothing past `settled`;
 //   mode 2  the first collider pass ended: the alternation is done without contacts;
 //   mode 3  a limiting pass of the alternation ended: settled once it moved nothing farther than `settle`;
-//   mode 4  the first limiting pass ended: its sweeps and largest move kept for the report.
+//   mode 4  the first limiting pass ended: its sweeps and largest move kept for the report;
+//   mode 5  a brief recording's sweeps of a pass ran out: truncated if the pass is not done;
+//   mode 6  a brief recording's rounds ran out: truncated if the alternation is not done.
 #include "contact_layout.glsl"
 // The indirect group counts from the flags (pc.count colours, then the collider pass).
 void gate_dispatches() {
@@ -44,8 +46,12 @@ void run_mode() {
     if (sc[kAltDone] != 0u) return;
     sc[kAltPasses] += 1u;
     if (sc[kPassCorrected] == 0u || uintBitsToFloat(sc[kPassLargest]) < pc.settle) sc[kAltDone] = 1u;
-  } else {
+  } else if (pc.mode == 4u) {
     sc[kFirstSweeps] = sc[kPassSweeps];
     sc[kFirstLargest] = sc[kPassLargest];
+  } else if (pc.mode == 5u) {
+    if (sc[kPassDone] == 0u) sc[kTruncated] = 1u;
+  } else {
+    if (sc[kAltDone] == 0u) sc[kTruncated] = 1u;
   }
 }

@@ -291,18 +291,36 @@ TEST_CASE("gpu step: a tick moves the whole state across the bus (what stages 2 
   const auto* gpu = dynamic_cast<const GpuIntegrator*>(&w.integrator());
   REQUIRE(gpu);
   const uint64_t n = w.model().vertex_count();  // 289, springs: no plastic rest state
-  w.step();  // the world attached: stage 4 on the device
+  w.step();  // the world attached: stage 4 on the device, in the step's submit
+  REQUIRE(gpu->last_tick_one_submit());
+  CHECK(gpu->submits() == 1);
+  CHECK(gpu->last_tick_brought_solved_state());  // pins only: the fail-safe's passive check reads it (and springs buckle)
   // In: x, v, the kinematic velocities (16 bytes each; v's w a vertex's held flag), the collider table (16 +
   // 64 x 128 bytes: the resting contacts are found on the device, gpu/gpu_resting_contacts.h, not uploaded),
   // the last tick's contact axes (64) and the buckled links' marks (a byte a structural link, in words); out:
   // x and v at the step's end (16 each, x's w the contacts' normal impulses, v's w which vertices rest) and
   // 16 float scalars.
-  // Two hands' poses would be 2 x 2 x 32 bytes. Stage 4's submit (gpu/gpu_contact_stage.h) takes x, v and
-  // the vertex flags again (16 each), 8 tether sets (8 each) and the collider table's header (16: stage 3
-  // filled the rest), and gives x, v, the contact flags (16 each) and 16 counters.
+  // Two hands' poses would be 2 x 2 x 32 bytes. Stage 4 (gpu/gpu_contact_stage.h), recorded into the same
+  // submit, takes the vertex flags (16 each), 8 tether sets (8 each), the collider table's header (16: stage 3
+  // filled the rest) and the freed vertices' table (256 x 16), not x and v again, and gives x, v, the contact
+  // flags (16 each) and 16 counters. With two submits (a tick the CPU writes the state between) x and v go up
+  // twice.
   const uint64_t marks = 4 * ((w.model().edge_count + 3) / 4);
-  CHECK(gpu->tick_upload_bytes() == 48 * n + 16 * (1 + 8 * 64) + 64 + marks + 112 * n + 16);
+  const uint64_t step_up = 48 * n + 16 * (1 + 8 * 64) + 64 + marks;
+  CHECK(gpu->tick_upload_bytes() == step_up + 80 * n + 16 + 16 * 256);
   CHECK(gpu->tick_download_bytes() == 32 * n + 64 + 48 * n + 64);
+  Scene two_submits = hanging_scene();
+  two_submits.world.make_custom_integrator = [ctx](const ClothModel& m, const SolverOptions& o) {
+    GpuStepOptions g;
+    g.one_submit = false;
+    return std::make_unique<GpuIntegrator>(ctx, m, o, g);
+  };
+  World t = build_world(two_submits);
+  t.step();
+  const auto& two = dynamic_cast<const GpuIntegrator&>(t.integrator());
+  CHECK(two.submits() == 2);
+  CHECK(two.tick_upload_bytes() == step_up + 112 * n + 16);
+  CHECK(two.tick_download_bytes() == 32 * n + 64 + 48 * n + 64);
 }
 
 TEST_CASE("gpu step: the Vulkan validation layer says nothing") {
