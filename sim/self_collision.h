@@ -115,13 +115,14 @@ struct SelfCollisionStats {
 };
 
 // One contact: the relative position r = sum_k weight_k x_k (first feature minus second) must keep
-// r . normal >= thickness.
+// r . normal >= target (the thickness, or the features' rest gap where the rest shape holds them closer).
 struct SelfContact {
   std::array<uint32_t, 4> vertex{};  // the vertex and triangle corners, or the two edges' ends
   std::array<float, 4> weight{};     // +barycentric on the first feature, -barycentric on the second
   glm::vec3 normal{0.f};             // unit, from the second feature toward the first
   float inv_mass_sum = 0;            // sum_k weight_k^2 / m_k (kinematic: 0)
   float pushed = 0;                  // accumulated position correction along the normal this step, m
+  float target = 0;                  // distance kept along the normal, m: min(thickness, rest gap) (sim/rest_gap.h)
   uint8_t edge_edge = 0;             // 1: edge-edge, 0: vertex (vertex[0]) - triangle (vertex[1..3])
   uint8_t reoriented = 0;            // 1: its side was forced to its region's majority (untangling)
 };
@@ -236,7 +237,7 @@ class SelfCollision {
   void add_vertex_triangle(const glm::vec3* x, uint32_t v, const std::array<uint32_t, 3>& tri);
   void add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1);
   void push_contact(const std::array<uint32_t, 4>& v, const std::array<float, 4>& w, const glm::vec3& n,
-                    bool edge_edge);
+                    bool edge_edge, float target);
   float effective_inv_mass(const std::array<uint32_t, 4>& vert, const std::array<float, 4>& w) const;
   void orient_regions(const glm::vec3* x);
   uint32_t region_root(uint32_t c);
@@ -281,6 +282,10 @@ class SelfCollision {
   static constexpr float kTurnLimit = 0.1745f;  // 10 degrees: a triangle turned more is looked at again
   bool detected_ = false;
   bool only_moved_ = false;              // detect_around_moved's tests: only contacts with a moved vertex
+  // Layers folded at rest (sim/rest_gap.h): the rest positions during detection (nvert), and the distance the
+  // contacts of the pair test_pair is testing keep: min(thickness, the pair's rest gap).
+  const glm::vec3* rest_ = nullptr;
+  float pair_target_ = 0.f;
   static constexpr size_t kFullRedetection = 4;
   static constexpr float kRecheckViolation = 0.1f;  // a contact left this violated (x thickness) is found again
   // Tangles: triangles in a pair crossing at the start of a step (ntri), and those confirmed this tick.
