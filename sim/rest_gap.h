@@ -7,13 +7,21 @@
 // its target distance is min(thickness, rest gap), so the rest shape satisfies every contact. The gap is
 // that of the contact's two triangles (the closest of their features that do not share a vertex), not of its
 // own two features: layers that slid a little along each other (a vertex now over the next triangle, which at
-// rest lay beside it and farther than the thickness) keep their rest distance too.
+// rest lay beside it and farther than the thickness) keep their rest distance too. Only within one connected
+// piece: the elastics join nothing across pieces, so two sheets modelled close together are kept a thickness
+// apart as before (that costs no stretch, and pumps nothing).
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include <glm/glm.hpp>
 
 namespace weft {
+
+// The connected piece of each vertex along the triangles (nvert): union-find, each piece named by one of its
+// vertices.
+std::vector<uint32_t> connected_pieces(size_t vertex_count, const std::vector<std::array<uint32_t, 3>>& triangles);
 
 // Whether triangles a and b (vertex indices into rest, the rest positions) may hold features closer than
 // `thickness` at rest: their rest bounding boxes come within it (a cheap bound; the features' own gaps decide).

@@ -100,7 +100,7 @@ SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig&
       tangle_vertex_(model.vertex_count(), 0), overlap_held_(model.triangle_count(), 0),
       ring_start_(model.vertex_count() + 1, 0),
       by_vertex_start_(model.vertex_count() + 1, 0), forced_dir_(model.vertex_count()),
-      forced_tri_(model.vertex_count(), -1) {
+      forced_tri_(model.vertex_count(), -1), piece_(connected_pieces(model.vertex_count(), model.triangle)) {
   fan_pair_cos_ = fan_pair_cos(config_.cone_limit);
   pairs_.reserve(config_.max_pairs_per_triangle * model.triangle_count());
   // Both at their caps, as the pairs: no allocation in a tick, however the contacts grow (reserved at 2 per
@@ -697,7 +697,7 @@ void SelfCollision::test_pair(const ClothModel& model, const glm::vec3* x, const
   // would slide over it into this triangle (the tangle spreads).
   if (beside_tangle) ma = mb = 0x3f;
   // Layers the rest shape holds closer than the thickness keep their rest gap (sim/rest_gap.h).
-  pair_target_ = near_at_rest(rest_, ta, tb, config_.thickness)
+  pair_target_ = piece_[ta[0]] == piece_[tb[0]] && near_at_rest(rest_, ta, tb, config_.thickness)
                      ? std::min(config_.thickness, rest_gap_triangles(rest_, ta, tb))
                      : config_.thickness;
   for (int k = 0; k < 3; ++k) {

@@ -317,6 +317,7 @@ class SelfCollision {
   std::vector<int8_t> region_side_;      // per contact: +1/-1 side along the triangle's winding, 0: no vote
   std::vector<glm::vec3> forced_dir_;    // per vertex: the majority's side for a reoriented vertex (nvert)
   std::vector<int32_t> forced_tri_;      // per vertex: its reoriented contact's first contact index, -1 (nvert)
+  std::vector<uint32_t> piece_;          // connected piece per vertex (nvert): rest gaps only within one (rest_gap.h)
   SeamNeighbours seam_neighbours_;       // features a seam joins (set_seams)
   CutTwins cut_twins_;                   // features a cut parted, until they part past the thickness
   bool neighbours(uint32_t ta, uint32_t tb, const std::vector<std::array<uint32_t, 3>>& triangle) const {

@@ -28,6 +28,11 @@ TEST_CASE("rest gap: two triangles' closest features that share no vertex, and t
   CHECK(near_at_rest(rest.data(), a, b, 0.005f));
   CHECK(near_at_rest(rest.data(), a, b, 0.0021f));
   CHECK_FALSE(near_at_rest(rest.data(), a, b, 0.0019f));
+  // a and c share vertex 0: one piece; b is a piece of its own (rest gaps are taken within a piece only).
+  const std::vector<uint32_t> piece = connected_pieces(rest.size(), {a, b, c});
+  CHECK(piece[1] == piece[7]);
+  CHECK(piece[3] == piece[5]);
+  CHECK(piece[0] != piece[4]);
 }
 
 namespace {
