@@ -697,7 +697,8 @@ void SelfCollision::test_pair(const ClothModel& model, const glm::vec3* x, const
   // would slide over it into this triangle (the tangle spreads).
   if (beside_tangle) ma = mb = 0x3f;
   // Layers the rest shape holds closer than the thickness keep their rest gap (sim/rest_gap.h).
-  pair_target_ = piece_[ta[0]] == piece_[tb[0]] && near_at_rest(rest_, ta, tb, config_.thickness)
+  const bool one_piece = config_.rest_gaps && piece_[ta[0]] == piece_[tb[0]];
+  pair_target_ = one_piece && near_at_rest(rest_, ta, tb, config_.thickness)
                      ? std::min(config_.thickness, rest_gap_triangles(rest_, ta, tb))
                      : config_.thickness;
   for (int k = 0; k < 3; ++k) {

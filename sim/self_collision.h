@@ -86,6 +86,9 @@ struct SelfCollisionConfig {
   // this many ticks (0: never) once the cloth has touched itself since the last scan, so such a crossing
   // is drawn apart too instead of held by contacts.
   int rescan_ticks = 240;
+  // Layers the rest shape holds closer than the thickness (a fold, a hem, a pleat in the mesh as given) keep
+  // their rest gap instead (sim/rest_gap.h). false: the thickness for every contact (as the GPU's stage 5 does).
+  bool rest_gaps = true;
 };
 
 struct SelfCollisionStats {
