@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/collision_geometry.h"
+#include "sim/rest_gap.h"
 
 namespace weft {
 namespace {
@@ -99,7 +100,7 @@ SelfCollision::SelfCollision(const ClothModel& model, const SelfCollisionConfig&
       tangle_vertex_(model.vertex_count(), 0), overlap_held_(model.triangle_count(), 0),
       ring_start_(model.vertex_count() + 1, 0),
       by_vertex_start_(model.vertex_count() + 1, 0), forced_dir_(model.vertex_count()),
-      forced_tri_(model.vertex_count(), -1) {
+      forced_tri_(model.vertex_count(), -1), piece_(connected_pieces(model.vertex_count(), model.triangle)) {
   fan_pair_cos_ = fan_pair_cos(config_.cone_limit);
   pairs_.reserve(config_.max_pairs_per_triangle * model.triangle_count());
   // Both at their caps, as the pairs: no allocation in a tick, however the contacts grow (reserved at 2 per
@@ -332,7 +333,7 @@ void SelfCollision::position_passes(glm::vec3* x) {
       if (!(c.inv_mass_sum > 0.f)) continue;  // every vertex held: nothing can move
       glm::vec3 r(0.f);
       for (int k = 0; k < 4; ++k) r += c.weight[k] * x[c.vertex[k]];
-      const float gap = glm::dot(r, c.normal) - thickness;
+      const float gap = glm::dot(r, c.normal) - c.target;
       if (gap >= 0.f) continue;
       worst = std::max(worst, -gap);
       const float lambda = -gap / c.inv_mass_sum;
@@ -372,7 +373,7 @@ void SelfCollision::answer_velocities(ClothState& state, float h) {
         // The positions no longer change: the violation left (a statistic) is measured in the first pass.
         glm::vec3 r(0.f);
         for (int k = 0; k < 4; ++k) r += c.weight[k] * x[c.vertex[k]];
-        const float violation = thickness - glm::dot(r, c.normal);
+        const float violation = c.target - glm::dot(r, c.normal);
         worst = std::max(worst, violation);
         // Left violated (held, capped, zoned): found again next tick rather than carried over, so that it
         // is oriented from where the next step starts, as a full detection would.
@@ -695,6 +696,11 @@ void SelfCollision::test_pair(const ClothModel& model, const glm::vec3* x, const
   // owned by the crossed (left-out) neighbour would otherwise be tested by no pair, and the crossing
   // would slide over it into this triangle (the tangle spreads).
   if (beside_tangle) ma = mb = 0x3f;
+  // Layers the rest shape holds closer than the thickness keep their rest gap (sim/rest_gap.h).
+  const bool one_piece = config_.rest_gaps && piece_[ta[0]] == piece_[tb[0]];
+  pair_target_ = one_piece && near_at_rest(rest_, ta, tb, config_.thickness)
+                     ? std::min(config_.thickness, rest_gap_triangles(rest_, ta, tb))
+                     : config_.thickness;
   for (int k = 0; k < 3; ++k) {
     if (ma & (1u << k)) add_vertex_triangle(x, ta[k], tb);
     if (mb & (1u << k)) add_vertex_triangle(x, tb[k], ta);
@@ -786,6 +792,7 @@ void SelfCollision::detect_around_moved(const ClothModel& model, const glm::vec3
   stats_.pairs_capped += bvh_.stats().truncated ? 1 : 0;
   if (bvh_.stats().truncated) detected_ = false;
   measure_travel(x);
+  rest_ = model.rest_position.data();
   // A flagged triangle may have corners that did not move: its features among those, against another
   // unmoved feature, gave contacts that were kept.
   only_moved_ = true;
@@ -804,6 +811,7 @@ void SelfCollision::detect_around_moved(const ClothModel& model, const glm::vec3
 void SelfCollision::detect(const ClothModel& model, const glm::vec3* x, bool first, bool refitted) {
   ++stats_.detections;
   const float reach = config_.thickness * config_.detection_scale;
+  rest_ = model.rest_position.data();
   if (!refitted) bvh_.refit(model, x, previous_.data(), 0.5f * reach);
   std::copy(x, x + detected_at_.size(), detected_at_.begin());  // for detect_around_moved
   std::copy(bvh_.triangle_normals().begin(), bvh_.triangle_normals().end(), detected_normal_.begin());
@@ -849,8 +857,9 @@ void SelfCollision::update_tangles(const ClothModel& model) {
 }
 
 void SelfCollision::push_contact(const std::array<uint32_t, 4>& vert, const std::array<float, 4>& w,
-                                 const glm::vec3& normal, bool edge_edge) {
+                                 const glm::vec3& normal, bool edge_edge, float target) {
   SelfContact c;
+  c.target = target;
   c.edge_edge = edge_edge ? 1 : 0;
   c.vertex = vert;
   c.weight = w;
@@ -922,7 +931,7 @@ void SelfCollision::add_vertex_triangle(const glm::vec3* x, uint32_t v, const st
   }
   const float sign = side_prev >= 0.f ? 1.f : -1.f;
   const glm::vec3 n = (!crossed && dist > 1e-3f * config_.thickness) ? d / dist : sign * normal;
-  push_contact({v, tri[0], tri[1], tri[2]}, {1.f, -w.x, -w.y, -w.z}, n, false);
+  push_contact({v, tri[0], tri[1], tri[2]}, {1.f, -w.x, -w.y, -w.z}, n, false, pair_target_);
   ++stats_.vertex_triangle;
 }
 
@@ -961,7 +970,8 @@ void SelfCollision::add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, 
     const float side_prev = glm::dot(d_prev, axis);
     if (!(std::abs(side_prev) > 1e-3f * config_.thickness)) return;
     ++stats_.crossed;
-    push_contact({i0, i1, j0, j1}, {1.f - sc.s, sc.s, sc.t - 1.f, -sc.t}, side_prev > 0.f ? axis : -axis, true);
+    push_contact({i0, i1, j0, j1}, {1.f - sc.s, sc.s, sc.t - 1.f, -sc.t}, side_prev > 0.f ? axis : -axis, true,
+                 pair_target_);
     ++stats_.edge_edge;
     return;
   }
@@ -997,7 +1007,7 @@ void SelfCollision::add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, 
     return;
   }
   const glm::vec3 n = (!crossed && dist > 1e-3f * config_.thickness) ? d / dist : sign * axis;
-  push_contact({i0, i1, j0, j1}, {1.f - st.s, st.s, st.t - 1.f, -st.t}, n, true);
+  push_contact({i0, i1, j0, j1}, {1.f - st.s, st.s, st.t - 1.f, -st.t}, n, true, pair_target_);
   ++stats_.edge_edge;
 }
 
@@ -1208,14 +1218,14 @@ uint32_t SelfCollision::zone_root(uint32_t i) {
 void SelfCollision::impact_zones(const ClothModel& model, ClothState& state, float h) {
   glm::vec3* x = state.position.data();
   const uint8_t* kinematic = state.kinematic.data();
-  const float limit = config_.thickness * (1.f - config_.zone_violation);
+  const float keep = 1.f - config_.zone_violation;
   auto violated = [&](const SelfContact& c) {
     // A reoriented contact is violated by design (its vertex is on the wrong side, the passes bring it
     // back over a few steps); a zone would move it rigidly from its tangled start and keep the tangle.
     if (c.reoriented) return false;
     glm::vec3 r(0.f);
     for (int k = 0; k < 4; ++k) r += c.weight[k] * x[c.vertex[k]];
-    return glm::dot(r, c.normal) < limit;
+    return glm::dot(r, c.normal) < keep * c.target;
   };
   for (int round = 0; round < config_.zone_rounds; ++round) {
     bool grew = false;

@@ -86,6 +86,9 @@ struct SelfCollisionConfig {
   // this many ticks (0: never) once the cloth has touched itself since the last scan, so such a crossing
   // is drawn apart too instead of held by contacts.
   int rescan_ticks = 240;
+  // Layers the rest shape holds closer than the thickness (a fold, a hem, a pleat in the mesh as given) keep
+  // their rest gap instead (sim/rest_gap.h). false: the thickness for every contact (as the GPU's stage 5 does).
+  bool rest_gaps = true;
 };
 
 struct SelfCollisionStats {
@@ -115,13 +118,14 @@ struct SelfCollisionStats {
 };
 
 // One contact: the relative position r = sum_k weight_k x_k (first feature minus second) must keep
-// r . normal >= thickness.
+// r . normal >= target (the thickness, or the features' rest gap where the rest shape holds them closer).
 struct SelfContact {
   std::array<uint32_t, 4> vertex{};  // the vertex and triangle corners, or the two edges' ends
   std::array<float, 4> weight{};     // +barycentric on the first feature, -barycentric on the second
   glm::vec3 normal{0.f};             // unit, from the second feature toward the first
   float inv_mass_sum = 0;            // sum_k weight_k^2 / m_k (kinematic: 0)
   float pushed = 0;                  // accumulated position correction along the normal this step, m
+  float target = 0;                  // distance kept along the normal, m: min(thickness, rest gap) (sim/rest_gap.h)
   uint8_t edge_edge = 0;             // 1: edge-edge, 0: vertex (vertex[0]) - triangle (vertex[1..3])
   uint8_t reoriented = 0;            // 1: its side was forced to its region's majority (untangling)
 };
@@ -236,7 +240,7 @@ class SelfCollision {
   void add_vertex_triangle(const glm::vec3* x, uint32_t v, const std::array<uint32_t, 3>& tri);
   void add_edge_edge(const glm::vec3* x, uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1);
   void push_contact(const std::array<uint32_t, 4>& v, const std::array<float, 4>& w, const glm::vec3& n,
-                    bool edge_edge);
+                    bool edge_edge, float target);
   float effective_inv_mass(const std::array<uint32_t, 4>& vert, const std::array<float, 4>& w) const;
   void orient_regions(const glm::vec3* x);
   uint32_t region_root(uint32_t c);
@@ -281,6 +285,10 @@ class SelfCollision {
   static constexpr float kTurnLimit = 0.1745f;  // 10 degrees: a triangle turned more is looked at again
   bool detected_ = false;
   bool only_moved_ = false;              // detect_around_moved's tests: only contacts with a moved vertex
+  // Layers folded at rest (sim/rest_gap.h): the rest positions during detection (nvert), and the distance the
+  // contacts of the pair test_pair is testing keep: min(thickness, the pair's rest gap).
+  const glm::vec3* rest_ = nullptr;
+  float pair_target_ = 0.f;
   static constexpr size_t kFullRedetection = 4;
   static constexpr float kRecheckViolation = 0.1f;  // a contact left this violated (x thickness) is found again
   // Tangles: triangles in a pair crossing at the start of a step (ntri), and those confirmed this tick.
@@ -312,6 +320,7 @@ class SelfCollision {
   std::vector<int8_t> region_side_;      // per contact: +1/-1 side along the triangle's winding, 0: no vote
   std::vector<glm::vec3> forced_dir_;    // per vertex: the majority's side for a reoriented vertex (nvert)
   std::vector<int32_t> forced_tri_;      // per vertex: its reoriented contact's first contact index, -1 (nvert)
+  std::vector<uint32_t> piece_;          // connected piece per vertex (nvert): rest gaps only within one (rest_gap.h)
   SeamNeighbours seam_neighbours_;       // features a seam joins (set_seams)
   CutTwins cut_twins_;                   // features a cut parted, until they part past the thickness
   bool neighbours(uint32_t ta, uint32_t tb, const std::vector<std::array<uint32_t, 3>>& triangle) const {

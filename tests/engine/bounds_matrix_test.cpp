@@ -1,5 +1,6 @@
 // Issue 34's bounds on cloth nobody tuned the runtime for: every class of bound on each generated mesh that
-// is not a grid (irregular annulus, non-uniform strip, pinned disc, folded-over disc) in each fabric (cotton,
+// is not a grid (irregular annulus, non-uniform strip, pinned disc, folded-over disc, an irregular sheet whose
+// rest shape is folded at 160 degrees) in each fabric (cotton,
 // denim, silk, isotropic), with the fail-safe off (the cloth must behave without it), and the fail-safe's
 // counters 0 when it is on (it stays idle where the cloth behaves).
 //   (a) speed:   no vertex faster than 5 m/s unless a hand moves that fast or it falls freely;
@@ -142,13 +143,13 @@ struct DropRun {
 };
 
 DropRun run_table_drop(const Cell& cell, bool failsafe) {
-  // Each lands unevenly: the annulus and the folded disc tilted, the strip nearly on end (it heaps up), the
-  // disc hanging from its pin 15 cm over the table.
+  // Each lands unevenly: the annulus, the folded disc and the sheet folded at rest tilted, the strip nearly on
+  // end (it heaps up), the disc hanging from its pin 15 cm over the table.
   glm::vec3 centre(0.f, kTableTop + 0.2f, 0.f);
   float tilt = 0.3f;
   if (cell.mesh == Untuned::Strip) centre = glm::vec3(-0.15f, kTableTop + 0.02f + 0.4f * std::sin(1.2f), 0.f), tilt = 1.2f;
   if (cell.mesh == Untuned::PinnedDisc) centre.y = kTableTop + 0.15f, tilt = 0.f;
-  if (cell.mesh == Untuned::FoldedDisc) centre.y = kTableTop + 0.1f, tilt = 0.2f;
+  if (cell.mesh == Untuned::FoldedDisc || cell.mesh == Untuned::FoldedRest) centre.y = kTableTop + 0.1f, tilt = 0.2f;
   Scene scene = untuned_scene(cell.mesh, cell.fabric, centre, tilt);
   scene.colliders.push_back(table_box());
   scene.world.failsafe.enabled = failsafe;
@@ -269,10 +270,18 @@ TEST_CASE("bounds (c) energy: after two hands let go, no kinetic energy the hand
 TEST_CASE("bounds (d) rest: dropped on a table with self-collision, at rest (RMS under 1 cm/s) within 3 s") {
   for (const Cell& c : cells_except({})) check_rest(c);
 }
+// The sheet folded at rest in silk, loaded by the runtime at 0.8 m and falling to the floor for 1 s with the
+// fail-safe on, takes 1 energy clamp (warned right, no clamp in the other classes).
+constexpr Cell kTangleFails[] = {{Untuned::FoldedRest, "silk", "1 energy clamp in the 1 s fall to the floor"}};
+
 TEST_CASE("bounds (e) tangle: a tangled mesh is warned at load with mesh --check's count, a clean one not") {
-  for (const Cell& c : cells_except({})) check_tangle(c);
+  for (const Cell& c : cells_except(kTangleFails)) check_tangle(c);
 }
 
 // For a case of cells that fail today: left out of the default suite (doctest::skip); its description names the
 // bar they miss. Run it with --no-skip, and move its cells into the class's case once they pass.
 #define WEFT_FAILS_TODAY(bar) doctest::skip() * doctest::description("fails today (issue 34): " bar)
+
+TEST_CASE("bounds (e) tangle: cells that fail today" * WEFT_FAILS_TODAY("no fail-safe clamp in the runtime's 1 s")) {
+  for (const Cell& c : kTangleFails) check_tangle(c);
+}

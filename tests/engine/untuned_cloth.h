@@ -13,6 +13,7 @@
 #include "engine/material_loader.h"
 #include "sim/scene.h"
 #include "tests/engine/folded_disc.h"
+#include "tests/engine/folded_rest.h"
 
 namespace weft::test {
 
@@ -30,9 +31,9 @@ inline double ease(double a, double b, double t) {
   return s * s * (3.0 - 2.0 * s);
 }
 
-enum class Untuned { Annulus, Strip, PinnedDisc, FoldedDisc };
-inline constexpr std::array<Untuned, 4> kUntuned = {Untuned::Annulus, Untuned::Strip, Untuned::PinnedDisc,
-                                                    Untuned::FoldedDisc};
+enum class Untuned { Annulus, Strip, PinnedDisc, FoldedDisc, FoldedRest };
+inline constexpr std::array<Untuned, 5> kUntuned = {Untuned::Annulus, Untuned::Strip, Untuned::PinnedDisc,
+                                                    Untuned::FoldedDisc, Untuned::FoldedRest};
 
 inline const char* untuned_name(Untuned m) {
   switch (m) {
@@ -40,6 +41,7 @@ inline const char* untuned_name(Untuned m) {
     case Untuned::Strip: return "non-uniform strip";
     case Untuned::PinnedDisc: return "pinned disc";
     case Untuned::FoldedDisc: return "folded-over disc";
+    case Untuned::FoldedRest: return "sheet folded at rest";
   }
   return "?";
 }
@@ -63,6 +65,8 @@ inline FlatMesh untuned_flat_mesh(Untuned m) {
               glm::vec2(0.2f)};
     case Untuned::FoldedDisc:  // a disc folded flat in half onto itself (~150 vertices): its layers overlap
       return {folded_flat_disc(0.2f, 0.03f, 6), glm::vec2(0.1f, 0.2f)};
+    case Untuned::FoldedRest:  // a 0.24 m sheet (~120 vertices) whose rest shape is folded at 160 degrees
+      return {folded_rest_flat(FoldedRest::Fold160), glm::vec2(0.06f, 0.12f)};
   }
   return {};
 }
