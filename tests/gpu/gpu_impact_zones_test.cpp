@@ -29,34 +29,19 @@ namespace {
 
 constexpr float kH = 1.f / 240.f;
 
-// gpu_self_crossing_test.cpp's fold: the upper layer's troughs 7 mm through the lower layer, 10 mm up at the start.
+// gpu_world.h's wavy fold as a state, its velocities those of the move from xp (and a little sideways).
 struct Fold {
   ClothModel model;
   ClothState state;
   std::vector<glm::vec3> xp;
 };
 Fold folded_sheet(float amplitude = 0.007f, float drop = 0.01f) {
-  Mesh m = make_irregular({.width = 0.3f, .height = 0.2f, .columns = 14, .rows = 10, .grading = 1.5f, .seed = 3});
-  const float x0 = 0.15f, r = 0.0025f, pi = 3.14159265f;
-  std::vector<glm::vec3> x(m.positions.size()), xp(m.positions.size());
-  for (size_t i = 0; i < m.positions.size(); ++i) {
-    const glm::vec3 p = m.positions[i];
-    const float s = p.x - x0;
-    if (s <= 0.f) {
-      x[i] = xp[i] = glm::vec3(p.x, p.y, 0.f);
-    } else if (s < pi * r) {
-      const float a = s / r;
-      x[i] = xp[i] = glm::vec3(x0 + r * std::sin(a), p.y, r * (1.f - std::cos(a)));
-    } else {
-      const float ramp = std::min(1.f, (s - pi * r) / 0.03f);
-      x[i] = glm::vec3(x0 - (s - pi * r), p.y, 2.f * r + ramp * amplitude * std::sin(2.f * pi * 3.f * p.y / 0.2f));
-      xp[i] = x[i] + glm::vec3(0.f, 0.f, ramp * drop);
-    }
-  }
-  Fold f{build_cloth_model(m, Material{}), {}, xp};
+  test::WavyFold w = test::wavy_fold(amplitude, drop);
+  const std::vector<glm::vec3>& x = w.x;
+  Fold f{std::move(w.model), {}, w.xp};
   f.state = make_rest_state(f.model);
   f.state.position = x;
-  for (size_t i = 0; i < x.size(); ++i) f.state.velocity[i] = (x[i] - xp[i]) / kH + glm::vec3(0.01f * float(i % 7), 0.f, 0.f);
+  for (size_t i = 0; i < x.size(); ++i) f.state.velocity[i] = (x[i] - w.xp[i]) / kH + glm::vec3(0.01f * float(i % 7), 0.f, 0.f);
   return f;
 }
 

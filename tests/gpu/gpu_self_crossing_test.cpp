@@ -27,34 +27,6 @@ namespace {
 
 constexpr float kH = 1.f / 240.f;
 
-// An irregular 0.3 x 0.2 m sheet folded about x = 0.15 over a half cylinder of radius 2.5 mm: the right half back
-// over the left 5 mm up plus 7 mm waves (3 periods along y), so that its troughs cross the lower layer; at the step's
-// start (xp) it was 10 mm higher (gpu_self_response_test.cpp's fold).
-struct Fold {
-  ClothModel model;
-  std::vector<glm::vec3> x, xp;
-};
-Fold folded_sheet(float amplitude = 0.007f, float drop = 0.01f) {
-  Mesh m = make_irregular({.width = 0.3f, .height = 0.2f, .columns = 14, .rows = 10, .grading = 1.5f, .seed = 3});
-  const float x0 = 0.15f, r = 0.0025f, pi = 3.14159265f;
-  std::vector<glm::vec3> x(m.positions.size()), xp(m.positions.size());
-  for (size_t i = 0; i < m.positions.size(); ++i) {
-    const glm::vec3 p = m.positions[i];
-    const float s = p.x - x0;
-    if (s <= 0.f) {
-      x[i] = xp[i] = glm::vec3(p.x, p.y, 0.f);
-    } else if (s < pi * r) {
-      const float a = s / r;
-      x[i] = xp[i] = glm::vec3(x0 + r * std::sin(a), p.y, r * (1.f - std::cos(a)));
-    } else {
-      const float ramp = std::min(1.f, (s - pi * r) / 0.03f);
-      x[i] = glm::vec3(x0 - (s - pi * r), p.y, 2.f * r + ramp * amplitude * std::sin(2.f * pi * 3.f * p.y / 0.2f));
-      xp[i] = x[i] + glm::vec3(0.f, 0.f, ramp * drop);
-    }
-  }
-  return {build_cloth_model(m, Material{}), x, xp};
-}
-
 bool shares_vertex(const std::array<uint32_t, 3>& a, const std::array<uint32_t, 3>& b) {
   for (uint32_t u : a)
     for (uint32_t w : b)
@@ -93,7 +65,7 @@ std::vector<std::array<uint32_t, 2>> sorted(std::vector<std::array<uint32_t, 2>>
 TEST_CASE("gpu self crossing: the pairs the corrections made cross, as the CPU's predicate finds them") {
   auto ctx = open_device(false);
   WEFT_SKIP_IF(!ctx, "no Vulkan device");
-  const Fold f = folded_sheet();
+  const test::WavyFold f = test::wavy_fold();
   const ClothModel& model = f.model;
   const std::vector<uint8_t> kinematic(model.vertex_count(), 0);
   GpuSelfResponse response(ctx, model, SelfCollisionConfig{}, kH);
@@ -129,7 +101,7 @@ TEST_CASE("gpu self crossing: the pairs the corrections made cross, as the CPU's
 
   // The upper layer started 8 cm up, farther than a cell of the hash (built where the corrections started): the
   // query grows by how far the vertices moved from there.
-  const Fold far = folded_sheet(0.007f, 0.08f);
+  const test::WavyFold far = test::wavy_fold(0.007f, 0.08f);
   crossing.find(far.x.data(), far.xp.data(), far.xp.data(), kinematic.data());
   MESSAGE("cell ", response.search().cell_size(), " m");
   CHECK(response.search().cell_size() < 0.08f);
@@ -143,7 +115,7 @@ TEST_CASE("gpu self crossing: the pairs the corrections made cross, as the CPU's
 TEST_CASE("gpu self crossing: two calls give one list, and a call allocates nothing") {
   auto ctx = open_device(false);
   WEFT_SKIP_IF(!ctx, "no Vulkan device");
-  const Fold f = folded_sheet();
+  const test::WavyFold f = test::wavy_fold();
   const std::vector<uint8_t> kinematic(f.model.vertex_count(), 0);
   GpuSelfResponse response(ctx, f.model, SelfCollisionConfig{}, kH);
   GpuSelfCrossing& crossing = response.zones()->crossing();
@@ -159,7 +131,7 @@ TEST_CASE("gpu self crossing: the Vulkan validation layer says nothing") {
   std::string why;
   const std::shared_ptr<ComputeContext> ctx = weft::test::open_validated_device(why);
   WEFT_SKIP_IF(!ctx, why);
-  const Fold f = folded_sheet();
+  const test::WavyFold f = test::wavy_fold();
   const std::vector<uint8_t> kinematic(f.model.vertex_count(), 0);
   {
     GpuSelfResponse response(ctx, f.model, SelfCollisionConfig{}, kH);

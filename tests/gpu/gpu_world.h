@@ -1,6 +1,7 @@
 #pragma once
 // The GPU tests' shared pieces: the first compute device, a world stepped by the GPU integrator on it, and the
 // RMS position difference between two worlds (the parity measure).
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -121,6 +122,35 @@ inline double rms_difference(const World& a, const World& b) {
     s += double(glm::dot(d, d));
   }
   return std::sqrt(s / double(x.size()));
+}
+
+
+// An irregular 0.3 x 0.2 m sheet folded about x = 0.15 over a half cylinder of radius 2.5 mm: the right half back
+// over the left 5 mm up plus `amplitude` waves (3 periods along y), so that its troughs cross the lower layer; at
+// the step's start (xp) it was `drop` higher. The fold of the self-response, crossing and impact-zone tests.
+struct WavyFold {
+  ClothModel model;
+  std::vector<glm::vec3> x, xp;
+};
+inline WavyFold wavy_fold(float amplitude = 0.007f, float drop = 0.01f) {
+  Mesh m = make_irregular({.width = 0.3f, .height = 0.2f, .columns = 14, .rows = 10, .grading = 1.5f, .seed = 3});
+  const float x0 = 0.15f, r = 0.0025f, pi = 3.14159265f;
+  std::vector<glm::vec3> x(m.positions.size()), xp(m.positions.size());
+  for (size_t i = 0; i < m.positions.size(); ++i) {
+    const glm::vec3 p = m.positions[i];
+    const float s = p.x - x0;
+    if (s <= 0.f) {
+      x[i] = xp[i] = glm::vec3(p.x, p.y, 0.f);
+    } else if (s < pi * r) {
+      const float a = s / r;
+      x[i] = xp[i] = glm::vec3(x0 + r * std::sin(a), p.y, r * (1.f - std::cos(a)));
+    } else {
+      const float ramp = std::min(1.f, (s - pi * r) / 0.03f);
+      x[i] = glm::vec3(x0 - (s - pi * r), p.y, 2.f * r + ramp * amplitude * std::sin(2.f * pi * 3.f * p.y / 0.2f));
+      xp[i] = x[i] + glm::vec3(0.f, 0.f, ramp * drop);
+    }
+  }
+  return {build_cloth_model(m, Material{}), x, xp};
 }
 
 }  // namespace weft::test
