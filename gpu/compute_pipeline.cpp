@@ -52,4 +52,11 @@ void memory_barrier(VkCommandBuffer c, VkPipelineStageFlags from, VkAccessFlags 
   vkCmdPipelineBarrier(c, from, to, 0, 1, &m, 0, nullptr, 0, nullptr);
 }
 
+void destroy_compute_pipelines(VkDevice dev, VkPipeline* pipelines, VkShaderModule* modules, size_t count) {
+  for (size_t k = 0; k < count; ++k) {
+    vkDestroyPipeline(dev, pipelines[k], nullptr);  // a null handle is a no-op
+    vkDestroyShaderModule(dev, modules[k], nullptr);
+  }
+}
+
 }  // namespace weft

@@ -13,6 +13,9 @@ namespace weft {
 VkPipeline make_compute_pipeline(VkDevice dev, const uint32_t* words, size_t bytes, VkPipelineLayout layout,
                                  VkShaderModule& module);
 
+// The `count` pipelines and their modules a stage made with make_compute_pipeline (null handles are skipped).
+void destroy_compute_pipelines(VkDevice dev, VkPipeline* pipelines, VkShaderModule* modules, size_t count);
+
 // A pipeline layout of `count` descriptor sets and, when push_bytes > 0, one compute push-constant range.
 VkPipelineLayout make_compute_layout(VkDevice dev, const VkDescriptorSetLayout* sets, uint32_t count,
                                      uint32_t push_bytes);

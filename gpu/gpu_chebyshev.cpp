@@ -45,10 +45,7 @@ GpuChebyshev::GpuChebyshev(VkDevice dev, VkPipelineLayout step_layout, int itera
 }
 
 GpuChebyshev::~GpuChebyshev() {
-  for (int k = 0; k < kKernels; ++k) {
-    if (pipelines_[k]) vkDestroyPipeline(dev_, pipelines_[k], nullptr);
-    if (modules_[k]) vkDestroyShaderModule(dev_, modules_[k], nullptr);
-  }
+  destroy_compute_pipelines(dev_, pipelines_, modules_, kKernels);
 }
 
 void GpuChebyshev::record(const Dispatch& dispatch, uint32_t groups, uint32_t dv_slot, uint32_t spare_slot,

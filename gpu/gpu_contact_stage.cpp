@@ -115,10 +115,7 @@ GpuContactStage::~GpuContactStage() {
   vkDeviceWaitIdle(dev);
   vkDestroyFence(dev, fence_, nullptr);
   vkFreeCommandBuffers(dev, owner_.ctx_->pool(), 1, &cmd_);
-  for (int k = 0; k < kKernels; ++k) {
-    vkDestroyPipeline(dev, pipelines_[k], nullptr);
-    vkDestroyShaderModule(dev, modules_[k], nullptr);
-  }
+  destroy_compute_pipelines(dev, pipelines_, modules_, kKernels);
   vkDestroyDescriptorPool(dev, pool_, nullptr);
   vkDestroyPipelineLayout(dev, layout_, nullptr);
   vkDestroyDescriptorSetLayout(dev, set_layout_, nullptr);

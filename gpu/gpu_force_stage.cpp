@@ -212,10 +212,7 @@ void GpuForceStage::make_pipelines(VkPipelineLayout layout) {
 
 GpuForceStage::~GpuForceStage() {
   const VkDevice dev = owner_.ctx_->device();
-  for (int k = 0; k < kKernels; ++k) {
-    if (pipelines_[k]) vkDestroyPipeline(dev, pipelines_[k], nullptr);
-    if (modules_[k]) vkDestroyShaderModule(dev, modules_[k], nullptr);
-  }
+  destroy_compute_pipelines(dev, pipelines_, modules_, kKernels);
   vkDestroyDescriptorPool(dev, pool_, nullptr);
   vkDestroyDescriptorSetLayout(dev, set_layout_, nullptr);
   for (Buf& b : buf_) destroy_device_buffer(*owner_.ctx_, b);

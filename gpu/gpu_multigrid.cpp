@@ -165,10 +165,7 @@ GpuMultigrid::GpuMultigrid(GpuIntegrator& owner, const ClothModel& model, VkDesc
 
 GpuMultigrid::~GpuMultigrid() {
   const VkDevice dev = owner_.ctx_->device();
-  for (int k = 0; k < kKernels; ++k) {
-    if (pipelines_[k]) vkDestroyPipeline(dev, pipelines_[k], nullptr);
-    if (modules_[k]) vkDestroyShaderModule(dev, modules_[k], nullptr);
-  }
+  destroy_compute_pipelines(dev, pipelines_, modules_, kKernels);
   vkDestroyPipelineLayout(dev, layout_, nullptr);
   vkDestroyDescriptorPool(dev, pool_, nullptr);
   vkDestroyDescriptorSetLayout(dev, set_layout_, nullptr);

@@ -53,10 +53,7 @@ GpuRestingContacts::GpuRestingContacts(GpuIntegrator& owner, const ClothModel& m
 GpuRestingContacts::~GpuRestingContacts() {
   const VkDevice dev = owner_.ctx_->device();
   vkDeviceWaitIdle(dev);
-  for (int k = 0; k < kKernels; ++k) {
-    vkDestroyPipeline(dev, pipelines_[k], nullptr);
-    vkDestroyShaderModule(dev, modules_[k], nullptr);
-  }
+  destroy_compute_pipelines(dev, pipelines_, modules_, kKernels);
   vkDestroyDescriptorPool(dev, pool_, nullptr);
   vkDestroyPipelineLayout(dev, layout_, nullptr);
   vkDestroyDescriptorSetLayout(dev, set_layout_, nullptr);

@@ -128,10 +128,7 @@ GpuSelfCrossing::GpuSelfCrossing(std::shared_ptr<ComputeContext> context, const 
 GpuSelfCrossing::~GpuSelfCrossing() {
   const VkDevice dev = ctx_->device();
   vkDeviceWaitIdle(dev);
-  for (int k = 0; k < kKernels; ++k) {
-    if (pipelines_[k]) vkDestroyPipeline(dev, pipelines_[k], nullptr);
-    if (modules_[k]) vkDestroyShaderModule(dev, modules_[k], nullptr);
-  }
+  destroy_compute_pipelines(dev, pipelines_, modules_, kKernels);
   if (fence_) vkDestroyFence(dev, fence_, nullptr);
   if (cmd_) vkFreeCommandBuffers(dev, ctx_->pool(), 1, &cmd_);
   vkDestroyPipelineLayout(dev, layout_, nullptr);

@@ -82,16 +82,9 @@ Scene table_scene(bool hand_colliders) {
 // table_scene's tick: from t = 0.25 s the right hand holds the middle of the cloth's right edge and lifts
 // it by `lift` over 0.5 s; `hold`: it holds it where it is (its colliders on: pressed on the table).
 void table_tick(World& w, int k, float lift, bool hold = false) {
-  if (k >= 60 && (lift > 0.f || hold)) {
-    const glm::vec3 edge(0.4f, 0.756f, 0.f);
-    const double t = w.state().time, h = w.time_step();
-    const float up = lift * float(std::clamp((t - 0.25) / 0.5, 0.0, 1.0));
-    w.submit_pose(sample(hand_device(Hand::Right), t + h, edge + glm::vec3(0.f, up, 0.f)));
-    if (k == 60) {
-      Pose pose;
-      pose.position = edge;
-      w.grab(Hand::Right, pose, 0.05f);
-    }
+  if (lift > 0.f || hold) {
+    const float up = lift * float(std::clamp((w.state().time - 0.25) / 0.5, 0.0, 1.0));
+    weft::test::right_hand_at(w, k, 60, glm::vec3(0.4f, 0.756f + up, 0.f));
   }
   w.step();
 }

@@ -28,7 +28,6 @@
 
 using namespace weft;
 using weft::test::open_device;
-using weft::test::sample;
 using weft::test::table_height_disc;
 
 TEST_SUITE_BEGIN("gpu");
@@ -162,15 +161,7 @@ Scene disc_on_body() {
 // From t = 0.25 s the right hand holds the disc's right edge where it lies, its colliders pressing it on
 // the table (the held flags go up with the state).
 void hold_tick(World& w, int k) {
-  if (k >= 60) {
-    const glm::vec3 edge(0.f, 0.756f, 0.f);
-    w.submit_pose(sample(hand_device(Hand::Right), w.state().time + w.time_step(), edge));
-    if (k == 60) {
-      Pose pose;
-      pose.position = edge;
-      w.grab(Hand::Right, pose, 0.05f);
-    }
-  }
+  weft::test::right_hand_at(w, k, 60, glm::vec3(0.f, 0.756f, 0.f));
   w.step();
 }
 

@@ -14,6 +14,7 @@
 #include "sim/mesh_generators.h"
 #include "sim/scene.h"
 #include "sim/world.h"
+#include "tests/sim/pose_samples.h"
 
 namespace weft::test {
 
@@ -124,6 +125,17 @@ inline double rms_difference(const World& a, const World& b) {
   return std::sqrt(s / double(x.size()));
 }
 
+
+// The right hand at `target` from tick `from` on, grabbing there (5 cm) on that tick: the table tests' hold.
+inline void right_hand_at(World& w, int k, int from, const glm::vec3& target) {
+  if (k < from) return;
+  w.submit_pose(sample(hand_device(Hand::Right), w.state().time + w.time_step(), target));
+  if (k == from) {
+    Pose pose;
+    pose.position = target;
+    w.grab(Hand::Right, pose, 0.05f);
+  }
+}
 
 // An irregular 0.3 x 0.2 m sheet folded about x = 0.15 over a half cylinder of radius 2.5 mm: the right half back
 // over the left 5 mm up plus `amplitude` waves (3 periods along y), so that its troughs cross the lower layer; at
