@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "sim/connected_pieces.h"
+
 namespace weft {
 namespace {
 
@@ -94,14 +96,9 @@ void TriangleBvh::construct(const ClothModel& model, std::vector<uint32_t>& orde
     }
   }
   // Connected pieces (through shared vertices), so that no node below a piece's root mixes pieces.
-  std::vector<uint32_t> parent(model.vertex_count());
-  std::iota(parent.begin(), parent.end(), 0u);
-  for (const auto& tri : model.triangle) {
-    const uint32_t r0 = find_root(parent, tri[0]);
-    for (int k = 1; k < 3; ++k) parent[find_root(parent, tri[k])] = r0;
-  }
+  const std::vector<uint32_t> piece = connected_pieces(model.vertex_count(), model.triangle);
   component_.resize(ntri);
-  for (size_t t = 0; t < ntri; ++t) component_[t] = find_root(parent, model.triangle[t][0]);
+  for (size_t t = 0; t < ntri; ++t) component_[t] = piece[model.triangle[t][0]];
 
   // Feature ownership: the first triangle that holds a vertex or an edge tests it.
   feature_mask_.assign(ntri, 0);

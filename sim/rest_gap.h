@@ -17,11 +17,10 @@
 
 #include <glm/glm.hpp>
 
+#include "sim/connected_pieces.h"
+
 namespace weft {
 
-// The connected piece of each vertex along the triangles (nvert): union-find, each piece named by one of its
-// vertices.
-std::vector<uint32_t> connected_pieces(size_t vertex_count, const std::vector<std::array<uint32_t, 3>>& triangles);
 
 // Whether triangles a and b (vertex indices into rest, the rest positions) may hold features closer than
 // `thickness` at rest: their rest bounding boxes come within it (a cheap bound; the features' own gaps decide).
